@@ -1,0 +1,1 @@
+export { x } from '@pits/domain';
