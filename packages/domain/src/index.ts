@@ -1,1 +1,12 @@
-export const x = 1;
+// Public surface of @pits/domain: pure rules of the Partner Inventory and Tenant Service.
+export * from './errors.js';
+export * from './decimal.js';
+export * from './actor.js';
+export * from './stock.js';
+export * from './adjustment.js';
+export * from './transfer.js';
+export * from './inbound.js';
+export * from './pagination.js';
+export * from './document-number.js';
+export * from './time-format.js';
+export * from './contract/index.js';

@@ -1,0 +1,87 @@
+// The adjustment state machine: pending -> approved (stock applied) | rejected (no stock effect).
+import type { Actor } from './actor.js';
+import { type Dec, multiply, sum } from './decimal.js';
+import { type Result, domainError, fail, ok } from './errors.js';
+import { type StockChange, type StockLevels, type StockOutcome, applyStockChanges } from './stock.js';
+
+export const ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type AdjustmentStatus = (typeof ADJUSTMENT_STATUSES)[number];
+export type AdjustmentType = 'increase' | 'decrease';
+export type StockSource = 'good' | 'damaged';
+
+/** What a decision on an adjustment needs to know. */
+export interface AdjustmentForDecision {
+  status: AdjustmentStatus;
+  type: AdjustmentType;
+  stockSource: StockSource;
+  locationId: number;
+  items: readonly { productId: number; quantity: Dec }[];
+}
+
+export interface AdjustmentApproval {
+  next: { status: 'approved'; approvedAt: Date; approvedBy: Actor };
+  stock: StockOutcome;
+}
+
+export interface AdjustmentRejection {
+  next: { status: 'rejected'; rejectedAt: Date; rejectedBy: Actor; rejectionReason: string };
+}
+
+/** Line totals and the document total of a new adjustment, exact. */
+export function adjustmentTotals(items: readonly { quantity: Dec; unitCost: Dec }[]): {
+  lineTotals: Dec[];
+  totalAmount: Dec;
+  itemCount: number;
+} {
+  const lineTotals = items.map((item) => multiply(item.quantity, item.unitCost));
+  return { lineTotals, totalAmount: sum(lineTotals), itemCount: items.length };
+}
+
+/** The stock changes an approval makes: into or out of the `stock_source` bucket. */
+export function adjustmentStockChanges(adjustment: AdjustmentForDecision): StockChange[] {
+  return adjustment.items.map((item, index) => ({
+    locationId: adjustment.locationId,
+    productId: item.productId,
+    bucket: adjustment.stockSource,
+    delta: adjustment.type === 'increase' ? item.quantity : item.quantity.negated(),
+    field: `items[${index}].quantity`,
+  }));
+}
+
+function notPending(status: AdjustmentStatus, action: string) {
+  return fail(
+    domainError('INVALID_STATE', `adjustment is ${status}; only a pending adjustment can be ${action}`, {
+      field: 'status',
+    }),
+  );
+}
+
+/**
+ * Approves a pending adjustment against the current stock levels of its lines.
+ *
+ * @example
+ * const r = approveAdjustment(adj, levels, new Date(), actor);
+ * if (r.ok) persist(r.value.next, r.value.stock);
+ */
+export function approveAdjustment(
+  adjustment: AdjustmentForDecision,
+  stock: StockLevels,
+  now: Date,
+  actor: Actor,
+): Result<AdjustmentApproval> {
+  if (adjustment.status !== 'pending') return notPending(adjustment.status, 'approved');
+  const applied = applyStockChanges(stock, adjustmentStockChanges(adjustment));
+  if (!applied.ok) return applied;
+  return ok({ next: { status: 'approved', approvedAt: now, approvedBy: actor }, stock: applied.value });
+}
+
+/** Rejects a pending adjustment; no stock effect. */
+export function rejectAdjustment(
+  adjustment: Pick<AdjustmentForDecision, 'status'>,
+  reason: string,
+  now: Date,
+  actor: Actor,
+): Result<AdjustmentRejection> {
+  if (adjustment.status !== 'pending') return notPending(adjustment.status, 'rejected');
+  return ok({ next: { status: 'rejected', rejectedAt: now, rejectedBy: actor, rejectionReason: reason } });
+}

@@ -1,0 +1,84 @@
+// Exact decimal arithmetic for quantities and money. Quantities are stored as integers scaled by
+// 10^4 (QUANTITY_SCALE); money is stored as a decimal string. Nothing here touches binary floats
+// except `toJsonNumber`, which is only for serialising a final value.
+import { Decimal } from 'decimal.js';
+
+/** A configured Decimal constructor: 40 significant digits, half-even rounding, no exponent notation in toString. */
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -40, toExpPos: 40 });
+export type Dec = InstanceType<typeof Dec>;
+
+/** Decimal places a quantity or a unit price may carry on input. */
+export const INPUT_DECIMALS = 4;
+/** Quantities are stored as integers: value x 10^QUANTITY_SCALE. */
+export const QUANTITY_SCALE = 4;
+const SCALE_FACTOR = new Dec(10).pow(QUANTITY_SCALE);
+
+export type DecimalInput = Dec | string | number;
+
+/** @example dec('0.1').times(3).toString() === '0.3' */
+export function dec(value: DecimalInput): Dec {
+  return value instanceof Dec ? value : new Dec(value);
+}
+
+export const ZERO = new Dec(0);
+
+/** Exact sum. @example sum(['0.1', '0.2']).toString() === '0.3' */
+export function sum(values: Iterable<DecimalInput>): Dec {
+  let total = ZERO;
+  for (const v of values) total = total.plus(dec(v));
+  return total;
+}
+
+/** Exact product. @example multiply(2, '19.99').toString() === '39.98' */
+export function multiply(a: DecimalInput, b: DecimalInput): Dec {
+  return dec(a).times(dec(b));
+}
+
+/** Number of digits after the point in the exact value (trailing zeros do not count). */
+export function decimalPlaces(value: DecimalInput): number {
+  return dec(value).decimalPlaces();
+}
+
+/** True for a finite value with at most `places` decimals. */
+export function hasAtMostDecimals(value: DecimalInput, places: number): boolean {
+  const d = dec(value);
+  return d.isFinite() && d.decimalPlaces() <= places;
+}
+
+/**
+ * The storage form of a quantity: an integer of value x 10^4. Throws on more than 4 decimals or
+ * beyond the safe integer range, which validation refuses long before.
+ *
+ * @example toScaled('1.5') === 15000
+ */
+export function toScaled(value: DecimalInput): number {
+  const scaled = dec(value).times(SCALE_FACTOR);
+  // Count places on the exact input: `times` rounds to 40 significant digits and could hide a 41st.
+  if (!hasAtMostDecimals(value, QUANTITY_SCALE)) throw new RangeError(`quantity ${dec(value).toString()} has more than ${QUANTITY_SCALE} decimals`);
+  const n = scaled.toNumber();
+  if (!Number.isSafeInteger(n)) throw new RangeError(`quantity ${dec(value).toString()} is out of range`);
+  return n;
+}
+
+/** The value of a stored quantity. @example fromScaled(15000).toString() === '1.5' */
+export function fromScaled(scaled: number | bigint | string): Dec {
+  return new Dec(scaled.toString()).dividedBy(SCALE_FACTOR);
+}
+
+/** Plain decimal string, no exponent. @example toPlainString(dec('1e-7')) === '0.0000001' */
+export function toPlainString(value: DecimalInput): string {
+  return dec(value).toFixed();
+}
+
+/** Fixed places, rounded half-even. @example toFixedString('1.005', 2) === '1.00' */
+export function toFixedString(value: DecimalInput, places: number): string {
+  return dec(value).toFixed(places);
+}
+
+/**
+ * The JSON number for a final exact value. The decimal string is parsed once, so a value such as
+ * 39.98 prints as 39.98, never as the float sum 39.980000000000004.
+ */
+export function toJsonNumber(value: DecimalInput): number {
+  return Number(dec(value).toFixed());
+}

@@ -1,0 +1,7 @@
+// Every migration, listed explicitly in order: nothing is discovered by scanning a folder.
+import type { ProductMigration } from './migration-context.js';
+import * as m001 from './001-initial-schema.js';
+
+export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
+  '001-initial-schema': m001,
+};

@@ -1,0 +1,38 @@
+import type { Generated } from 'kysely';
+
+export interface AdjustmentTable {
+  id: Generated<number>;
+  tenant_id: string;
+  partner_id: number;
+  /** ADJ-YYYYMMDD-NNNNNN, the public id. */
+  number: string;
+  location_id: number;
+  type: 'increase' | 'decrease';
+  stock_source: 'good' | 'damaged';
+  reason: string;
+  status: 'pending' | 'approved' | 'rejected';
+  total_amount: string;
+  item_count: number;
+  /** Actor snapshots `{id, name, email}` as JSON. */
+  created_by: string;
+  approved_at: string | null;
+  approved_by: string | null;
+  rejected_at: string | null;
+  rejected_by: string | null;
+  rejection_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AdjustmentItemTable {
+  id: Generated<number>;
+  adjustment_id: number;
+  line_no: number;
+  product_id: number;
+  product_name: string;
+  sku: string;
+  quantity: number;
+  unit_cost: string;
+  total_cost: string;
+  notes: string;
+}

@@ -1,0 +1,5 @@
+export interface DocumentSequenceTable {
+  tenant_id: string;
+  prefix: string;
+  last_value: number;
+}

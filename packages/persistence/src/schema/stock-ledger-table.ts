@@ -1,0 +1,20 @@
+import type { Generated } from 'kysely';
+
+export type StockCauseType = 'adjustment' | 'transfer' | 'inbound' | 'opening' | 'correction';
+
+/** Immutable: one row per change of one bucket. For every stock row, the deltas sum to the balance. */
+export interface StockLedgerTable {
+  id: Generated<number>;
+  tenant_id: string;
+  location_id: number;
+  product_id: number;
+  bucket: 'good' | 'damaged' | 'reserved';
+  delta: number;
+  quantity_before: number;
+  quantity_after: number;
+  cause_type: StockCauseType;
+  cause_id: string;
+  document_number: string | null;
+  actor: string;
+  occurred_at: string;
+}
