@@ -27,6 +27,14 @@ const FROM_STATE: Record<TransferAction, TransferStatus> = {
   receive: 'in_transit',
 };
 
+/** How each action reads in a refusal: "can be approved / rejected / shipped / received". */
+const DONE: Record<TransferAction, string> = {
+  approve: 'approved',
+  reject: 'rejected',
+  ship: 'shipped',
+  receive: 'received',
+};
+
 export interface TransferStep<N> {
   next: N;
   stock: StockOutcome;
@@ -36,7 +44,7 @@ function guard(transfer: Pick<TransferForDecision, 'status'>, action: TransferAc
   const required = FROM_STATE[action];
   if (transfer.status === required) return null;
   return fail(
-    domainError('INVALID_STATE', `transfer is ${transfer.status}; only a ${required} transfer can be ${action === 'ship' ? 'shipped' : `${action}d`}`, {
+    domainError('INVALID_STATE', `transfer is ${transfer.status}; only a ${required} transfer can be ${DONE[action]}`, {
       field: 'status',
     }),
   );
