@@ -1,0 +1,191 @@
+// Adjustment use cases: create, approve, reject. Each runs in one transaction; approval locks the
+// adjustment and its stock rows, asks the domain, and writes the state change, the stock and the
+// ledger together.
+import {
+  type Actor,
+  type AdjustmentType,
+  AppError,
+  type DecimalInput,
+  type StockSource,
+  adjustmentStockChanges,
+  adjustmentTotals,
+  approveAdjustment as decideApproval,
+  dec,
+  domainError,
+  formatDocumentNumber,
+  rejectAdjustment as decideRejection,
+  toPlainString,
+  toScaled,
+  unwrap,
+} from '@pits/domain';
+import {
+  type AdjustmentRecord,
+  type AdjustmentWithItems,
+  findAdjustment,
+  lockAdjustment,
+  listAdjustmentItems,
+  toAdjustmentRecord,
+} from '../repositories/adjustment-repository.js';
+import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
+import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
+
+export interface CreateAdjustmentInput {
+  tenantId: string;
+  partnerId: number;
+  actor: Actor;
+  locationId: number;
+  type: AdjustmentType;
+  stockSource: StockSource;
+  reason: string;
+  items: readonly { productId: number; quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined }[];
+}
+
+/** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
+export async function createAdjustment(scope: Scope, input: CreateAdjustmentInput, now: Date): Promise<AdjustmentWithItems> {
+  const lines = input.items.map((item) => ({ ...item, quantity: dec(item.quantity), unitCost: dec(item.unitCost) }));
+  const totals = adjustmentTotals(lines);
+  const at = now.toISOString();
+  return withTransaction(scope, async (tx) => {
+    const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
+    const products = await requireTenantProducts(tx, input.tenantId, lines.map((l) => l.productId));
+    const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
+    const row = await tx.db
+      .insertInto('adjustments')
+      .values({
+        tenant_id: input.tenantId,
+        partner_id: input.partnerId,
+        number,
+        location_id: location.id,
+        type: input.type,
+        stock_source: input.stockSource,
+        reason: input.reason,
+        status: 'pending',
+        total_amount: toPlainString(totals.totalAmount),
+        item_count: totals.itemCount,
+        created_by: JSON.stringify(input.actor),
+        approved_at: null,
+        approved_by: null,
+        rejected_at: null,
+        rejected_by: null,
+        rejection_reason: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const itemRows = lines.map((line, index) => ({
+      adjustment_id: row.id,
+      line_no: index + 1,
+      product_id: line.productId,
+      product_name: products[index]!.name,
+      sku: products[index]!.sku,
+      quantity: toScaled(line.quantity),
+      unit_cost: toPlainString(line.unitCost),
+      total_cost: toPlainString(totals.lineTotals[index]!),
+      notes: line.notes ?? '',
+    }));
+    for (let i = 0; i < itemRows.length; i += 200) {
+      await tx.db.insertInto('adjustment_items').values(itemRows.slice(i, i + 200)).execute();
+    }
+    const record = toAdjustmentRecord(row, { id: location.id, code: location.code, name: location.name, address: location.address });
+    return { ...record, items: await listAdjustmentItems(tx, row.id) };
+  });
+}
+
+function notFound(number: string): AppError {
+  return new AppError(domainError('NOT_FOUND', `adjustment ${number} does not exist`, { field: 'id' }));
+}
+
+async function lockOrThrow(tx: Tx, tenantId: string, number: string) {
+  const row = await lockAdjustment(tx, tenantId, number);
+  if (!row) throw notFound(number);
+  return row;
+}
+
+async function reload(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRecord> {
+  const record = await findAdjustment(tx, tenantId, number);
+  if (!record) throw notFound(number);
+  return record;
+}
+
+export interface AdjustmentActionInput {
+  tenantId: string;
+  number: string;
+  actor: Actor;
+}
+
+/** The decision function approval uses; replaceable in tests to simulate a faulty decision. */
+export type ApprovalDecision = typeof decideApproval;
+
+/**
+ * Approves a pending adjustment: applies its stock changes and ledger rows and sets it approved, in
+ * one transaction. Refusals (INVALID_STATE, INSUFFICIENT_STOCK, NOT_FOUND) change nothing.
+ */
+export async function approveAdjustment(
+  scope: Scope,
+  input: AdjustmentActionInput,
+  now: Date,
+  decide: ApprovalDecision = decideApproval,
+): Promise<AdjustmentRecord> {
+  return withTransaction(scope, async (tx) => {
+    const row = await lockOrThrow(tx, input.tenantId, input.number);
+    const items = await listAdjustmentItems(tx, row.id);
+    const decision = {
+      status: row.status,
+      type: row.type,
+      stockSource: row.stock_source,
+      locationId: row.location_id,
+      items: items.map((i) => ({ productId: i.productId, quantity: i.quantity })),
+    };
+    // Refuse a non-pending adjustment before touching stock rows.
+    if (row.status !== 'pending') unwrap(decide(decision, new Map(), now, input.actor));
+    const levels = await lockStockLevels(tx, input.tenantId, adjustmentStockChanges(decision), now);
+    const approval = unwrap(decide(decision, levels, now, input.actor));
+    await writeStockOutcome(
+      tx,
+      input.tenantId,
+      approval.stock,
+      { type: 'adjustment', id: row.number, documentNumber: row.number, actor: ledgerActor(input.actor) },
+      now,
+    );
+    await tx.db
+      .updateTable('adjustments')
+      .set({
+        status: 'approved',
+        approved_at: approval.next.approvedAt.toISOString(),
+        approved_by: JSON.stringify(approval.next.approvedBy),
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute();
+    return reload(tx, input.tenantId, input.number);
+  });
+}
+
+/** Rejects a pending adjustment with a reason; no stock effect. */
+export async function rejectAdjustment(
+  scope: Scope,
+  input: AdjustmentActionInput & { reason: string },
+  now: Date,
+): Promise<AdjustmentRecord> {
+  return withTransaction(scope, async (tx) => {
+    const row = await lockOrThrow(tx, input.tenantId, input.number);
+    const rejection = unwrap(decideRejection(row, input.reason, now, input.actor));
+    await tx.db
+      .updateTable('adjustments')
+      .set({
+        status: 'rejected',
+        rejected_at: rejection.next.rejectedAt.toISOString(),
+        rejected_by: JSON.stringify(rejection.next.rejectedBy),
+        rejection_reason: rejection.next.rejectionReason,
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute();
+    return reload(tx, input.tenantId, input.number);
+  });
+}

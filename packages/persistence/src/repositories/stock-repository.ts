@@ -1,0 +1,174 @@
+// Stock levels and the ledger. Levels are read under lock, changed by the domain's rules, and
+// written back with one immutable ledger row per bucket change, all in the caller's transaction.
+import {
+  type Actor,
+  type Dec,
+  type StockKey,
+  type StockLevel,
+  type StockOutcome,
+  fromScaled,
+  stockKey,
+  toScaled,
+} from '@pits/domain';
+import type { Scope, Tx } from '../transaction.js';
+import type { StockCauseType, StockLevelTable } from '../schema/index.js';
+
+/** Why stock moved: the document that caused it. */
+export interface StockCause {
+  type: StockCauseType;
+  id: string;
+  documentNumber: string | null;
+  actor: string;
+}
+
+/** The actor as written in ledger rows. */
+export function ledgerActor(actor: Actor): string {
+  return `partner:${actor.id}:${actor.name}`;
+}
+
+function uniqueSorted(keys: readonly StockKey[]): StockKey[] {
+  const byKey = new Map(keys.map((k) => [stockKey(k), { locationId: k.locationId, productId: k.productId }]));
+  return [...byKey.values()].sort((a, b) => a.locationId - b.locationId || a.productId - b.productId);
+}
+
+export function toStockLevel(row: Pick<StockLevelTable, 'good' | 'damaged' | 'reserved'>): StockLevel {
+  return { good: fromScaled(row.good), damaged: fromScaled(row.damaged), reserved: fromScaled(row.reserved) };
+}
+
+/** Current levels of the keys, unlocked (reads and previews). Missing rows are absent from the map. */
+export async function readStockLevels(scope: Scope, keys: readonly StockKey[]): Promise<Map<string, StockLevel>> {
+  const wanted = uniqueSorted(keys);
+  if (wanted.length === 0) return new Map();
+  const rows = await scope.db
+    .selectFrom('stock_levels')
+    .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
+    .where((eb) =>
+      eb(eb.refTuple('location_id', 'product_id'), 'in', wanted.map((k) => eb.tuple(k.locationId, k.productId))),
+    )
+    .execute();
+  return new Map(rows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), toStockLevel(r)]));
+}
+
+/**
+ * Locks the stock rows of the keys for the rest of the transaction, creating empty rows where none
+ * exist, in a fixed order (location, product) so concurrent transactions cannot deadlock.
+ */
+export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly StockKey[], now: Date): Promise<Map<string, StockLevel>> {
+  const wanted = uniqueSorted(keys);
+  if (wanted.length === 0) return new Map();
+  const at = now.toISOString();
+  for (let i = 0; i < wanted.length; i += 500) {
+    await tx.db
+      .insertInto('stock_levels')
+      .values(
+        wanted.slice(i, i + 500).map((k) => ({
+          tenant_id: tenantId,
+          location_id: k.locationId,
+          product_id: k.productId,
+          good: 0,
+          damaged: 0,
+          reserved: 0,
+          updated_at: at,
+        })),
+      )
+      .onConflict((oc) => oc.columns(['location_id', 'product_id']).doNothing())
+      .execute();
+  }
+  let query = tx.db
+    .selectFrom('stock_levels')
+    .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
+    .where((eb) =>
+      eb(eb.refTuple('location_id', 'product_id'), 'in', wanted.map((k) => eb.tuple(k.locationId, k.productId))),
+    )
+    .orderBy('location_id')
+    .orderBy('product_id');
+  // SQLite has one writer at a time (BEGIN IMMEDIATE); PostgreSQL needs row locks.
+  if (tx.dialect === 'postgres') query = query.forUpdate();
+  const rows = await query.execute();
+  return new Map(rows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), toStockLevel(r)]));
+}
+
+/**
+ * Writes new levels and their ledger rows. The rows must have been locked with `lockStockLevels`
+ * in the same transaction. A level the database refuses (a CHECK) throws and the caller's
+ * transaction rolls back whole.
+ */
+export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: StockOutcome, cause: StockCause, now: Date): Promise<void> {
+  const at = now.toISOString();
+  for (const [key, level] of outcome.levels) {
+    const [locationId, productId] = key.split(':').map(Number) as [number, number];
+    await tx.db
+      .updateTable('stock_levels')
+      .set({ good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved), updated_at: at })
+      .where('location_id', '=', locationId)
+      .where('product_id', '=', productId)
+      .execute();
+  }
+  const rows = outcome.movements.map((m) => ({
+    tenant_id: tenantId,
+    location_id: m.locationId,
+    product_id: m.productId,
+    bucket: m.bucket,
+    delta: toScaled(m.delta),
+    quantity_before: toScaled(m.before),
+    quantity_after: toScaled(m.after),
+    cause_type: cause.type,
+    cause_id: cause.id,
+    document_number: cause.documentNumber,
+    actor: cause.actor,
+    occurred_at: at,
+  }));
+  for (let i = 0; i < rows.length; i += 300) {
+    await tx.db.insertInto('stock_ledger').values(rows.slice(i, i + 300)).execute();
+  }
+}
+
+/** One bucket of one stock row whose ledger does not sum to its balance. */
+export interface LedgerMismatch {
+  locationId: number;
+  productId: number;
+  bucket: 'good' | 'damaged' | 'reserved';
+  balance: Dec;
+  ledgerSum: Dec;
+}
+
+/**
+ * The ledger invariant: for every stock row and bucket, the sum of its ledger deltas equals the
+ * balance (and a ledger row never exists without its stock row, by foreign key). Returns every
+ * mismatch; an empty list means the books balance.
+ *
+ * @example
+ * expect(await findLedgerMismatches(database)).toEqual([]);
+ */
+export async function findLedgerMismatches(scope: Scope, tenantId?: string): Promise<LedgerMismatch[]> {
+  let sums = scope.db
+    .selectFrom('stock_ledger')
+    .select((eb) => [
+      'location_id',
+      'product_id',
+      eb.fn.sum<number>(eb.case().when('bucket', '=', 'good').then(eb.ref('delta')).else(0).end()).as('good'),
+      eb.fn.sum<number>(eb.case().when('bucket', '=', 'damaged').then(eb.ref('delta')).else(0).end()).as('damaged'),
+      eb.fn.sum<number>(eb.case().when('bucket', '=', 'reserved').then(eb.ref('delta')).else(0).end()).as('reserved'),
+    ])
+    .groupBy(['location_id', 'product_id']);
+  let levels = scope.db.selectFrom('stock_levels').select(['location_id', 'product_id', 'good', 'damaged', 'reserved']);
+  if (tenantId) {
+    sums = sums.where('tenant_id', '=', tenantId);
+    levels = levels.where('tenant_id', '=', tenantId);
+  }
+  const [sumRows, levelRows] = await Promise.all([sums.execute(), levels.execute()]);
+  const ledger = new Map(sumRows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), r]));
+  const mismatches: LedgerMismatch[] = [];
+  for (const level of levelRows) {
+    const sum = ledger.get(stockKey({ locationId: level.location_id, productId: level.product_id }));
+    for (const bucket of ['good', 'damaged', 'reserved'] as const) {
+      // PostgreSQL returns sum(bigint) as numeric (a string); both become exact decimals here.
+      const ledgerSum = fromScaled(String(sum?.[bucket] ?? 0));
+      const balance = fromScaled(level[bucket]);
+      if (!ledgerSum.equals(balance)) {
+        mismatches.push({ locationId: level.location_id, productId: level.product_id, bucket, balance, ledgerSum });
+      }
+    }
+  }
+  return mismatches;
+}
