@@ -2,7 +2,6 @@
 // all. A `Tx` is what functions that lock rows demand, so they cannot run outside a transaction.
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '@pits/domain';
-import type { Database } from './create-database.js';
 import type { Dialect } from './database-config.js';
 import { isTransientConflict } from './dialect.js';
 import type { DB } from './schema/index.js';

@@ -1,0 +1,50 @@
+// Lint rules for the whole workspace, including the module boundaries: the domain stays pure,
+// persistence knows no transport, apps never import each other, nobody reaches into another
+// package's src/.
+import tseslint from 'typescript-eslint';
+
+const IO_PACKAGES = ['kysely', 'pg', 'better-sqlite3', 'koa', '@koa/*', '@trpc/*', 'ioredis', 'pino', 'node:fs', 'node:net', 'node:http', 'node:child_process'];
+const APPS = ['@pits/gateway', '@pits/gateway/*', '@pits/internal-api', '@pits/internal-api/*', '@pits/importer', '@pits/importer/*'];
+const DEEP = ['@pits/*/src/*', '**/packages/*/src/**', '**/apps/*/src/**'];
+
+const restrict = (groups, message) => ({
+  'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }],
+});
+
+export default tseslint.config(
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', 'reports/**', 'data/**', '.nx/**'] },
+  ...tseslint.configs.strict,
+  {
+    rules: {
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
+      ...restrict(DEEP, 'Import a package through its public surface (package.json exports), never its src/.'),
+    },
+  },
+  {
+    files: ['packages/domain/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([...IO_PACKAGES, '@pits/*', ...DEEP], 'packages/domain is pure: no I/O libraries and no other workspace package.'),
+  },
+  {
+    files: ['packages/persistence/src/**/*.ts'],
+    rules: restrict(['koa', '@koa/*', '@trpc/*', ...APPS, ...DEEP], 'packages/persistence knows no transport and no app.'),
+  },
+  {
+    files: ['apps/gateway/src/**/*.ts'],
+    rules: restrict(['@pits/internal-api', '@pits/internal-api/*', '@pits/importer', '@pits/importer/*', ...DEEP], 'Apps never import each other.'),
+  },
+  {
+    files: ['apps/internal-api/src/**/*.ts'],
+    rules: restrict(['@pits/gateway', '@pits/gateway/*', '@pits/importer', '@pits/importer/*', ...DEEP], 'Apps never import each other.'),
+  },
+  {
+    files: ['apps/importer/src/**/*.ts'],
+    rules: restrict(['@pits/gateway', '@pits/gateway/*', '@pits/internal-api', '@pits/internal-api/*', ...DEEP], 'Apps never import each other.'),
+  },
+  {
+    files: ['**/*.test.ts', 'e2e/**/*.ts', 'tools/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+);
