@@ -15,3 +15,7 @@ export * from './repositories/adjustment-repository.js';
 export * from './operations/catalogue-checks.js';
 export * from './operations/stock-operations.js';
 export * from './operations/adjustment-operations.js';
+export * from './credential-cipher.js';
+export * from './repositories/api-key-repository.js';
+export * from './repositories/installation-repository.js';
+export * from './repositories/logistic-preference-repository.js';

@@ -141,7 +141,7 @@ describe.each(dialects)('[%s] adjustment operations', (dialect) => {
     const numbers: string[] = [];
     for (let i = 0; i < 7; i += 1) {
       const at = new Date(NOW.getTime() + (i % 3) * 1000); // equal timestamps too: id breaks the tie
-      const adj = await createAdjustment(t.database, { ...base(), type: i % 2 ? 'decrease' : 'increase', locationId: w.locations[i % 2].id, items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, at);
+      const adj = await createAdjustment(t.database, { ...base(), type: i % 2 ? 'decrease' : 'increase', locationId: w.locations[i % 2]!.id, items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, at);
       numbers.push(adj.number);
     }
     const seen: string[] = [];

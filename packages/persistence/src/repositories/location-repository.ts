@@ -1,5 +1,6 @@
 // Locations (warehouses) of a tenant.
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
+import { AppError, type PageRequest, domainError, pageOffset } from '@pits/domain';
 import { boolValue } from '../dialect.js';
 import type { Scope } from '../transaction.js';
 import type { LocationTable } from '../schema/index.js';
@@ -71,4 +72,41 @@ export async function findTenantLocation(scope: Scope, tenantId: string, id: num
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** Fields internal teams may change on a location; absent fields stay as they are. */
+export type LocationChanges = Partial<NewLocation>;
+
+export async function updateLocation(scope: Scope, tenantId: string, id: number, changes: LocationChanges, actor: string, now: Date): Promise<LocationRow> {
+  const set: Record<string, string | number | null> = {};
+  const columns: Record<keyof NewLocation, keyof LocationRow> = {
+    code: 'code', name: 'name', type: 'type', address: 'address', city: 'city', state: 'state', zip: 'zip',
+    subdistrict: 'subdistrict', country: 'country', picName: 'pic_name', phone: 'phone', latitude: 'latitude',
+    longitude: 'longitude', isDefault: 'is_default', isPickup: 'is_pickup', isReturn: 'is_return', status: 'status',
+    originCode: 'origin_code', receivingGrid: 'receiving_grid',
+  };
+  for (const [key, value] of Object.entries(changes) as [keyof NewLocation, unknown][]) {
+    if (value === undefined) continue;
+    set[columns[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
+  }
+  const row = await scope.db
+    .updateTable('locations')
+    .set({ ...(set as Updateable<LocationTable>), updated_by: actor, updated_at: now.toISOString() })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new AppError(domainError('NOT_FOUND', `location ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
+  return row;
+}
+
+/** A page of the tenant's live locations by id ascending, and the total. */
+export async function listLocations(scope: Scope, tenantId: string, page: PageRequest): Promise<{ rows: LocationRow[]; total: number }> {
+  const base = scope.db.selectFrom('locations').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page)).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
 }

@@ -68,3 +68,14 @@ export async function getPartner(scope: Scope, id: number): Promise<PartnerRecor
   if (!partner) throw new AppError(domainError('NOT_FOUND', `partner ${id} does not exist`, { field: 'id' }));
   return partner;
 }
+
+export async function listPartners(scope: Scope): Promise<PartnerRecord[]> {
+  const rows = await scope.db.selectFrom('partners').selectAll().orderBy('id').execute();
+  return rows.map(toPartnerRecord);
+}
+
+export async function setPartnerTier(scope: Scope, id: number, tier: PartnerTable['tier'], now: Date): Promise<PartnerRecord> {
+  const row = await scope.db.updateTable('partners').set({ tier, updated_at: now.toISOString() }).where('id', '=', id).returningAll().executeTakeFirst();
+  if (!row) throw new AppError(domainError('NOT_FOUND', `partner ${id} does not exist`, { field: 'id' }));
+  return toPartnerRecord(row);
+}

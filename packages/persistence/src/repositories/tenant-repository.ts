@@ -1,5 +1,8 @@
 // Tenants: merchant accounts of the platform, created by internal teams.
 import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import { AppError, domainError } from '@pits/domain';
+import type { TenantTable } from '../schema/index.js';
 import type { Scope } from '../transaction.js';
 
 export interface TenantRecord {
@@ -10,6 +13,10 @@ export interface TenantRecord {
   updatedAt: string;
 }
 
+function toTenantRecord(row: Selectable<TenantTable>): TenantRecord {
+  return { id: row.id, name: row.name, tenantType: row.tenant_type, createdAt: row.created_at, updatedAt: row.updated_at };
+}
+
 export async function createTenant(scope: Scope, input: { name: string; id?: string; tenantType?: string }, now: Date): Promise<TenantRecord> {
   const at = now.toISOString();
   const row = await scope.db
@@ -17,5 +24,24 @@ export async function createTenant(scope: Scope, input: { name: string; id?: str
     .values({ id: input.id ?? randomUUID(), name: input.name, tenant_type: input.tenantType ?? 'live', created_at: at, updated_at: at })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { id: row.id, name: row.name, tenantType: row.tenant_type, createdAt: row.created_at, updatedAt: row.updated_at };
+  return toTenantRecord(row);
+}
+
+export async function findTenant(scope: Scope, id: string): Promise<TenantRecord | undefined> {
+  const row = await scope.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toTenantRecord(row);
+}
+
+export async function getTenant(scope: Scope, id: string): Promise<TenantRecord> {
+  const tenant = await findTenant(scope, id);
+  if (!tenant) throw new AppError(domainError('NOT_FOUND', `tenant ${id} does not exist`, { field: 'id' }));
+  return tenant;
+}
+
+export async function listTenants(scope: Scope, page: { limit: number; offset: number }): Promise<{ rows: TenantRecord[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    scope.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
+    scope.db.selectFrom('tenants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toTenantRecord), total: Number(count.n) };
 }

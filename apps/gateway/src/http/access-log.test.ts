@@ -1,0 +1,77 @@
+import { AppError, domainError } from '@pits/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { authenticate } from './authenticate.js';
+import { sendEnvelopeA } from './envelope.js';
+import { nameRoute } from './gateway-state.js';
+import { PARTNER, serveRoutes, type LogLine, type RunningServer } from '../testing/test-server.js';
+
+const SECRET = 'pk_test_0123456789abcdef0123456789abcdef';
+
+describe('accessLog', () => {
+  let server: RunningServer & { lines: LogLine[] };
+  const access = (): LogLine[] => server.lines.filter((l) => l.msg === 'request finished');
+
+  beforeAll(async () => {
+    const lookup = (key: string) => Promise.resolve(key === SECRET ? PARTNER : null);
+    server = await serveRoutes((router) => {
+      router.get(
+        '/api/engine/v1/adjustments/:id',
+        nameRoute('adjustments.detail'),
+        authenticate(lookup),
+        async (ctx, next) => {
+          ctx.state.tenantId = '6f1c1a52-7a0e-4d3b-9a51-2b9d1c1e0f00';
+          await next();
+        },
+        (ctx) => sendEnvelopeA(ctx, { adjustment: null }),
+      );
+      router.get('/boom', () => {
+        throw new Error('kaput');
+      });
+      router.get('/refused', () => {
+        throw new AppError(domainError('NOT_FOUND', 'gone'));
+      });
+    });
+  });
+  afterAll(() => server.close());
+
+  it('writes one line with the route pattern, status, duration, partner, tenant and request id', async () => {
+    const before = access().length;
+    const res = await fetch(`${server.url}/api/engine/v1/adjustments/ADJ-20260131-000001?x=1`, {
+      headers: { Authorization: `Bearer ${SECRET}` },
+    });
+    expect(res.status).toBe(200);
+    const lines = access().slice(before);
+    expect(lines).toHaveLength(1);
+    const line = lines[0];
+    expect(line).toMatchObject({
+      method: 'GET',
+      route: '/api/engine/v1/adjustments/:id',
+      operation: 'adjustments.detail',
+      status: 200,
+      partner_id: PARTNER.partnerId,
+      tenant_id: '6f1c1a52-7a0e-4d3b-9a51-2b9d1c1e0f00',
+      request_id: res.headers.get('x-request-id'),
+    });
+    expect(typeof line?.duration_ms).toBe('number');
+    const text = JSON.stringify(line);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('ADJ-20260131-000001');
+    expect(text).not.toMatch(/authorization/i);
+  });
+
+  it('never logs the key, even when authentication fails', async () => {
+    await fetch(`${server.url}/api/engine/v1/adjustments/1`, { headers: { Authorization: 'pk_test_wrong_key_value' } });
+    const line = access().at(-1);
+    expect(line).toMatchObject({ status: 401, partner_id: null });
+    expect(JSON.stringify(server.lines)).not.toContain('pk_test_wrong_key_value');
+  });
+
+  it('logs the final status of errors and unmatched requests', async () => {
+    await fetch(`${server.url}/boom`);
+    expect(access().at(-1)).toMatchObject({ route: '/boom', status: 500 });
+    await fetch(`${server.url}/refused`);
+    expect(access().at(-1)).toMatchObject({ route: '/refused', status: 404 });
+    await fetch(`${server.url}/unknown/path`);
+    expect(access().at(-1)).toMatchObject({ route: null, operation: null, status: 404 });
+  });
+});

@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BODY_LIMIT_BYTES, jsonBody } from './body-parser.js';
+import { sendEnvelopeA } from './envelope.js';
+import { json, serveRoutes, type RunningServer } from '../testing/test-server.js';
+
+/** A JSON object whose UTF-8 encoding is exactly `bytes` long. */
+function objectOfSize(bytes: number): string {
+  const frame = '{"pad":""}';
+  return `{"pad":"${'x'.repeat(bytes - frame.length)}"}`;
+}
+
+describe('jsonBody', () => {
+  let server: RunningServer;
+  let handled = 0;
+  beforeAll(async () => {
+    server = await serveRoutes((router) => {
+      const echo = jsonBody();
+      router.post('/echo', echo, (ctx) => {
+        handled += 1;
+        sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' });
+      });
+      router.patch('/echo', echo, (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
+      router.get('/echo', echo, (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
+    });
+  });
+  afterAll(() => server.close());
+
+  const post = (body: NonNullable<RequestInit['body']>, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
+    fetch(`${server.url}/echo`, { method: 'POST', body, headers });
+
+  it('parses a JSON object onto ctx.request.body', async () => {
+    const res = await post(JSON.stringify({ location_id: 1, items: [{ product_id: '10', quantity: 2 }] }));
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual({ body: { location_id: 1, items: [{ product_id: '10', quantity: 2 }] } });
+  });
+
+  it('treats an empty POST or PATCH body as {}', async () => {
+    const empty = await fetch(`${server.url}/echo`, { method: 'POST' });
+    expect((await json(empty)).data).toEqual({ body: {} });
+    const blank = await fetch(`${server.url}/echo`, { method: 'PATCH', body: '  \n', headers: { 'Content-Type': 'application/json' } });
+    expect((await json(blank)).data).toEqual({ body: {} });
+  });
+
+  it('leaves GET requests alone', async () => {
+    const res = await fetch(`${server.url}/echo`);
+    expect((await json(res)).data).toEqual({ body: 'absent' });
+  });
+
+  it.each([
+    ['invalid JSON', '{"location_id": 1,'],
+    ['an array', '[1,2,3]'],
+    ['null', 'null'],
+    ['a string', '"hello"'],
+    ['a number', '42'],
+  ])('answers %s with 400 INVALID_REQUEST on field ""', async (_, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({
+      status: 'bad_request',
+      error: { code: 'INVALID_REQUEST', details: { field: '' } },
+    });
+  });
+
+  it('rejects bytes that are not UTF-8 with 400', async () => {
+    const res = await post(new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]));
+    expect(res.status).toBe(400);
+    expect((await json(res)).error?.code).toBe('INVALID_REQUEST');
+  });
+
+  it('accepts a body of exactly 1 MiB', async () => {
+    const body = objectOfSize(DEFAULT_BODY_LIMIT_BYTES);
+    expect(Buffer.byteLength(body)).toBe(1_048_576);
+    const res = await post(body);
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 1 MiB + 1 byte with 413 PAYLOAD_TOO_LARGE without running the handler', async () => {
+    const before = handled;
+    const res = await post(objectOfSize(DEFAULT_BODY_LIMIT_BYTES + 1));
+    expect(res.status).toBe(413);
+    expect(await json(res)).toMatchObject({ status: 'payload_too_large', error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(handled).toBe(before);
+  });
+
+  it('stops a chunked upload with no Content-Length once it passes the limit', async () => {
+    const chunk = new TextEncoder().encode('x'.repeat(64 * 1024));
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 4 * DEFAULT_BODY_LIMIT_BYTES) {
+          controller.close();
+          return;
+        }
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${server.url}/echo`, {
+      method: 'POST',
+      body: stream,
+      headers: { 'Content-Type': 'application/json' },
+      duplex: 'half',
+    });
+    expect(res.status).toBe(413);
+    expect((await json(res)).error?.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers more than 500 items with 413 on field items; 500 are fine', async () => {
+    const items = (n: number) => Array.from({ length: n }, (_, i) => ({ product_id: String(i), quantity: 1 }));
+    const tooMany = await post(JSON.stringify({ items: items(501) }));
+    expect(tooMany.status).toBe(413);
+    expect(await json(tooMany)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', details: { field: 'items' } } });
+    const enough = await post(JSON.stringify({ items: items(500) }));
+    expect(enough.status).toBe(200);
+  });
+
+  it('answers a compressed body with 400 on Content-Encoding', async () => {
+    const res = await post('{}', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error?.details.field).toBe('Content-Encoding');
+  });
+
+  it('keeps serving after rejecting large bodies', async () => {
+    await post(objectOfSize(3 * DEFAULT_BODY_LIMIT_BYTES));
+    const res = await post('{"ok":true}');
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,0 +1,151 @@
+// JSON request bodies, read straight from the socket with a hard byte limit, so no body-parser
+// dependency decides our statuses. The parsed object goes on `ctx.request.body`.
+import type { IncomingMessage } from 'node:http';
+import { AppError, domainError } from '@pits/domain';
+import type { GatewayMiddleware } from './gateway-state.js';
+
+declare module 'koa' {
+  interface Request {
+    /** The parsed JSON object of a POST/PUT/PATCH request (set by `jsonBody()`); absent otherwise. */
+    body?: unknown;
+  }
+}
+
+/** 1 MiB, decisions §3. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1_048_576;
+/** At most this many `items` per request, decisions §3. */
+export const DEFAULT_MAX_ITEMS = 500;
+
+export interface JsonBodyOptions {
+  /** Largest accepted body in bytes; default 1 MiB. */
+  limitBytes?: number;
+  /** Largest accepted length of a top-level `items` array; default 500. */
+  maxItems?: number;
+}
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+function tooLarge(limitBytes: number): AppError {
+  return new AppError(
+    domainError('PAYLOAD_TOO_LARGE', 'request body is too large', {
+      issue: `the request body may be at most ${limitBytes} bytes`,
+    }),
+  );
+}
+
+function invalid(message: string, field = ''): AppError {
+  return new AppError(domainError('INVALID_REQUEST', message, { field, issue: message }));
+}
+
+/**
+ * Reads at most `limit` bytes; stops collecting as soon as the limit is passed and lets the rest
+ * of the upload drain into nothing (the caller closes the connection after the response).
+ */
+function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | 'too_large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        req.resume();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (): void => {
+      cleanup();
+      reject(invalid('the request body could not be read'));
+    };
+    const onClose = (): void => {
+      if (req.complete) return;
+      cleanup();
+      reject(invalid('the request body could not be read'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses JSON bodies of POST, PUT and PATCH into `ctx.request.body` (other methods: left unset).
+ * Over `limitBytes` → 413 PAYLOAD_TOO_LARGE (a declared Content-Length is checked before reading);
+ * not UTF-8, not JSON, or not a JSON object → 400 INVALID_REQUEST; empty body → `{}`; a top-level
+ * `items` array longer than `maxItems` → 413 PAYLOAD_TOO_LARGE on `items`. The Content-Type is not
+ * checked: whatever it says, the body must be a JSON object.
+ *
+ * @example
+ * router.post('/api/partner/v1/adjustments', authenticate(lookup), rateLimit(opts), jsonBody(), handler);
+ */
+export function jsonBody(options: JsonBodyOptions = {}): GatewayMiddleware {
+  const limitBytes = options.limitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+
+  return async (ctx, next) => {
+    if (!METHODS_WITH_BODY.has(ctx.method) || ctx.request.body !== undefined) {
+      await next();
+      return;
+    }
+    const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') {
+      ctx.set('Connection', 'close');
+      throw invalid('compressed request bodies are not supported', 'Content-Encoding');
+    }
+    const declared = ctx.get('Content-Length');
+    if (declared !== '' && Number(declared) > limitBytes) {
+      ctx.set('Connection', 'close');
+      throw tooLarge(limitBytes);
+    }
+    const raw = await readLimited(ctx.req, limitBytes);
+    if (raw === 'too_large') {
+      ctx.set('Connection', 'close');
+      throw tooLarge(limitBytes);
+    }
+
+    let text: string;
+    try {
+      text = decoder.decode(raw);
+    } catch {
+      throw invalid('the request body is not valid UTF-8');
+    }
+    let body: unknown = {};
+    if (text.trim() !== '') {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw invalid('the request body is not valid JSON');
+      }
+    }
+    if (!isJsonObject(body)) throw invalid('the request body must be a JSON object');
+    const items = body['items'];
+    if (Array.isArray(items) && items.length > maxItems) {
+      throw new AppError(
+        domainError('PAYLOAD_TOO_LARGE', 'too many items in one request', {
+          field: 'items',
+          issue: `at most ${maxItems} items per request, got ${items.length}`,
+        }),
+      );
+    }
+    ctx.request.body = body;
+    await next();
+  };
+}

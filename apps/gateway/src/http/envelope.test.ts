@@ -1,0 +1,101 @@
+import { domainError, envelopeA, envelopeB, ERROR_KINDS, errorEnvelope } from '@pits/domain';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_STATUS, errorBody, sendEnvelopeA, sendEnvelopeB } from './envelope.js';
+import { json, serveRoutes, type RunningServer } from '../testing/test-server.js';
+
+describe('envelopes', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await serveRoutes((router) => {
+      router.get('/a', (ctx) => sendEnvelopeA(ctx, { adjustment: { id: 'ADJ-20260131-000001' } }));
+      router.post('/a', (ctx) => sendEnvelopeA(ctx, { adjustment: { id: 'ADJ-20260131-000002' } }, 201));
+      router.patch('/a-null', (ctx) => sendEnvelopeA(ctx, null));
+      router.get('/b', (ctx) => sendEnvelopeB(ctx, { areas: [], pagination: { current_page: 1 } }));
+    });
+  });
+  afterAll(() => server.close());
+
+  it('envelope A: status "ok", data, errors null, request_id', async () => {
+    const res = await fetch(`${server.url}/a`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await json(res)).toEqual({
+      status: 'ok',
+      data: { adjustment: { id: 'ADJ-20260131-000001' } },
+      errors: null,
+      request_id: res.headers.get('x-request-id'),
+    });
+  });
+
+  it('matches the contract schemas of @pits/domain', async () => {
+    expect(envelopeA(z.unknown()).safeParse(await json(await fetch(`${server.url}/a`))).success).toBe(true);
+    expect(envelopeB(z.unknown()).safeParse(await json(await fetch(`${server.url}/b`))).success).toBe(true);
+    expect(errorEnvelope.safeParse(await json(await fetch(`${server.url}/missing`))).success).toBe(true);
+    const many = errorBody(
+      domainError('VALIDATION_ERROR', 'x', { issues: [{ field: 'a', issue: 'b' }, { field: 'c', issue: 'd' }] }),
+      'r',
+    );
+    expect(errorEnvelope.safeParse(many).success).toBe(true);
+  });
+
+  it('envelope A with 201 and with null data', async () => {
+    const created = await fetch(`${server.url}/a`, { method: 'POST' });
+    expect(created.status).toBe(201);
+    expect((await json(created)).status).toBe('ok');
+    const empty = await fetch(`${server.url}/a-null`, { method: 'PATCH' });
+    expect(await json(empty)).toMatchObject({ status: 'ok', data: null, errors: null });
+  });
+
+  it('envelope B: integer status 200, message "Ok", data, errors null, request_id', async () => {
+    const res = await fetch(`${server.url}/b`);
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({
+      status: 200,
+      message: 'Ok',
+      data: { areas: [], pagination: { current_page: 1 } },
+      errors: null,
+      request_id: res.headers.get('x-request-id'),
+    });
+  });
+
+  it('maps every error kind as decisions §3 says', () => {
+    expect(ERROR_STATUS).toEqual({
+      INVALID_REQUEST: { http: 400, status: 'bad_request' },
+      UNAUTHORIZED: { http: 401, status: 'unauthorized' },
+      FORBIDDEN: { http: 403, status: 'forbidden' },
+      NOT_FOUND: { http: 404, status: 'not_found' },
+      METHOD_NOT_ALLOWED: { http: 405, status: 'method_not_allowed' },
+      PAYLOAD_TOO_LARGE: { http: 413, status: 'payload_too_large' },
+      VALIDATION_ERROR: { http: 422, status: 'unprocessable_entity' },
+      INVALID_STATE: { http: 422, status: 'unprocessable_entity' },
+      INSUFFICIENT_STOCK: { http: 422, status: 'unprocessable_entity' },
+      IDEMPOTENCY_KEY_REUSED: { http: 422, status: 'unprocessable_entity' },
+      RATE_LIMITED: { http: 429, status: 'too_many_requests' },
+      INTERNAL_ERROR: { http: 500, status: 'internal_server_error' },
+    });
+    expect(Object.keys(ERROR_STATUS).sort()).toEqual([...ERROR_KINDS].sort());
+  });
+
+  it('error body: details is the first issue, issues only when there are several', () => {
+    const single = errorBody(domainError('NOT_FOUND', 'adjustment not found', { field: 'id' }), 'r-1');
+    expect(single).toEqual({
+      status: 'not_found',
+      error: { code: 'NOT_FOUND', message: 'adjustment not found', details: { field: 'id', issue: 'adjustment not found' } },
+      request_id: 'r-1',
+    });
+    expect('issues' in single.error).toBe(false);
+
+    const issues = [
+      { field: 'items[0].quantity', issue: 'must be greater than 0' },
+      { field: 'reason', issue: 'required' },
+    ];
+    const many = errorBody(
+      domainError('VALIDATION_ERROR', 'invalid request', { field: 'items[0].quantity', issue: 'must be greater than 0', issues }),
+      'r-2',
+    );
+    expect(many.status).toBe('unprocessable_entity');
+    expect(many.error.details).toEqual(issues[0]);
+    expect(many.error.issues).toEqual(issues);
+  });
+});

@@ -1,0 +1,104 @@
+// The typed `ctx.state` every gateway middleware and route handler shares, and the context types
+// built on it. Middleware fills it in order: request-id, authenticate, tenant guard, validate.
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import type { Logger } from 'pino';
+
+/** A partner's tier; it selects the partner's overall rate limit. */
+export type PartnerTier = 'small' | 'medium' | 'large';
+
+/** The partner behind a valid API key, as `authenticate` puts it on `ctx.state.partner`. */
+export interface AuthenticatedPartner {
+  partnerId: number;
+  name: string;
+  email: string;
+  tier: PartnerTier;
+  /** The id of the API key that was used (for audit; never the key itself). */
+  keyId: number;
+}
+
+/**
+ * What the gateway keeps on `ctx.state` for one request.
+ *
+ * @example
+ * router.get('/api/partner/v1/areas', async (ctx: GatewayContext) => {
+ *   ctx.state.partner?.partnerId;
+ * });
+ */
+export interface GatewayState {
+  /** Fresh UUID v4, also in `X-Request-Id` and `request_id` of every envelope. */
+  requestId: string;
+  /** Set by `authenticate`. */
+  partner?: AuthenticatedPartner;
+  /** Set by `requireTenant`: the lower-cased UUID from `X-Tenant-Id`. */
+  tenantId?: string;
+  /** Operation name (`inbound.list`, `areas.search`…) used by rate-limit buckets and the access log. */
+  routeName?: string;
+}
+
+/** Extra, route-specific state (for example the parsed body); nothing by default. */
+export type NoExtraState = Record<never, never>;
+
+/**
+ * What @koa/router adds to the context that gateway code reads. `ctx.router` is left out on
+ * purpose: its type would tie a middleware to one exact state type, so middleware adding state
+ * (`validateBody`) could not sit in the same route as middleware that does not.
+ */
+export type GatewayRouteContext = Pick<Router.RouterParamContext<GatewayState>, 'params' | '_matchedRoute' | '_matchedRouteName'>;
+
+/**
+ * The context a route handler receives. `Extra` adds typed state, for example what
+ * `validateBody(schema)` stored.
+ *
+ * @example
+ * async (ctx: GatewayContext<ValidatedBody<CreateAdjustmentInput>>) => sendEnvelopeA(ctx, await create(ctx.state.body), 201)
+ */
+export type GatewayContext<Extra extends object = NoExtraState> = Koa.ParameterizedContext<
+  GatewayState & Extra,
+  GatewayRouteContext,
+  unknown
+>;
+
+/** A middleware of the gateway, typed over the gateway state (plus `Extra`). */
+export type GatewayMiddleware<Extra extends object = NoExtraState> = Koa.Middleware<
+  GatewayState & Extra,
+  GatewayRouteContext,
+  unknown
+>;
+
+/** An app-level middleware (it runs before routing, so route params are not there yet). */
+export type GatewayAppMiddleware = Koa.Middleware<GatewayState>;
+
+/** The few logger methods the gateway uses; a pino `Logger` fits. */
+export type GatewayLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/**
+ * The operation name of the current request: `ctx.state.routeName` when `nameRoute` set it,
+ * else the name the route was registered with in @koa/router (`router.get('inbound.list', path, …)`).
+ */
+export function operationName(ctx: Koa.ParameterizedContext<GatewayState>): string | undefined {
+  if (ctx.state.routeName !== undefined) return ctx.state.routeName;
+  const name: unknown = Reflect.get(ctx, '_matchedRouteName');
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** The matched route pattern (`/api/engine/v1/adjustments/:id`), or `undefined` when no route matched. */
+export function matchedRoutePattern(ctx: Koa.ParameterizedContext<GatewayState>): string | undefined {
+  const route: unknown = Reflect.get(ctx, '_matchedRoute');
+  if (typeof route === 'string') return route;
+  if (route instanceof RegExp) return route.source;
+  return undefined;
+}
+
+/**
+ * Names the operation of a route so rate limits and the access log can use it.
+ *
+ * @example
+ * router.get('/api/partner/v1/inbound', nameRoute('inbound.list'), authenticate(lookup), rateLimit(opts), handler);
+ */
+export function nameRoute(name: string): GatewayMiddleware {
+  return async (ctx, next) => {
+    ctx.state.routeName = name;
+    await next();
+  };
+}

@@ -1,0 +1,81 @@
+// The HTTP middleware of the partner gateway. Intended order:
+//
+//   app:        requestId() → accessLog({ logger }) → errorMapper({ logger })
+//               → router.routes() → methodNotAllowed([router])
+//   each partner route (or router.use for the shared head):
+//               nameRoute('inbound.list')      (or register the route under that name)
+//               → authenticate(createCachedKeyLookup(lookup))
+//               → rateLimit({ store, logger })
+//               → jsonBody()                     (POST/PUT/PATCH)
+//               → requireTenant(checkInstallation)   (tenant-scoped endpoints)
+//               → idempotency({ store, logger })     (POST/PUT/PATCH)
+//               → validateBody(schema) / validateQuery(schema)
+//               → handler: sendEnvelopeA / sendEnvelopeB, or throw AppError
+//
+// Authentication comes first on routes so unauthenticated callers get 401 before any body is
+// read; 404 and 405 are answered before authentication, as they reveal only the public route table.
+export {
+  type AuthenticatedPartner,
+  type GatewayAppMiddleware,
+  type GatewayContext,
+  type GatewayLogger,
+  type GatewayMiddleware,
+  type GatewayState,
+  type NoExtraState,
+  type PartnerTier,
+  matchedRoutePattern,
+  nameRoute,
+  operationName,
+} from './gateway-state.js';
+export { requestId, type RequestIdOptions } from './request-id.js';
+export {
+  ERROR_STATUS,
+  errorBody,
+  sendEnvelopeA,
+  sendEnvelopeB,
+  sendError,
+  type EnvelopeA,
+  type EnvelopeB,
+  type EnvelopeTarget,
+  type ErrorEnvelope,
+} from './envelope.js';
+export { errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
+export { allowedMethods, methodNotAllowed, type RouteMatcher } from './method-not-allowed.js';
+export { accessLog, type AccessLogLine, type AccessLogOptions } from './access-log.js';
+export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, jsonBody, type JsonBodyOptions } from './body-parser.js';
+export {
+  authenticate,
+  createCachedKeyLookup,
+  parseAuthorization,
+  type CachedKeyLookupOptions,
+  type LookupApiKey,
+  type ParsedAuthorization,
+} from './authenticate.js';
+export { requireTenant, type CheckInstallation } from './tenant-guard.js';
+export { validateBody, validateQuery, type ValidatedBody, type ValidatedQuery } from './validate.js';
+export {
+  createMemoryRateLimitStore,
+  currentWindow,
+  type MemoryRateLimitStore,
+  type RateLimitHit,
+  type RateLimitStore,
+} from './rate-limit-store.js';
+export { createRedisRateLimitStore, type RedisRateLimitStoreOptions } from './redis-rate-limit-store.js';
+export {
+  DEFAULT_OPERATION_LIMITS,
+  DEFAULT_TIER_LIMITS,
+  rateLimit,
+  type RateLimitOptions,
+  type TierLimits,
+} from './rate-limit.js';
+export {
+  canonicalJson,
+  createMemoryIdempotencyStore,
+  IDEMPOTENCY_TTL_MS,
+  idempotency,
+  requestFingerprint,
+  type IdempotencyBegin,
+  type IdempotencyOptions,
+  type IdempotencyStore,
+  type MemoryIdempotencyStoreOptions,
+} from './idempotency.js';

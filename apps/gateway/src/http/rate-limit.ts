@@ -1,0 +1,151 @@
+// Per-partner rate limits (decisions §12): the tier's limit over all calls, plus a bucket of its
+// own for a few expensive operations. Every authenticated response reports the tightest bucket.
+import { AppError, domainError } from '@pits/domain';
+import { operationName, type GatewayLogger, type GatewayMiddleware, type PartnerTier } from './gateway-state.js';
+import type { RateLimitStore } from './rate-limit-store.js';
+
+/** Requests per window for each tier. */
+export type TierLimits = Readonly<Record<PartnerTier, number>>;
+
+export const DEFAULT_TIER_LIMITS: TierLimits = { small: 1000, medium: 2000, large: 5000 };
+
+/** Operations with a bucket of their own, per partner. */
+export const DEFAULT_OPERATION_LIMITS: Readonly<Record<string, number>> = {
+  'inbound.list': 200,
+  'inbound.detail': 200,
+  'inbound.receive': 200,
+  'areas.search': 200,
+};
+
+export interface RateLimitOptions {
+  store: RateLimitStore;
+  /** Reports a failing store (throttled to one line per 10 s). */
+  logger: GatewayLogger;
+  tiers?: TierLimits;
+  operations?: Readonly<Record<string, number>>;
+  /** Window length; default one minute. */
+  windowMs?: number;
+  /** Epoch milliseconds; `Date.now` by default. */
+  now?: () => number;
+  /** A store slower than this counts as failing (fail open). Default 250 ms. */
+  storeTimeoutMs?: number;
+}
+
+interface BucketState {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+  exceeded: boolean;
+  label: string;
+}
+
+/** The bucket to report: an exceeded one (latest reset first), else the one with least room. */
+function tightest(buckets: readonly BucketState[]): BucketState {
+  const sorted = [...buckets].sort((a, b) => {
+    if (a.exceeded !== b.exceeded) return a.exceeded ? -1 : 1;
+    if (a.exceeded) return b.resetAt - a.resetAt;
+    return a.remaining - b.remaining || a.limit - b.limit;
+  });
+  const first = sorted[0];
+  if (first === undefined) throw new Error('no rate-limit bucket');
+  return first;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`rate-limit store did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Counts the request in the partner's tier bucket and, for the operations in `operations`, in
+ * that operation's bucket; sets `X-RateLimit-Limit/Remaining/Reset` (Unix seconds) of the
+ * tightest bucket plus `RateLimit-Policy` and `RateLimit`; over a limit it answers 429
+ * RATE_LIMITED with `Retry-After` and the handler is not called.
+ *
+ * Placement: per route (or `router.use`) right after `authenticate`, because it needs the partner
+ * and the operation name: `ctx.state.routeName` (see `nameRoute`), else the name the route was
+ * registered under in @koa/router. Requests rejected before it (401, 404, 405) are not counted.
+ * If the store fails or is slow, the request goes through without headers and the failure is logged.
+ *
+ * @example
+ * const limit = rateLimit({ store, logger });
+ * router.get('inbound.list', '/api/partner/v1/inbound', authenticate(lookup), limit, requireTenant(check), handler);
+ */
+export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
+  const { store, logger } = options;
+  const tiers = options.tiers ?? DEFAULT_TIER_LIMITS;
+  const operations = options.operations ?? DEFAULT_OPERATION_LIMITS;
+  const windowMs = options.windowMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  const storeTimeoutMs = options.storeTimeoutMs ?? 250;
+  const windowSeconds = Math.ceil(windowMs / 1000);
+  let lastFailureLog = -Infinity;
+  let suppressedFailures = 0;
+
+  return async (ctx, next) => {
+    const partner = ctx.state.partner;
+    if (partner === undefined) throw new Error('rateLimit needs authenticate() before it');
+    const operation = operationName(ctx);
+
+    const wanted: Array<{ key: string; limit: number; label: string }> = [
+      { key: `partner:${partner.partnerId}`, limit: tiers[partner.tier], label: `the ${partner.tier} tier` },
+    ];
+    const operationLimit = operation === undefined ? undefined : operations[operation];
+    if (operation !== undefined && operationLimit !== undefined) {
+      wanted.push({ key: `partner:${partner.partnerId}:op:${operation}`, limit: operationLimit, label: operation });
+    }
+
+    const at = now();
+    let buckets: BucketState[];
+    try {
+      const hits = await withTimeout(Promise.all(wanted.map((b) => store.hit(b.key, windowMs, at))), storeTimeoutMs);
+      buckets = wanted.map((b, i) => {
+        const hit = hits[i] ?? { count: 0, resetAt: at + windowMs };
+        return {
+          limit: b.limit,
+          remaining: Math.max(0, b.limit - hit.count),
+          resetAt: hit.resetAt,
+          exceeded: hit.count > b.limit,
+          label: b.label,
+        };
+      });
+    } catch (err) {
+      if (at - lastFailureLog >= 10_000) {
+        logger.warn(
+          { err, request_id: ctx.state.requestId, suppressed: suppressedFailures },
+          'rate-limit store failed; request allowed without limiting',
+        );
+        lastFailureLog = at;
+        suppressedFailures = 0;
+      } else {
+        suppressedFailures += 1;
+      }
+      await next();
+      return;
+    }
+
+    const report = tightest(buckets);
+    const secondsToReset = Math.max(0, Math.ceil((report.resetAt - at) / 1000));
+    ctx.set('X-RateLimit-Limit', String(report.limit));
+    ctx.set('X-RateLimit-Remaining', String(report.remaining));
+    ctx.set('X-RateLimit-Reset', String(Math.ceil(report.resetAt / 1000)));
+    ctx.set(
+      'RateLimit-Policy',
+      [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
+    );
+    ctx.set('RateLimit', `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`);
+
+    if (report.exceeded) {
+      ctx.set('Retry-After', String(Math.max(1, secondsToReset)));
+      throw new AppError(
+        domainError('RATE_LIMITED', 'rate limit exceeded', {
+          issue: `at most ${report.limit} requests per ${windowSeconds} s for ${report.label}; retry after ${Math.max(1, secondsToReset)} s`,
+        }),
+      );
+    }
+    await next();
+  };
+}

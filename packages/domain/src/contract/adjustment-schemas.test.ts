@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import {
+  adjustmentActionResponse,
+  adjustmentCreated,
+  adjustmentDetail,
+  adjustmentDetailResponse,
+  adjustmentListEntry,
+  adjustmentListQuery,
+  adjustmentListResponse,
+  approveAdjustmentBody,
+  createAdjustmentBody,
+  createAdjustmentResponse,
+  rejectAdjustmentBody,
+} from './adjustment-schemas.js';
+import { parseWith } from './validation-issues.js';
+
+function refusal(schema: z.ZodType, input: unknown) {
+  const result = parseWith(schema, input);
+  if (result.ok) throw new Error('expected a refusal');
+  return result.error;
+}
+
+const validBody = {
+  location_id: 3,
+  type: 'increase',
+  stock_source: 'good',
+  reason: 'Stock count correction',
+  items: [
+    { product_id: '1042', quantity: 10, unit_cost: 25000, notes: 'Found in back room' },
+    { product_id: 1043, quantity: '0.5', unit_cost: '19.9900' },
+  ],
+};
+
+describe('createAdjustmentBody', () => {
+  it('accepts the spec body and gives ids as numbers and decimals as exact strings', () => {
+    expect(parseWith(createAdjustmentBody, validBody)).toEqual({
+      ok: true,
+      value: {
+        location_id: 3,
+        type: 'increase',
+        stock_source: 'good',
+        reason: 'Stock count correction',
+        items: [
+          { product_id: 1042, quantity: '10', unit_cost: '25000', notes: 'Found in back room' },
+          { product_id: 1043, quantity: '0.5', unit_cost: '19.99' },
+        ],
+      },
+    });
+  });
+
+  it('ignores fields it does not know', () => {
+    const parsed = parseWith(createAdjustmentBody, { ...validBody, priority: 'high' });
+    expect(parsed.ok && 'priority' in parsed.value).toBe(false);
+  });
+
+  it.each([
+    ['location_id', { location_id: undefined }, 'is required'],
+    ['location_id', { location_id: '3' }, 'must be a positive integer'],
+    ['type', { type: 'up' }, 'must be one of: increase, decrease'],
+    ['stock_source', { stock_source: 'lost' }, 'must be one of: good, damaged'],
+    ['reason', { reason: '   ' }, 'must not be empty'],
+    ['reason', { reason: 'x'.repeat(501) }, 'must be at most 500 characters'],
+    ['items', { items: [] }, 'must have at least 1 item'],
+    ['items', { items: 'all' }, 'must be an array'],
+  ])('refuses a bad %s', (field, change, issue) => {
+    expect(refusal(createAdjustmentBody, { ...validBody, ...change }).details).toEqual({ field, issue });
+  });
+
+  it('trims the reason', () => {
+    const parsed = parseWith(createAdjustmentBody, { ...validBody, reason: '  recount  ' });
+    expect(parsed.ok && parsed.value.reason).toBe('recount');
+  });
+
+  it.each([
+    [{ product_id: 'abc' }, 'items[0].product_id', 'must be a positive integer or a digit string'],
+    [{ quantity: 0 }, 'items[0].quantity', 'must be greater than 0'],
+    [{ quantity: 1.23456 }, 'items[0].quantity', 'must have at most 4 decimal places'],
+    [{ unit_cost: -1 }, 'items[0].unit_cost', 'must be at least 0'],
+    [{ unit_cost: undefined }, 'items[0].unit_cost', 'is required'],
+    [{ notes: 'n'.repeat(1001) }, 'items[0].notes', 'must be at most 1000 characters'],
+  ])('refuses a bad line %j on its path', (change, field, issue) => {
+    const body = { ...validBody, items: [{ ...validBody.items[0], ...change }] };
+    expect(refusal(createAdjustmentBody, body).details).toEqual({ field, issue });
+  });
+
+  it('refuses the same product twice, on the later line, whatever its form', () => {
+    const body = {
+      ...validBody,
+      items: [
+        { product_id: '1042', quantity: 1, unit_cost: 1 },
+        { product_id: 7, quantity: 1, unit_cost: 1 },
+        { product_id: 1042, quantity: 2, unit_cost: 1 },
+      ],
+    };
+    expect(refusal(createAdjustmentBody, body).details).toEqual({
+      field: 'items[2].product_id',
+      issue: 'is the same product as items[0].product_id',
+    });
+  });
+
+  it('lists every bad field at once', () => {
+    const error = refusal(createAdjustmentBody, { type: 'up', items: [{ product_id: '1', quantity: -1, unit_cost: 1 }] });
+    expect(error.issues?.map((i) => i.field)).toEqual(['location_id', 'type', 'stock_source', 'reason', 'items[0].quantity']);
+  });
+
+  it('answers more than 500 lines with PAYLOAD_TOO_LARGE', () => {
+    const items = Array.from({ length: 501 }, (_, i) => ({ product_id: String(i + 1), quantity: 1, unit_cost: 1 }));
+    expect(refusal(createAdjustmentBody, { ...validBody, items }).kind).toBe('PAYLOAD_TOO_LARGE');
+    expect(parseWith(createAdjustmentBody, { ...validBody, items: items.slice(0, 500) }).ok).toBe(true);
+  });
+});
+
+describe('adjustmentListQuery', () => {
+  it('defaults to page 1 of 10 and coerces query text', () => {
+    expect(parseWith(adjustmentListQuery, {})).toEqual({ ok: true, value: { page: 1, per_page: 10 } });
+    expect(parseWith(adjustmentListQuery, { page: '2', per_page: '100', status: 'pending', location_id: '3', type: 'decrease' })).toEqual({
+      ok: true,
+      value: { page: 2, per_page: 100, status: 'pending', location_id: 3, type: 'decrease' },
+    });
+  });
+
+  it.each([
+    [{ per_page: '101' }, 'per_page', 'must be at most 100'],
+    [{ page: '0' }, 'page', 'must be at least 1'],
+    [{ page: '1.5' }, 'page', 'must be an integer'],
+    [{ status: 'done' }, 'status', 'must be one of: pending, approved, rejected'],
+    [{ location_id: 'main' }, 'location_id', 'must be an integer'],
+    [{ type: 'both' }, 'type', 'must be one of: increase, decrease'],
+  ])('refuses %j', (query, field, issue) => {
+    expect(refusal(adjustmentListQuery, query).details).toEqual({ field, issue });
+  });
+});
+
+describe('approve and reject bodies', () => {
+  it('approve takes {} or nothing, and ignores unknown keys', () => {
+    for (const body of [undefined, {}, { note: 'x' }]) expect(parseWith(approveAdjustmentBody, body)).toEqual({ ok: true, value: {} });
+  });
+
+  it('reject needs a reason of 1 to 500 characters', () => {
+    expect(parseWith(rejectAdjustmentBody, { reason: ' Wrong count ' })).toEqual({ ok: true, value: { reason: 'Wrong count' } });
+    expect(refusal(rejectAdjustmentBody, {}).details).toEqual({ field: 'reason', issue: 'is required' });
+    expect(refusal(rejectAdjustmentBody, { reason: '' }).details).toEqual({ field: 'reason', issue: 'must not be empty' });
+    expect(refusal(rejectAdjustmentBody, { reason: 'r'.repeat(501) }).details.field).toBe('reason');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const actor = { id: 7, name: 'Acme Integrations', email: 'ops@acme.test' };
+const item = {
+  id: 1,
+  product_id: '1042',
+  product_name: 'Blue Mug',
+  sku: 'MUG-BLUE',
+  quantity: 10,
+  unit_cost: 25000,
+  total_cost: 250000,
+  notes: '',
+};
+const created = {
+  id: 'ADJ-20260131-000001',
+  adjustment_number: 'ADJ-20260131-000001',
+  location: { id: 3, code: 'WH-JKT', name: 'Jakarta Warehouse', address: 'Jl. Sudirman 1' },
+  type: 'increase',
+  stock_source: 'good',
+  reason: 'Stock count correction',
+  status: 'pending',
+  total_amount: 250000,
+  item_count: 1,
+  items: [item],
+  created_by: actor,
+  created_at: '2026-01-31T08:15:30.123Z',
+  updated_at: '2026-01-31T08:15:30.123Z',
+  approved_at: null,
+  approved_by: null,
+  rejected_at: null,
+  rejected_by: null,
+  rejection_reason: null,
+};
+const detail = { ...created, items: [{ ...item, current_stock: 40 }] };
+const listEntry = {
+  id: created.id,
+  adjustment_number: created.adjustment_number,
+  location: { id: 3, code: 'WH-JKT', name: 'Jakarta Warehouse' },
+  type: 'increase',
+  reason: 'Stock count correction',
+  status: 'pending',
+  total_amount: 250000,
+  item_count: 1,
+  created_at: created.created_at,
+  updated_at: created.updated_at,
+};
+const envelope = (data: unknown) => ({ status: 'ok', data, errors: null, request_id: '3f2c1e9a-7b4d-4c3e-9a1b-2d3e4f5a6b7c' });
+
+describe('adjustment resources', () => {
+  it('accepts each form as the spec describes it', () => {
+    expect(adjustmentCreated.safeParse(created).success).toBe(true);
+    expect(adjustmentDetail.safeParse(detail).success).toBe(true);
+    expect(adjustmentListEntry.safeParse(listEntry).success).toBe(true);
+  });
+
+  it('accepts a decided adjustment', () => {
+    const rejected = { ...detail, status: 'rejected', rejected_at: '2026-02-01T00:00:00.000Z', rejected_by: actor, rejection_reason: 'No' };
+    expect(adjustmentDetail.safeParse(rejected).success).toBe(true);
+  });
+
+  it('shows current_stock in detail items only', () => {
+    expect(adjustmentDetail.safeParse(created).success).toBe(false);
+    expect(adjustmentCreated.safeParse(detail).success).toBe(false);
+  });
+
+  it.each(['items', 'stock_source', 'created_by', 'approved_at'])('refuses a list entry carrying %s', (key) => {
+    expect(adjustmentListEntry.safeParse({ ...listEntry, [key]: detail[key as keyof typeof detail] }).success).toBe(false);
+  });
+
+  it('refuses a list entry whose location has an address', () => {
+    expect(adjustmentListEntry.safeParse({ ...listEntry, location: created.location }).success).toBe(false);
+  });
+
+  it.each(['rejection_reason', 'item_count', 'approved_by', 'stock_source'])('refuses a detail without %s', (key) => {
+    const copy = Object.fromEntries(Object.entries(detail).filter(([name]) => name !== key));
+    expect(adjustmentDetail.safeParse(copy).success).toBe(false);
+  });
+
+  it('refuses a detail whose location has no address', () => {
+    expect(adjustmentDetail.safeParse({ ...detail, location: listEntry.location }).success).toBe(false);
+  });
+
+  it('wants the ADJ-YYYYMMDD-NNNNNN number and a millisecond timestamp', () => {
+    expect(adjustmentDetail.safeParse({ ...detail, id: '42' }).success).toBe(false);
+    expect(adjustmentDetail.safeParse({ ...detail, created_at: '2026-01-31T08:15:30Z' }).success).toBe(false);
+  });
+});
+
+describe('adjustment responses', () => {
+  it('wraps each in envelope A', () => {
+    expect(createAdjustmentResponse.safeParse(envelope({ adjustment: created })).success).toBe(true);
+    expect(adjustmentDetailResponse.safeParse(envelope({ adjustment: detail })).success).toBe(true);
+    expect(adjustmentActionResponse.safeParse(envelope(null)).success).toBe(true);
+    expect(adjustmentActionResponse.safeParse(envelope({})).success).toBe(false);
+  });
+
+  it('lists adjustments with the simple pagination object', () => {
+    const pagination = { current_page: 1, per_page: 10, total: 1, last_page: 1 };
+    expect(adjustmentListResponse.safeParse(envelope({ adjustments: [listEntry], pagination })).success).toBe(true);
+    expect(adjustmentListResponse.safeParse(envelope({ adjustments: [detail], pagination })).success).toBe(false);
+    expect(
+      adjustmentListResponse.safeParse(envelope({ adjustments: [], pagination: { ...pagination, from: null, to: null } })).success,
+    ).toBe(false);
+  });
+});

@@ -1,0 +1,190 @@
+// The adjustments routes of the v1 contract: create, list, detail, approve and reject bodies and
+// queries, and the three forms of an adjustment in responses (create, detail, list entry).
+import { z } from 'zod';
+import { ADJUSTMENT_STATUSES } from '../adjustment.js';
+import {
+  MAX_ITEMS_PER_REQUEST,
+  bodyId,
+  envelopeA,
+  pageQuery,
+  partnerActor,
+  perPageQuery,
+  productIdInput,
+  productIdText,
+  quantityInput,
+  queryId,
+  repeatedKeys,
+  simplePaginationSchema,
+  timestamp,
+  unitCostInput,
+} from './common-schemas.js';
+
+/** `increase` or `decrease`. */
+export const adjustmentType = z.enum(['increase', 'decrease']);
+/** The stock bucket an adjustment moves: `good` or `damaged`. */
+export const stockSource = z.enum(['good', 'damaged']);
+/** `pending`, `approved` or `rejected`. */
+export const adjustmentStatus = z.enum(ADJUSTMENT_STATUSES);
+
+/** A reason of 1 to 500 characters, trimmed. Shared with the transfers reject body. */
+export const reasonText = z.string().trim().min(1).max(500);
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** One line of a create-adjustment body. Unknown keys are ignored. */
+export const adjustmentLineInput = z
+  .object({
+    product_id: productIdInput,
+    quantity: quantityInput,
+    unit_cost: unitCostInput,
+    notes: z.string().max(1000).optional(),
+  })
+  .meta({ id: 'AdjustmentLineInput', description: 'One product line of a new adjustment.' });
+
+/**
+ * Body of `POST /api/partner/v1/adjustments`. Quantities and costs come out as canonical decimal
+ * strings, product ids as numbers; a product given twice is refused on the later line's
+ * `items[i].product_id`.
+ *
+ * @example parseWith(createAdjustmentBody, body)
+ */
+export const createAdjustmentBody = z
+  .object({
+    location_id: bodyId,
+    type: adjustmentType,
+    stock_source: stockSource,
+    reason: reasonText,
+    items: z.array(adjustmentLineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
+  })
+  .superRefine((body, ctx) => {
+    for (const { index, first } of repeatedKeys(body.items.map((item) => item.product_id))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['items', index, 'product_id'],
+        message: `is the same product as items[${first}].product_id`,
+      });
+    }
+  })
+  .meta({ id: 'CreateAdjustmentBody', description: 'A stock correction to create, pending approval.' });
+export type CreateAdjustmentBody = z.output<typeof createAdjustmentBody>;
+
+/** Query of `GET /api/engine/v1/adjustments`: page, per_page (default 10, max 100) and filters. */
+export const adjustmentListQuery = z
+  .object({
+    page: pageQuery,
+    per_page: perPageQuery(10),
+    status: adjustmentStatus.optional(),
+    location_id: queryId.optional(),
+    type: adjustmentType.optional(),
+  })
+  .meta({ id: 'AdjustmentListQuery', description: 'Paging and filters of the adjustments list.' });
+export type AdjustmentListQuery = z.output<typeof adjustmentListQuery>;
+
+/** Body of `PATCH /api/partner/v1/adjustments/:id/reject`: `reason`, 1 to 500 characters. */
+export const rejectAdjustmentBody = z
+  .object({ reason: reasonText })
+  .meta({ id: 'RejectAdjustmentBody', description: 'Why the adjustment is rejected.' });
+export type RejectAdjustmentBody = z.output<typeof rejectAdjustmentBody>;
+
+/** Body of `PATCH /api/partner/v1/adjustments/:id/approve`: `{}` or no body; unknown keys ignored. */
+export const approveAdjustmentBody = z
+  .object({})
+  .default({})
+  .meta({ id: 'ApproveAdjustmentBody', description: 'An empty object; the body may be omitted.' });
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** `ADJ-YYYYMMDD-NNNNNN`; the id equals it. */
+export const adjustmentNumber = z.string().regex(/^ADJ-\d{8}-\d{6,}$/);
+
+const location = { id: z.int(), code: z.string(), name: z.string() };
+
+/** An adjustment line as the create response shows it (no `current_stock`). */
+export const adjustmentItem = z
+  .strictObject({
+    id: z.int(),
+    product_id: productIdText,
+    product_name: z.string(),
+    sku: z.string(),
+    quantity: z.number(),
+    unit_cost: z.number(),
+    total_cost: z.number(),
+    notes: z.string(),
+  })
+  .meta({ id: 'AdjustmentItem', description: 'A line: total_cost = quantity x unit_cost; notes "" when none.' });
+
+/** An adjustment line in the detail response: with the live `current_stock` of its bucket. */
+export const adjustmentDetailItem = adjustmentItem
+  .extend({ current_stock: z.number() })
+  .meta({ id: 'AdjustmentDetailItem', description: 'A line with the live quantity of the product in the bucket.' });
+
+const adjustmentHead = {
+  id: adjustmentNumber,
+  adjustment_number: adjustmentNumber,
+  location: z.strictObject({ ...location, address: z.string() }),
+  type: adjustmentType,
+  stock_source: stockSource,
+  reason: z.string(),
+  status: adjustmentStatus,
+  total_amount: z.number(),
+  item_count: z.int().min(0),
+  created_by: partnerActor,
+  created_at: timestamp,
+  updated_at: timestamp,
+  approved_at: timestamp.nullable(),
+  approved_by: partnerActor.nullable(),
+  rejected_at: timestamp.nullable(),
+  rejected_by: partnerActor.nullable(),
+  rejection_reason: z.string().nullable(),
+};
+
+/** The adjustment returned by create: the detail form whose items carry no `current_stock`. */
+export const adjustmentCreated = z
+  .strictObject({ ...adjustmentHead, items: z.array(adjustmentItem) })
+  .meta({ id: 'AdjustmentCreated', description: 'A new adjustment, status pending.' });
+
+/** The detail form (`GET /api/engine/v1/adjustments/:id`): items with `current_stock`. */
+export const adjustmentDetail = z
+  .strictObject({ ...adjustmentHead, items: z.array(adjustmentDetailItem) })
+  .meta({ id: 'AdjustmentDetail', description: 'An adjustment with its lines and their live stock.' });
+
+/** A list entry: no address, stock_source, items, created_by or decision fields. */
+export const adjustmentListEntry = z
+  .strictObject({
+    id: adjustmentNumber,
+    adjustment_number: adjustmentNumber,
+    location: z.strictObject(location),
+    type: adjustmentType,
+    reason: z.string(),
+    status: adjustmentStatus,
+    total_amount: z.number(),
+    item_count: z.int().min(0),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'AdjustmentListEntry', description: 'An adjustment as the list shows it.' });
+
+/** 201 of create: envelope A, `data.adjustment`. */
+export const createAdjustmentResponse = envelopeA(z.strictObject({ adjustment: adjustmentCreated })).meta({
+  id: 'CreateAdjustmentResponse',
+  description: 'The created adjustment.',
+});
+
+/** 200 of detail: envelope A, `data.adjustment`. */
+export const adjustmentDetailResponse = envelopeA(z.strictObject({ adjustment: adjustmentDetail })).meta({
+  id: 'AdjustmentDetailResponse',
+  description: 'One adjustment.',
+});
+
+/** 200 of list: envelope A, `data.adjustments` and the simple pagination object. */
+export const adjustmentListResponse = envelopeA(
+  z.strictObject({ adjustments: z.array(adjustmentListEntry), pagination: simplePaginationSchema }),
+).meta({ id: 'AdjustmentListResponse', description: 'A page of adjustments, newest first.' });
+
+/** 200 of approve and reject: envelope A with `data: null`. */
+export const adjustmentActionResponse = envelopeA(z.null()).meta({
+  id: 'AdjustmentActionResponse',
+  description: 'The decision was recorded.',
+});

@@ -1,0 +1,74 @@
+// The areas routes of the v1 contract: search the province > city > district > subdistrict
+// hierarchy, and read one area by its subdistrict code (both envelope B).
+import { z } from 'zod';
+import { envelopeB, fixedDecimalString, morePaginationSchema, pageQuery, perPageQuery, requiredOr, timestamp } from './common-schemas.js';
+
+/** The level `search_value` is matched on: `province`, `city`, `district` or `subdistrict`. */
+export const areaSearchBy = z.enum(['province', 'city', 'district', 'subdistrict']);
+
+const SUBDISTRICT_CODE = /^\d{2}\.\d{2}\.\d{2}\.\d{4}$/;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/**
+ * Query of `GET /api/partner/v1/areas`: page, per_page (default 20, max 100), `search_by`, and
+ * `search_value` (trimmed; empty or absent lists every area).
+ */
+export const areaSearchQuery = z
+  .object({
+    page: pageQuery,
+    per_page: perPageQuery(20),
+    search_by: areaSearchBy.optional(),
+    search_value: z.string().trim().max(100).optional(),
+  })
+  .meta({ id: 'AreaSearchQuery', description: 'Paging and a case-insensitive keyword on one level or on all.' });
+export type AreaSearchQuery = z.output<typeof areaSearchQuery>;
+
+/** Query of `GET /api/partner/v1/areas/detail`: `subdistrict_code`, `NN.NN.NN.NNNN`. */
+export const areaDetailQuery = z
+  .object({
+    subdistrict_code: z
+      .string({ error: requiredOr('must have the form NN.NN.NN.NNNN') })
+      .regex(SUBDISTRICT_CODE, { error: 'must have the form NN.NN.NN.NNNN' }),
+  })
+  .meta({ id: 'AreaDetailQuery', description: 'The subdistrict code of the area to read.' });
+export type AreaDetailQuery = z.output<typeof areaDetailQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const coordinate = fixedDecimalString(8);
+
+const areaFields = {
+  region_id: z.int(),
+  country: z.string(),
+  country_code: z.string(),
+  state: z.string(),
+  state_code: z.string(),
+  city: z.string(),
+  city_code: z.string().regex(/^\d{2}\.\d{2}$/),
+  district: z.string(),
+  district_code: z.string().regex(/^\d{2}\.\d{2}\.\d{2}$/),
+  subdistrict: z.string(),
+  subdistrict_code: z.string().regex(SUBDISTRICT_CODE),
+  postcode: z.string(),
+  longitude: coordinate,
+  latitude: coordinate,
+};
+
+/** An area (one subdistrict) as the search returns it; coordinates are strings with eight decimals. */
+export const area = z.strictObject(areaFields).meta({ id: 'Area', description: 'One subdistrict with its parents.' });
+
+/** An area as the detail returns it: with `created_at` and `updated_at`. */
+export const areaDetail = z
+  .strictObject({ ...areaFields, created_at: timestamp, updated_at: timestamp })
+  .meta({ id: 'AreaDetail', description: 'One subdistrict with its parents and timestamps.' });
+
+/** 200 of search: envelope B, `data.areas` and the more-pagination object. */
+export const areaSearchResponse = envelopeB(
+  z.strictObject({ areas: z.array(area), pagination: morePaginationSchema }),
+).meta({ id: 'AreaSearchResponse', description: 'A page of areas by subdistrict code.' });
+
+/** 200 of detail: envelope B, `data` is the area. */
+export const areaDetailResponse = envelopeB(areaDetail).meta({ id: 'AreaDetailResponse', description: 'One area.' });

@@ -1,0 +1,329 @@
+// Building blocks shared by every v1 route schema: dates and timestamps, query-string integers,
+// exact decimal inputs, product ids, the success and error envelopes and the pagination objects.
+import { z } from 'zod';
+import { ERROR_KINDS } from '../errors.js';
+import { INPUT_DECIMALS, dec, hasAtMostDecimals, toPlainString } from '../decimal.js';
+
+/**
+ * An error map for one schema: "is required" when the value is absent, else `message`. It also
+ * words the issues of the schema's checks (`.max()`, `.min()`) unless they carry their own.
+ *
+ * @example z.string({ error: requiredOr('must be a string') })
+ */
+export function requiredOr(message: string): (issue: { readonly input?: unknown }) => string {
+  return (issue) => (issue.input === undefined ? 'is required' : message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dates and timestamps
+
+/**
+ * A calendar date `YYYY-MM-DD` that exists: 2025-09-31 and 2025-02-29 are refused, 2024-02-29 is not.
+ *
+ * @example calendarDate.parse('2024-02-29') === '2024-02-29'
+ */
+export const calendarDate = z.iso
+  .date({ error: requiredOr('must be a real calendar date in YYYY-MM-DD form') })
+  .meta({ description: 'A calendar date, YYYY-MM-DD.', examples: ['2026-01-31'] });
+
+/**
+ * A response timestamp: ISO 8601 in UTC with milliseconds and `Z`, as `Date#toISOString` prints it.
+ *
+ * @example timestamp.parse('2026-01-31T08:15:30.123Z')
+ */
+export const timestamp = z.iso
+  .datetime({ precision: 3, error: requiredOr('must be an ISO 8601 UTC timestamp with milliseconds') })
+  .meta({ description: 'ISO 8601 UTC timestamp with milliseconds.', examples: ['2026-01-31T08:15:30.123Z'] });
+
+/**
+ * The inbound list's `inbound_date`: UTC with microseconds (`.123456Z`).
+ *
+ * @example microsecondTimestamp.parse('2026-01-31T08:15:30.123000Z')
+ */
+export const microsecondTimestamp = z.iso
+  .datetime({ precision: 6, error: requiredOr('must be an ISO 8601 UTC timestamp with microseconds') })
+  .meta({ description: 'ISO 8601 UTC timestamp with microseconds.', examples: ['2026-01-31T08:15:30.123000Z'] });
+
+/**
+ * A timestamp a client sends (receive's `received_at`): ISO 8601 with `Z` or an offset, any
+ * precision. The output is the text as sent; convert it with `new Date(text)`.
+ *
+ * @example isoTimestampInput.parse('2026-01-31T15:15:30+07:00')
+ */
+export const isoTimestampInput = z.iso
+  .datetime({ offset: true, error: requiredOr('must be an ISO 8601 timestamp with Z or an offset') })
+  .meta({ description: 'ISO 8601 timestamp with Z or a UTC offset.', examples: ['2026-01-31T08:15:30Z'] });
+
+// ---------------------------------------------------------------------------------------------
+// Query-string integers. Query values arrive as text: a plain digit string becomes a number,
+// anything else ('2.5', 'abc', '', ['2']) reaches the integer schema unchanged and is refused there.
+
+function integerFromQuery(value: unknown): unknown {
+  return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+}
+
+function queryIntegerBase(min: number, max?: number) {
+  const base = z.int({ error: requiredOr('must be an integer') }).min(min, { error: `must be at least ${min}` });
+  return max === undefined ? base : base.max(max, { error: `must be at most ${max}` });
+}
+
+/**
+ * An integer query parameter from `min` (and up to `max`), required unless given a default.
+ *
+ * @example queryInteger({ min: 1, max: 100, defaultValue: 20 }).parse('7') === 7
+ */
+export function queryInteger(options: { min: number; max?: number; defaultValue?: number }) {
+  const base = queryIntegerBase(options.min, options.max);
+  // The default sits inside the preprocess so that the JSON Schema of the input shows it.
+  return options.defaultValue === undefined
+    ? z.preprocess(integerFromQuery, base)
+    : z.preprocess(integerFromQuery, base.default(options.defaultValue));
+}
+
+/** `page`: an integer >= 1, default 1. @example pageQuery.parse(undefined) === 1 */
+export const pageQuery = queryInteger({ min: 1, defaultValue: 1 }).meta({ description: 'Page number, from 1.' });
+
+/**
+ * `per_page`: an integer from 1 to `max`, default `defaultValue`.
+ *
+ * @example perPageQuery(20).parse('50') === 50
+ */
+export function perPageQuery(defaultValue: number, max = 100) {
+  return queryInteger({ min: 1, max, defaultValue }).meta({ description: `Records per page, 1 to ${max}.` });
+}
+
+/**
+ * A positive integer id given in the query string (`location_id=3`). Make it optional at use.
+ *
+ * @example queryId.parse('3') === 3
+ */
+export const queryId = z.preprocess(integerFromQuery, queryIntegerBase(1)).meta({ description: 'A positive integer id.' });
+
+/** An integer id in a JSON body: a positive safe integer. @example bodyId.parse(3) === 3 */
+export const bodyId = z
+  .int({ error: requiredOr('must be a positive integer') })
+  .min(1, { error: 'must be a positive integer' })
+  .meta({ description: 'A positive integer id.' });
+
+// ---------------------------------------------------------------------------------------------
+// Exact decimal inputs
+
+const DECIMAL_TEXT = /^-?\d+(?:\.\d+)?$/;
+
+interface DecimalRule {
+  min: string;
+  minInclusive: boolean;
+  max: string;
+  description: string;
+}
+
+function decimalInput(rule: DecimalRule) {
+  return z
+    .union([z.number(), z.string().regex(DECIMAL_TEXT, { error: 'must be a number' })], {
+      error: requiredOr('must be a number'),
+    })
+    .transform((value, ctx) => {
+      // A JSON number goes through its shortest text so that 0.1 is the decimal 0.1, not a float.
+      const amount = dec(typeof value === 'number' ? String(value) : value);
+      const refuse = (message: string) => {
+        ctx.issues.push({ code: 'custom', message, input: value });
+        return z.NEVER;
+      };
+      if (rule.minInclusive ? amount.lt(rule.min) : amount.lte(rule.min)) {
+        return refuse(rule.minInclusive ? `must be at least ${rule.min}` : `must be greater than ${rule.min}`);
+      }
+      if (!hasAtMostDecimals(amount, INPUT_DECIMALS)) return refuse(`must have at most ${INPUT_DECIMALS} decimal places`);
+      if (amount.gt(rule.max)) return refuse(`must be at most ${toPlainString(rule.max)}`);
+      return toPlainString(amount);
+    })
+    .meta({ description: rule.description });
+}
+
+/**
+ * A quantity on input: a JSON number or a numeric string, > 0, at most 4 decimals, at most 1e11.
+ * The output is the canonical decimal string (`'1.5'`), ready for `toScaled`.
+ *
+ * @example quantityInput.parse(0.1) === '0.1'
+ */
+export const quantityInput = decimalInput({
+  min: '0',
+  minInclusive: false,
+  max: '1e11',
+  description: `A quantity greater than 0 with at most ${INPUT_DECIMALS} decimal places, as a number or a numeric string.`,
+});
+
+/**
+ * A unit cost on input: a JSON number or a numeric string, >= 0, at most 4 decimals, at most 1e13.
+ * The output is the canonical decimal string.
+ *
+ * @example unitCostInput.parse('19.9900') === '19.99'
+ */
+export const unitCostInput = decimalInput({
+  min: '0',
+  minInclusive: true,
+  max: '1e13',
+  description: `A unit cost of 0 or more with at most ${INPUT_DECIMALS} decimal places, as a number or a numeric string.`,
+});
+
+/**
+ * A product id on input: a digit string (`"1042"`) or a positive integer; the output is the number.
+ *
+ * @example productIdInput.parse('1042') === 1042
+ */
+export const productIdInput = z
+  .union(
+    [
+      z.int().min(1, { error: 'must be a positive integer' }),
+      z.string().regex(/^\d+$/, { error: 'must be a positive integer or a digit string' }),
+    ],
+    { error: requiredOr('must be a positive integer or a digit string') },
+  )
+  .transform((value, ctx) => {
+    const id = Number(value);
+    if (Number.isSafeInteger(id) && id >= 1) return id;
+    ctx.issues.push({ code: 'custom', message: 'must be a positive integer', input: value });
+    return z.NEVER;
+  })
+  .meta({ description: 'A product id: a digit string such as "1042", or a positive integer.' });
+
+/** A product id in responses of adjustments, transfers and stock: a digit string. */
+export const productIdText = z.string().regex(/^\d+$/).meta({ description: 'A product id as a digit string.' });
+
+/**
+ * A string holding a decimal with exactly `places` decimals, as product prices (2) and area
+ * coordinates (8) are serialised.
+ *
+ * @example fixedDecimalString(2).parse('19.90')
+ */
+export function fixedDecimalString(places: number) {
+  return z
+    .string()
+    .regex(new RegExp(`^-?\\d+\\.\\d{${places}}$`))
+    .meta({ description: `A decimal with exactly ${places} decimal places, as a string.` });
+}
+
+/** A string holding a decimal of any precision (location coordinates). */
+export const decimalString = z
+  .string()
+  .regex(DECIMAL_TEXT)
+  .meta({ description: 'A decimal number as a string.' });
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes
+
+/**
+ * Envelope A (adjustments, transfers, inbound detail and receive, stock):
+ * `{status: 'ok', data, errors: null, request_id}`.
+ *
+ * @example envelopeA(z.object({ adjustment: adjustmentDetail }))
+ */
+export function envelopeA<T extends z.ZodType>(data: T) {
+  return z.strictObject({
+    status: z.literal('ok'),
+    data,
+    errors: z.null(),
+    request_id: z.string(),
+  });
+}
+
+/**
+ * Envelope B (inbound list, tenants, areas): `{status: 200, message: 'Ok', data, errors: null, request_id}`
+ * with a UUID `request_id`.
+ *
+ * @example envelopeB(z.object({ areas: z.array(area), pagination: morePaginationSchema }))
+ */
+export function envelopeB<T extends z.ZodType>(data: T) {
+  return z.strictObject({
+    status: z.literal(200),
+    message: z.literal('Ok'),
+    data,
+    errors: z.null(),
+    request_id: z.uuid(),
+  });
+}
+
+/** One offending input in an error response. */
+export const fieldIssue = z
+  .strictObject({ field: z.string(), issue: z.string() })
+  .meta({ id: 'FieldIssue', description: 'One offending input: a path such as items[2].quantity, or "" for none.' });
+
+/**
+ * The error envelope: `{status, error: {code, message, details: {field, issue}, issues?}, request_id}`.
+ * `issues` lists every offending input when there is more than one.
+ */
+export const errorEnvelope = z
+  .strictObject({
+    status: z.string(),
+    error: z.strictObject({
+      code: z.enum(ERROR_KINDS),
+      message: z.string(),
+      details: fieldIssue,
+      issues: z.array(fieldIssue).optional(),
+    }),
+    request_id: z.string(),
+  })
+  .meta({ id: 'ErrorEnvelope', description: 'Every refusal: a textual status, a code, a message and the offending input.' });
+
+// ---------------------------------------------------------------------------------------------
+// Pagination objects. Named with a `Schema` suffix: `simplePagination` and its siblings are the
+// builders in ../pagination.js.
+
+const pageNumber = z.int().min(1);
+const count = z.int().min(0);
+const position = z.int().min(1).nullable();
+
+/** Adjustments and transfers lists: `current_page, per_page, total, last_page`. */
+export const simplePaginationSchema = z
+  .strictObject({ current_page: pageNumber, per_page: pageNumber, total: count, last_page: pageNumber })
+  .meta({ id: 'SimplePagination', description: 'Page figures of the adjustments and transfers lists.' });
+
+/** Inbound list: the simple object plus `from` and `to` (1-based positions, null on an empty page). */
+export const rangePaginationSchema = simplePaginationSchema
+  .extend({ from: position, to: position })
+  .meta({ id: 'RangePagination', description: 'Page figures of the inbound list; from/to are null on an empty page.' });
+
+/** Tenants, locations, logistics, areas: the range object plus `has_more_pages`. */
+export const morePaginationSchema = rangePaginationSchema
+  .extend({ has_more_pages: z.boolean() })
+  .meta({ id: 'MorePagination', description: 'Page figures of the tenant and area lists.' });
+
+/** The spec's generic convention: `current_page, per_page, total_pages, total_items, has_next, has_prev`. */
+export const genericPaginationSchema = z
+  .strictObject({
+    current_page: pageNumber,
+    per_page: pageNumber,
+    total_pages: pageNumber,
+    total_items: count,
+    has_next: z.boolean(),
+    has_prev: z.boolean(),
+  })
+  .meta({ id: 'GenericPagination', description: 'The generic pagination convention.' });
+
+// ---------------------------------------------------------------------------------------------
+// Lines
+
+/** The most lines an adjustment, transfer or receive body may carry; more is 413 (decisions §3). */
+export const MAX_ITEMS_PER_REQUEST = 500;
+
+/**
+ * Where a line repeats the key of an earlier line, as `{index, first}` pairs. Keys that are not
+ * strings or numbers (their line was already refused) are skipped.
+ *
+ * @example repeatedKeys([7, 8, 7]) // [{ index: 2, first: 0 }]
+ */
+export function repeatedKeys(keys: readonly unknown[]): { index: number; first: number }[] {
+  const firstAt = new Map<string | number, number>();
+  const repeats: { index: number; first: number }[] = [];
+  keys.forEach((key, index) => {
+    if (typeof key !== 'string' && typeof key !== 'number') return;
+    const first = firstAt.get(key);
+    if (first === undefined) firstAt.set(key, index);
+    else repeats.push({ index, first });
+  });
+  return repeats;
+}
+
+/** The acting partner on adjustments and transfers: `{id, name, email}`. */
+export const partnerActor = z
+  .strictObject({ id: z.int(), name: z.string(), email: z.string() })
+  .meta({ id: 'Actor', description: 'The acting partner: its id, name and contact email.' });

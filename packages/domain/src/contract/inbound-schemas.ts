@@ -1,0 +1,267 @@
+// The inbound routes of the v1 contract: the list (envelope B, Laravel-style rows with embedded
+// product and location), the detail (envelope A), and receive.
+import { z } from 'zod';
+import { INBOUND_STATUSES } from '../inbound.js';
+import {
+  MAX_ITEMS_PER_REQUEST,
+  decimalString,
+  envelopeA,
+  envelopeB,
+  fixedDecimalString,
+  isoTimestampInput,
+  microsecondTimestamp,
+  pageQuery,
+  perPageQuery,
+  quantityInput,
+  queryId,
+  rangePaginationSchema,
+  repeatedKeys,
+  requiredOr,
+  timestamp,
+} from './common-schemas.js';
+
+/** `pending`, `partial`, `received` or `cancelled`. */
+export const inboundStatus = z.enum(INBOUND_STATUSES);
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** Query of `GET /api/partner/v1/inbound`: page, per_page (default 20, max 100), status, location_id. */
+export const inboundListQuery = z
+  .object({
+    page: pageQuery,
+    per_page: perPageQuery(20),
+    status: inboundStatus.optional(),
+    location_id: queryId.optional(),
+  })
+  .meta({ id: 'InboundListQuery', description: 'Paging and filters of the inbound list.' });
+export type InboundListQuery = z.output<typeof inboundListQuery>;
+
+/** One line of a receive body. `condition` (default `good`) and `grid_id` are extensions. */
+export const receiptLineInput = z
+  .object({
+    item_id: z
+      .string({ error: requiredOr('must be a string of digits') })
+      .regex(/^\d+$/, { error: 'must be a string of digits' }),
+    received_quantity: quantityInput,
+    received_at: isoTimestampInput.optional(),
+    received_by: z.string().trim().min(1).max(200).optional(),
+    condition: z.enum(['good', 'damaged']).default('good'),
+    grid_id: z.string().trim().min(1).max(100).optional(),
+  })
+  .meta({ id: 'ReceiptLineInput', description: "One received line: item_id is the detail's items[].id." });
+
+/**
+ * Body of `POST /api/partner/v1/inbound/{id}/receive`: 1 to 500 lines, no `item_id` twice (refused
+ * on the later line's `items[i].item_id`). Quantities come out as canonical decimal strings.
+ *
+ * @example parseWith(receiveInboundBody, { items: [{ item_id: '9001', received_quantity: 5 }] })
+ */
+export const receiveInboundBody = z
+  .object({ items: z.array(receiptLineInput).min(1).max(MAX_ITEMS_PER_REQUEST) })
+  .superRefine((body, ctx) => {
+    // '07' and '7' name the same item.
+    const keys = body.items.map((item) => item.item_id.replace(/^0+(?=\d)/, ''));
+    for (const { index, first } of repeatedKeys(keys)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['items', index, 'item_id'],
+        message: `is the same item as items[${first}].item_id`,
+      });
+    }
+  })
+  .meta({ id: 'ReceiveInboundBody', description: 'Quantities received against an inbound shipment.' });
+export type ReceiveInboundBody = z.output<typeof receiveInboundBody>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const twoDecimals = fixedDecimalString(2);
+const idText = z.string().regex(/^\d+$/);
+
+/** The product embedded in inbound details; prices and dimensions are strings with two decimals. */
+export const inboundProduct = z
+  .strictObject({
+    product_id: z.int(),
+    category_id: z.int(),
+    name: z.string(),
+    sku: z.string(),
+    barcode: z.string(),
+    description: z.string(),
+    brand: z.string().nullable(),
+    product_type: z.string(),
+    published_price: twoDecimals,
+    cost_price: twoDecimals,
+    weight: twoDecimals,
+    width: twoDecimals,
+    height: twoDecimals,
+    length: twoDecimals,
+    status: z.string(),
+    is_bundle: z.boolean(),
+    is_managed_by_fulfillment: z.boolean(),
+    advance_qc: z.boolean(),
+    production_batch: z.boolean(),
+    cold_storage: z.boolean(),
+    fulfillment_manage_by: z.string().nullable(),
+    outbound_expired: z.int(),
+    inbound_expired: z.int(),
+    outer_barcode: z.string().nullable(),
+    created_by: z.string(),
+    updated_by: z.string(),
+    deleted_by: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    deleted_at: timestamp.nullable(),
+  })
+  .meta({ id: 'Product', description: 'A product as embedded in inbound details.' });
+
+const locationFields = {
+  location_id: z.int(),
+  name: z.string(),
+  code: z.string(),
+  type: z.string(),
+  address: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  subdistrict: z.string(),
+  country: z.string(),
+  pic_name: z.string(),
+  phone: z.string(),
+  latitude: decimalString,
+  longitude: decimalString,
+  is_default: z.boolean(),
+  is_pickup: z.boolean(),
+  status: z.string(),
+  origin_code: z.string().nullable(),
+  created_by: z.string(),
+  created_at: timestamp,
+};
+
+/** A location as the tenant locations list returns it. */
+export const tenantLocation = z
+  .strictObject(locationFields)
+  .meta({ id: 'TenantLocation', description: 'A location of the tenant.' });
+
+/** A location as the inbound list embeds it: adds is_return, updated_by, deleted_by, deleted_at, updated_at. */
+export const inboundLocation = z
+  .strictObject({
+    ...locationFields,
+    is_return: z.boolean(),
+    updated_by: z.string(),
+    deleted_by: z.string().nullable(),
+    deleted_at: timestamp.nullable(),
+    updated_at: timestamp,
+  })
+  .meta({ id: 'InboundLocation', description: 'The receiving location of an inbound shipment.' });
+
+/** One line of an inbound list entry (`details` and `inbound_details`). */
+export const inboundDetailLine = z
+  .strictObject({
+    inbound_detail_id: z.int(),
+    inbound_id: z.int(),
+    product_id: z.int(),
+    expected_quantity: z.number(),
+    notes: z.string(),
+    created_by: z.string().nullable(),
+    updated_by: z.string().nullable(),
+    deleted_by: z.string().nullable(),
+    received_by: z.string().nullable(),
+    deleted_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    product: inboundProduct,
+  })
+  .meta({ id: 'InboundDetailLine', description: 'An expected product line of an inbound shipment.' });
+
+/** An entry of `data.inbounds`; `inbound_date` carries microseconds. */
+export const inboundListEntry = z
+  .strictObject({
+    inbound_id: z.int(),
+    code: z.string(),
+    inbound_date: microsecondTimestamp,
+    source_type: z.string(),
+    source_id: z.int(),
+    source_code: z.string(),
+    location_id: z.int(),
+    status: inboundStatus,
+    received_at: timestamp.nullable(),
+    cancelled_at: timestamp.nullable(),
+    notes: z.string(),
+    created_by: z.string(),
+    updated_by: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
+    details: z.array(inboundDetailLine),
+    details_count: z.int().min(0),
+    location: inboundLocation,
+    inbound_details: z.array(inboundDetailLine),
+  })
+  .meta({ id: 'InboundListEntry', description: 'An inbound shipment as the list shows it.' });
+
+/** 200 of list: envelope B, `data.inbounds` and the range pagination object. */
+export const inboundListResponse = envelopeB(
+  z.strictObject({ inbounds: z.array(inboundListEntry), pagination: rangePaginationSchema }),
+).meta({ id: 'InboundListResponse', description: 'A page of inbound shipments, newest first.' });
+
+/**
+ * A line of the inbound detail. `received_at` and `received_by` are null until the line's first
+ * receipt (the spec shows only received lines).
+ */
+export const inboundItem = z
+  .strictObject({
+    id: idText,
+    sku: z.string(),
+    name: z.string(),
+    quantity: z.number(),
+    unit: z.string(),
+    unit_price: z.number(),
+    expected_quantity: z.number(),
+    good_received_quantity: z.number(),
+    damaged_received_quantity: z.number(),
+    grid_id: z.string(),
+    received_at: timestamp.nullable(),
+    received_by: z.string().nullable(),
+  })
+  .meta({ id: 'InboundItem', description: 'A line of an inbound shipment; id is the item_id receive takes.' });
+
+/** The detail shape, `data.inbound`: `id` is the list's inbound_id as a string. */
+export const inboundDetail = z
+  .strictObject({
+    id: idText,
+    reference_number: z.string(),
+    status: inboundStatus,
+    location: z.strictObject({ id: idText, code: z.string(), name: z.string(), address: z.string() }),
+    items: z.array(inboundItem),
+    notes: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'InboundDetail', description: 'One inbound shipment.' });
+
+/** 200 of detail: envelope A, `data.inbound`. */
+export const inboundDetailResponse = envelopeA(z.strictObject({ inbound: inboundDetail })).meta({
+  id: 'InboundDetailResponse',
+  description: 'One inbound shipment.',
+});
+
+/** 200 of receive: envelope A, `data.inbound` with the cumulative figures of the received lines. */
+export const receiveInboundResponse = envelopeA(
+  z.strictObject({
+    inbound: z.strictObject({
+      id: idText,
+      status: inboundStatus,
+      updated_at: timestamp,
+      items: z.array(
+        z.strictObject({
+          id: idText,
+          received_quantity: z.number(),
+          pending_quantity: z.number(),
+          grid_id: z.string(),
+          received_at: timestamp,
+          received_by: z.string(),
+        }),
+      ),
+    }),
+  }),
+).meta({ id: 'ReceiveInboundResponse', description: 'The shipment after the receipt.' });

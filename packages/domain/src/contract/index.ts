@@ -1,0 +1,12 @@
+// Public surface of the v1 contract: zod schemas of every route, and the helpers that turn a
+// failed parse into the contract's VALIDATION_ERROR.
+export * from './common-schemas.js';
+export * from './validation-issues.js';
+export * from './adjustment-schemas.js';
+export * from './transfer-schemas.js';
+export * from './inbound-schemas.js';
+export * from './tenant-schemas.js';
+export * from './area-schemas.js';
+export * from './stock-schemas.js';
+export * from './webhook-schemas.js';
+export * from './contract-catalog.js';

@@ -1,0 +1,103 @@
+// The stock reads (extension, contract decisions §11): levels per location and product, and the
+// ledger of movements, cursor-paged newest first. Envelope A.
+import { z } from 'zod';
+import { STOCK_BUCKETS } from '../stock.js';
+import {
+  calendarDate,
+  envelopeA,
+  isoTimestampInput,
+  pageQuery,
+  perPageQuery,
+  productIdText,
+  queryId,
+  queryInteger,
+  requiredOr,
+  simplePaginationSchema,
+  timestamp,
+} from './common-schemas.js';
+
+/** What caused a movement. */
+export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'opening', 'correction']);
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** Query of `GET /api/partner/v1/stock`: filters and page, per_page (default 20, max 100). */
+export const stockQuery = z
+  .object({
+    location_id: queryId.optional(),
+    product_id: queryId.optional(),
+    sku: z.string().trim().min(1).max(100).optional(),
+    page: pageQuery,
+    per_page: perPageQuery(20),
+  })
+  .meta({ id: 'StockQuery', description: 'Filters and paging of the stock levels.' });
+export type StockQuery = z.output<typeof stockQuery>;
+
+/** A bound of the movements date range: a calendar date (that whole day) or a timestamp. */
+export const dateOrTimestamp = z
+  .union([calendarDate, isoTimestampInput], {
+    error: requiredOr('must be a date (YYYY-MM-DD) or an ISO 8601 timestamp'),
+  })
+  .meta({ description: 'A calendar date or an ISO 8601 timestamp.' });
+
+/** Query of `GET /api/partner/v1/stock/movements`: filters, `limit` (1 to 100, default 20) and an opaque `cursor`. */
+export const stockMovementsQuery = z
+  .object({
+    location_id: queryId.optional(),
+    product_id: queryId.optional(),
+    from: dateOrTimestamp.optional(),
+    to: dateOrTimestamp.optional(),
+    limit: queryInteger({ min: 1, max: 100, defaultValue: 20 }),
+    cursor: z.string().min(1).max(200).optional(),
+  })
+  .meta({ id: 'StockMovementsQuery', description: 'Filters of the stock ledger; pass next_cursor back as cursor.' });
+export type StockMovementsQuery = z.output<typeof stockMovementsQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const quantity = z.number().min(0);
+
+/** The stock of one product at one location; `available = good - reserved`. */
+export const stockLevelEntry = z
+  .strictObject({
+    location_id: z.int(),
+    product_id: productIdText,
+    sku: z.string(),
+    product_name: z.string(),
+    good: quantity,
+    damaged: quantity,
+    reserved: quantity,
+    available: quantity,
+  })
+  .meta({ id: 'StockLevel', description: 'Quantities of one product at one location.' });
+
+/** One ledger row: which bucket moved, by how much, why, and who did it when. */
+export const stockMovementEntry = z
+  .strictObject({
+    id: z.string(),
+    location_id: z.int(),
+    product_id: productIdText,
+    sku: z.string(),
+    bucket: z.enum(STOCK_BUCKETS),
+    quantity_change: z.number(),
+    quantity_before: quantity,
+    quantity_after: quantity,
+    cause_type: movementCause,
+    cause_id: z.string(),
+    document_number: z.string().nullable(),
+    actor: z.string(),
+    occurred_at: timestamp,
+  })
+  .meta({ id: 'StockMovement', description: 'An immutable change of one stock bucket.' });
+
+/** 200 of stock levels: envelope A, `data.stock` and the simple pagination object. */
+export const stockLevelsResponse = envelopeA(
+  z.strictObject({ stock: z.array(stockLevelEntry), pagination: simplePaginationSchema }),
+).meta({ id: 'StockLevelsResponse', description: 'A page of stock levels.' });
+
+/** 200 of movements: envelope A, `data.movements` newest first and `data.next_cursor` (null at the end). */
+export const stockMovementsResponse = envelopeA(
+  z.strictObject({ movements: z.array(stockMovementEntry), next_cursor: z.string().nullable() }),
+).meta({ id: 'StockMovementsResponse', description: 'A page of stock movements, newest first.' });

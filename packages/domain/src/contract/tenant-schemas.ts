@@ -1,0 +1,116 @@
+// The tenants routes of the v1 contract: authorize, deauthorize, the installations list, and the
+// tenant's locations and available logistics (all envelope B).
+import { z } from 'zod';
+import { envelopeB, morePaginationSchema, pageQuery, perPageQuery, requiredOr, timestamp } from './common-schemas.js';
+import { tenantLocation } from './inbound-schemas.js';
+
+/** A tenant id: a UUID (any version; tenants are created by internal teams). */
+export const tenantIdInput = z.guid({ error: requiredOr('must be a UUID') }).meta({ description: 'A tenant id, UUID.' });
+
+/** `custom` or `marketplace`. */
+export const installationType = z.enum(['custom', 'marketplace']);
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** Body of `POST /api/partner/v1/tenants/authorize`. */
+export const authorizeTenantBody = z
+  .object({
+    tenant_id: tenantIdInput,
+    days_connected: z.int().min(0),
+    installation_type: installationType,
+  })
+  .meta({ id: 'AuthorizeTenantBody', description: 'Connect (or reconnect) a tenant to the partner.' });
+export type AuthorizeTenantBody = z.output<typeof authorizeTenantBody>;
+
+/** Body of `POST /api/partner/v1/tenants/deauthorize`: `tenant_id` required, `uninstall_reason` optional. */
+export const deauthorizeTenantBody = z
+  .object({
+    tenant_id: tenantIdInput,
+    uninstall_reason: z.string().max(500).optional(),
+  })
+  .meta({ id: 'DeauthorizeTenantBody', description: 'Disconnect a tenant from the partner.' });
+export type DeauthorizeTenantBody = z.output<typeof deauthorizeTenantBody>;
+
+/** Query of the tenants list, tenant locations and available logistics: page, per_page (default 10, max 100). */
+export const tenantListQuery = z
+  .object({ page: pageQuery, per_page: perPageQuery(10) })
+  .meta({ id: 'TenantPageQuery', description: 'Paging of the tenant endpoints.' });
+export type TenantListQuery = z.output<typeof tenantListQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** An installation: the partner's connection to a tenant. */
+export const installation = z
+  .strictObject({
+    id: z.string(),
+    partner_id: z.string(),
+    tenant_id: z.guid(),
+    tenant_type: z.string(),
+    app_id: z.string(),
+    app_key: z.string(),
+    installation_type: installationType,
+    installed_at: timestamp,
+    days_connected: z.int().min(0),
+    uninstall_at: timestamp.nullable(),
+    uninstall_reason: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'Installation', description: 'A tenant connected to the partner; uninstall_at is set once deauthorized.' });
+
+/** A credential shown masked: all but the last 4 characters are `*`. */
+export const maskedSecret = z
+  .string()
+  .regex(/^(?:\*+[\s\S]{4}|[\s\S]{0,4})$/)
+  .meta({ description: 'A credential with all but its last 4 characters replaced by *.' });
+
+/** A logistics service the tenant can use. */
+export const logisticPreference = z
+  .strictObject({
+    logistic_preference_id: z.int(),
+    logistic_provider_id: z.int(),
+    logistic_provider_name: z.string(),
+    available_service_types: z.record(z.string(), z.boolean()),
+    is_default: z.boolean(),
+    is_active: z.boolean(),
+    username: maskedSecret,
+    password: maskedSecret,
+    api_key: maskedSecret,
+    api_secret: maskedSecret,
+    account_id: z.string().nullable(),
+    account_name: z.string().nullable(),
+    created_by: z.string(),
+    updated_by: z.string(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'LogisticPreference', description: 'A logistics provider account of the tenant; credentials masked.' });
+
+/** 200 of authorize: envelope B, `data.installation`. */
+export const authorizeTenantResponse = envelopeB(z.strictObject({ installation })).meta({
+  id: 'AuthorizeTenantResponse',
+  description: 'The active installation.',
+});
+
+/** 200 of deauthorize: envelope B, `data.installation` with `uninstall_at` set. */
+export const deauthorizeTenantResponse = envelopeB(z.strictObject({ installation })).meta({
+  id: 'DeauthorizeTenantResponse',
+  description: 'The ended installation.',
+});
+
+/** 200 of the tenants list: envelope B, `data.installations` and the more-pagination object. */
+export const tenantListResponse = envelopeB(
+  z.strictObject({ installations: z.array(installation), pagination: morePaginationSchema }),
+).meta({ id: 'TenantListResponse', description: "The partner's connected tenants, newest first." });
+
+/** 200 of tenant locations: envelope B, `data.locations` and the more-pagination object. */
+export const tenantLocationsResponse = envelopeB(
+  z.strictObject({ locations: z.array(tenantLocation), pagination: morePaginationSchema }),
+).meta({ id: 'TenantLocationsResponse', description: "The tenant's locations, by id." });
+
+/** 200 of available logistics: envelope B, `data.logistics` and the more-pagination object. */
+export const availableLogisticsResponse = envelopeB(
+  z.strictObject({ logistics: z.array(logisticPreference), pagination: morePaginationSchema }),
+).meta({ id: 'AvailableLogisticsResponse', description: "The tenant's logistics services, by id." });

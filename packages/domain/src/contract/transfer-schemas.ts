@@ -1,0 +1,245 @@
+// The transfers routes of the v1 contract: create, list, detail, approve, reject, and the ship and
+// receive extension; the full and list forms of a transfer and the short forms actions return.
+import { z } from 'zod';
+import { TRANSFER_STATUSES } from '../transfer.js';
+import { reasonText } from './adjustment-schemas.js';
+import {
+  MAX_ITEMS_PER_REQUEST,
+  bodyId,
+  calendarDate,
+  envelopeA,
+  pageQuery,
+  partnerActor,
+  perPageQuery,
+  productIdInput,
+  productIdText,
+  quantityInput,
+  queryId,
+  repeatedKeys,
+  simplePaginationSchema,
+  timestamp,
+} from './common-schemas.js';
+
+/** `pending`, `approved`, `rejected`, `in_transit` or `completed`. */
+export const transferStatus = z.enum(TRANSFER_STATUSES);
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** One line of a create-transfer body. Unknown keys are ignored. */
+export const transferLineInput = z
+  .object({
+    product_id: productIdInput,
+    quantity: quantityInput,
+    notes: z.string().max(1000).optional(),
+  })
+  .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer.' });
+
+/**
+ * Body of `POST /api/partner/v1/transfers`. The two locations must differ (refused on
+ * `to_location_id`), `expected_arrival_date` may not be before `transfer_date` (refused on
+ * `expected_arrival_date`), and a product given twice is refused on the later line.
+ *
+ * @example parseWith(createTransferBody, body)
+ */
+export const createTransferBody = z
+  .object({
+    from_location_id: bodyId,
+    to_location_id: bodyId,
+    transfer_date: calendarDate,
+    expected_arrival_date: calendarDate.optional(),
+    reference_number: z.string().max(100).optional(),
+    notes: z.string().max(1000).optional(),
+    items: z.array(transferLineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
+  })
+  .superRefine((body, ctx) => {
+    if (body.from_location_id === body.to_location_id) {
+      ctx.addIssue({ code: 'custom', path: ['to_location_id'], message: 'must differ from from_location_id' });
+    }
+    // Dates in YYYY-MM-DD form compare correctly as text.
+    if (body.expected_arrival_date !== undefined && body.expected_arrival_date < body.transfer_date) {
+      ctx.addIssue({ code: 'custom', path: ['expected_arrival_date'], message: 'must not be before transfer_date' });
+    }
+    for (const { index, first } of repeatedKeys(body.items.map((item) => item.product_id))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['items', index, 'product_id'],
+        message: `is the same product as items[${first}].product_id`,
+      });
+    }
+  })
+  .meta({ id: 'CreateTransferBody', description: 'A stock move between two locations, pending approval.' });
+export type CreateTransferBody = z.output<typeof createTransferBody>;
+
+/** Query of `GET /api/engine/v1/transfers`: page, per_page (default 10, max 100) and five filters. */
+export const transferListQuery = z
+  .object({
+    page: pageQuery,
+    per_page: perPageQuery(10),
+    status: transferStatus.optional(),
+    from_location_id: queryId.optional(),
+    to_location_id: queryId.optional(),
+    transfer_date_from: calendarDate.optional(),
+    transfer_date_to: calendarDate.optional(),
+  })
+  .superRefine((query, ctx) => {
+    const { transfer_date_from: from, transfer_date_to: to } = query;
+    if (from !== undefined && to !== undefined && from > to) {
+      ctx.addIssue({ code: 'custom', path: ['transfer_date_to'], message: 'must not be before transfer_date_from' });
+    }
+  })
+  .meta({ id: 'TransferListQuery', description: 'Paging and filters of the transfers list.' });
+export type TransferListQuery = z.output<typeof transferListQuery>;
+
+/** Body of `PATCH /api/partner/v1/transfers/:id/reject`: `reason`, 1 to 500 characters. */
+export const rejectTransferBody = z
+  .object({ reason: reasonText })
+  .meta({ id: 'RejectTransferBody', description: 'Why the transfer is rejected.' });
+export type RejectTransferBody = z.output<typeof rejectTransferBody>;
+
+/** Body of approve, ship and receive: `{}` or no body; unknown keys ignored. */
+export const transferActionBody = z
+  .object({})
+  .default({})
+  .meta({ id: 'TransferActionBody', description: 'An empty object; the body may be omitted.' });
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** `TRF-YYYYMMDD-NNNNNN`; the id equals it. */
+export const transferNumber = z.string().regex(/^TRF-\d{8}-\d{6,}$/);
+
+const locationRef = { id: z.int(), code: z.string(), name: z.string() };
+
+/** A location of a full transfer: with address, contact person and phone. */
+export const transferLocation = z
+  .strictObject({ ...locationRef, address: z.string(), contact_person: z.string(), phone: z.string() })
+  .meta({ id: 'TransferLocation', description: 'A source or destination location.' });
+
+/** A transfer line: total_value = quantity x unit_price (the product's cost price). */
+export const transferItem = z
+  .strictObject({
+    id: z.int(),
+    product_id: productIdText,
+    product_name: z.string(),
+    sku: z.string(),
+    quantity: z.number(),
+    available_stock: z.number(),
+    unit_price: z.number(),
+    total_value: z.number(),
+    notes: z.string(),
+  })
+  .meta({ id: 'TransferItem', description: 'A line; notes "" when none.' });
+
+const transferHead = {
+  id: transferNumber,
+  transfer_number: transferNumber,
+  transfer_date: calendarDate,
+  expected_arrival_date: calendarDate.nullable(),
+  actual_arrival_date: calendarDate.nullable(),
+  reference_number: z.string(),
+  status: transferStatus,
+  notes: z.string(),
+  total_items: z.int().min(0),
+  total_quantity: z.number(),
+  created_by: partnerActor,
+  created_at: timestamp,
+  updated_at: timestamp,
+  approved_at: timestamp.nullable(),
+  approved_by: partnerActor.nullable(),
+  rejected_at: timestamp.nullable(),
+  rejected_by: partnerActor.nullable(),
+  shipped_at: timestamp.nullable(),
+  shipped_by: partnerActor.nullable(),
+  received_at: timestamp.nullable(),
+  received_by: partnerActor.nullable(),
+  rejection_reason: z.string().nullable(),
+};
+
+/** The full form, returned by create and detail: locations with contact, `total_value` and items. */
+export const transferDetail = z
+  .strictObject({
+    ...transferHead,
+    from_location: transferLocation,
+    to_location: transferLocation,
+    total_value: z.number(),
+    items: z.array(transferItem),
+  })
+  .meta({ id: 'TransferDetail', description: 'A transfer with its lines; reference_number and notes are "" when none.' });
+
+/** A list entry: locations with id, code and name only; no `total_value`, no items. */
+export const transferListEntry = z
+  .strictObject({
+    ...transferHead,
+    from_location: z.strictObject(locationRef),
+    to_location: z.strictObject(locationRef),
+  })
+  .meta({ id: 'TransferListEntry', description: 'A transfer as the list shows it.' });
+
+/** 201 of create: envelope A, `data.transfer` in full form. */
+export const createTransferResponse = envelopeA(z.strictObject({ transfer: transferDetail })).meta({
+  id: 'CreateTransferResponse',
+  description: 'The created transfer.',
+});
+
+/** 200 of detail: envelope A, `data.transfer` in full form. */
+export const transferDetailResponse = envelopeA(z.strictObject({ transfer: transferDetail })).meta({
+  id: 'TransferDetailResponse',
+  description: 'One transfer.',
+});
+
+/** 200 of list: envelope A, `data.transfers` and the simple pagination object. */
+export const transferListResponse = envelopeA(
+  z.strictObject({ transfers: z.array(transferListEntry), pagination: simplePaginationSchema }),
+).meta({ id: 'TransferListResponse', description: 'A page of transfers, newest first.' });
+
+const actionHead = { id: transferNumber, transfer_number: transferNumber };
+
+/** 200 of approve: `data.transfer` = `{id, transfer_number, status: 'approved', approved_at, approved_by}`. */
+export const approveTransferResponse = envelopeA(
+  z.strictObject({
+    transfer: z.strictObject({
+      ...actionHead,
+      status: z.literal('approved'),
+      approved_at: timestamp,
+      approved_by: partnerActor,
+    }),
+  }),
+).meta({ id: 'ApproveTransferResponse', description: 'The transfer is approved; its quantities are reserved at the source.' });
+
+/** 200 of reject: `data.transfer` = `{id, transfer_number, status: 'rejected', rejected_at, rejected_by, rejection_reason}`. */
+export const rejectTransferResponse = envelopeA(
+  z.strictObject({
+    transfer: z.strictObject({
+      ...actionHead,
+      status: z.literal('rejected'),
+      rejected_at: timestamp,
+      rejected_by: partnerActor,
+      rejection_reason: z.string(),
+    }),
+  }),
+).meta({ id: 'RejectTransferResponse', description: 'The transfer is rejected.' });
+
+/** 200 of ship (extension): `data.transfer` = `{id, transfer_number, status: 'in_transit', shipped_at, shipped_by}`. */
+export const shipTransferResponse = envelopeA(
+  z.strictObject({
+    transfer: z.strictObject({
+      ...actionHead,
+      status: z.literal('in_transit'),
+      shipped_at: timestamp,
+      shipped_by: partnerActor,
+    }),
+  }),
+).meta({ id: 'ShipTransferResponse', description: 'The reserved goods left the source.' });
+
+/** 200 of receive (extension): `data.transfer` = `{id, transfer_number, status: 'completed', received_at, received_by}`. */
+export const receiveTransferResponse = envelopeA(
+  z.strictObject({
+    transfer: z.strictObject({
+      ...actionHead,
+      status: z.literal('completed'),
+      received_at: timestamp,
+      received_by: partnerActor,
+    }),
+  }),
+).meta({ id: 'ReceiveTransferResponse', description: 'The goods arrived as good stock at the destination.' });

@@ -1,0 +1,68 @@
+// Webhooks (extension, contract decisions §11): the registration body, the endpoint resource and
+// the payload of a delivered event.
+import { z } from 'zod';
+import { envelopeA, requiredOr, timestamp } from './common-schemas.js';
+
+/** The event kinds a partner can subscribe to. */
+export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed']);
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** Body of `POST /api/partner/v1/webhooks`: an http(s) URL, the event kinds (no kind twice), a description. */
+export const registerWebhookBody = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: requiredOr('must be an http or https URL') }).max(2000, { error: 'must be at most 2000 characters' }),
+    event_types: z.array(webhookEventType).min(1),
+    description: z.string().max(200).optional(),
+  })
+  .superRefine((body, ctx) => {
+    const seen = new Set<string>();
+    body.event_types.forEach((type, index) => {
+      if (seen.has(type)) ctx.addIssue({ code: 'custom', path: ['event_types', index], message: 'is listed twice' });
+      seen.add(type);
+    });
+  })
+  .meta({ id: 'RegisterWebhookBody', description: 'Where to deliver which events.' });
+export type RegisterWebhookBody = z.output<typeof registerWebhookBody>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const endpointFields = {
+  id: z.string(),
+  url: z.string(),
+  event_types: z.array(webhookEventType),
+  description: z.string().nullable(),
+  is_active: z.boolean(),
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+
+/** A registered endpoint. */
+export const webhookEndpoint = z
+  .strictObject(endpointFields)
+  .meta({ id: 'WebhookEndpoint', description: 'A registered webhook endpoint.' });
+
+/** The endpoint as registration returns it, once, with the secret that signs its deliveries. */
+export const webhookEndpointCreated = z
+  .strictObject({ ...endpointFields, signing_secret: z.string() })
+  .meta({ id: 'WebhookEndpointCreated', description: 'A new endpoint; signing_secret is shown only here.' });
+
+/** 201 of registration: envelope A, `data.webhook`. */
+export const registerWebhookResponse = envelopeA(z.strictObject({ webhook: webhookEndpointCreated })).meta({
+  id: 'RegisterWebhookResponse',
+  description: 'The registered endpoint and its signing secret.',
+});
+
+/** The JSON body of a delivery: a unique `event_id`, the kind, when, the tenant, the resource and its data. */
+export const webhookEvent = z
+  .strictObject({
+    event_id: z.uuid(),
+    type: webhookEventType,
+    occurred_at: timestamp,
+    tenant_id: z.guid(),
+    resource: z.strictObject({ type: z.enum(['inbound', 'adjustment', 'transfer']), id: z.string() }),
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
