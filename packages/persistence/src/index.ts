@@ -19,3 +19,4 @@ export * from './credential-cipher.js';
 export * from './repositories/api-key-repository.js';
 export * from './repositories/installation-repository.js';
 export * from './repositories/logistic-preference-repository.js';
+export * from './repositories/idempotency-repository.js';

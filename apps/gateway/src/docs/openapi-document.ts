@@ -1,0 +1,192 @@
+// The OpenAPI 3.1 document, generated from the same route specs and zod schemas that serve and
+// validate requests. Named schemas (zod `.meta({ id })`) become components.
+import { ERROR_KINDS, type ErrorKind, errorEnvelope } from '@pits/domain';
+import { z } from 'zod';
+import { ERROR_STATUS } from '../http/index.js';
+import type { RouteSpec } from '../routes/route-spec.js';
+
+type Json = Record<string, unknown>;
+
+/** Errors any authenticated route can answer. */
+const COMMON_ERRORS: ErrorKind[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+const WRITE_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_KEY_REUSED'];
+const TENANT_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'FORBIDDEN'];
+
+/** Public routes outside the partner contract, described here so the document lists every route served. */
+export interface PublicRoute {
+  method: 'GET';
+  path: string;
+  summary: string;
+  contentType: 'application/json' | 'text/html';
+  schema: z.ZodType | null;
+}
+
+class Components {
+  readonly schemas: Record<string, Json> = {};
+  private readonly seen = new Map<string, string>();
+
+  /** Converts a schema, moving its named parts into components; returns the schema to embed. */
+  add(schema: z.ZodType, io: 'input' | 'output'): Json {
+    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+    const defs = (converted.$defs ?? {}) as Record<string, Json>;
+    delete converted.$defs;
+    delete converted.$schema;
+    const rename = new Map<string, string>();
+    for (const [id, def] of Object.entries(defs)) {
+      const text = JSON.stringify(def);
+      const previous = this.seen.get(id);
+      rename.set(id, previous === undefined || previous === text ? id : `${id}${io === 'input' ? 'Input' : 'Output'}`);
+    }
+    const relink = (value: unknown): unknown => {
+      if (Array.isArray(value)) return value.map(relink);
+      if (value && typeof value === 'object') {
+        return Object.fromEntries(
+          Object.entries(value).map(([k, v]) => {
+            if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
+              const id = v.slice('#/$defs/'.length);
+              return [k, `#/components/schemas/${rename.get(id) ?? id}`];
+            }
+            return [k, relink(v)];
+          }),
+        );
+      }
+      return value;
+    };
+    for (const [id, def] of Object.entries(defs)) {
+      const name = rename.get(id)!;
+      this.seen.set(name, JSON.stringify(def));
+      this.schemas[name] = relink(def) as Json;
+    }
+    return relink(converted) as Json;
+  }
+}
+
+const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
+
+function errorResponses(kinds: Iterable<ErrorKind>): Record<string, Json> {
+  const byStatus = new Map<number, ErrorKind[]>();
+  for (const kind of new Set(kinds)) {
+    const status = ERROR_STATUS[kind].http;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
+  }
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, kinds]) => [
+        String(status),
+        {
+          description: `Error envelope; error.code is ${kinds.join(' or ')}.`,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+        },
+      ]),
+  );
+}
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed in the window of the tightest bucket.' },
+  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in that window.' },
+  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix time (seconds) when the window resets.' },
+  'X-Request-Id': { schema: { type: 'string', format: 'uuid' }, description: 'Same as request_id in the body.' },
+};
+
+/**
+ * @example
+ * const doc = buildOpenApiDocument(specs, publicRoutes); // serve as GET /openapi.json
+ */
+export function buildOpenApiDocument(specs: readonly RouteSpec[], publicRoutes: readonly PublicRoute[], info: { version: string }): Json {
+  const components = new Components();
+  components.add(errorEnvelope, 'output'); // named ErrorEnvelope: every error response refers to it
+  const paths: Record<string, Record<string, Json>> = {};
+
+  for (const spec of specs) {
+    const path = openApiPath(spec.path);
+    const parameters: Json[] = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    if (spec.tenantScoped) {
+      parameters.push({ name: 'X-Tenant-Id', in: 'header', required: true, schema: { type: 'string', format: 'uuid' }, description: 'The tenant acted for; it must be authorized for the partner.' });
+    }
+    const methods = [spec.method, ...(spec.alsoMethods ?? [])];
+    const writes = methods.some((m) => m !== 'GET');
+    if (writes) {
+      parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Replays the first response for 24 h when the same key and body are sent again.' });
+    }
+    if (spec.query) {
+      const query = components.add(spec.query, 'input');
+      const properties = (query.properties ?? {}) as Record<string, Json>;
+      const required = new Set((query.required ?? []) as string[]);
+      for (const [name, schema] of Object.entries(properties)) {
+        parameters.push({ name, in: 'query', required: required.has(name) && !('default' in schema), schema });
+      }
+    }
+    const errors = [...COMMON_ERRORS, ...spec.errors, ...(writes ? WRITE_ERRORS : []), ...(spec.tenantScoped ? TENANT_ERRORS : [])];
+    const operation: Json = {
+      operationId: spec.name,
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      tags: [spec.tag],
+      security: [{ apiKey: [] }],
+      parameters,
+      ...(spec.body
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: components.add(spec.body, 'input'), ...(spec.example ? { example: spec.example } : {}) } },
+            },
+          }
+        : {}),
+      responses: {
+        [String(spec.status)]: {
+          description: `Envelope ${spec.envelope}.`,
+          headers: RATE_HEADERS,
+          content: { 'application/json': { schema: components.add(spec.response, 'output') } },
+        },
+        ...errorResponses(errors),
+      },
+    };
+    paths[path] ??= {};
+    for (const method of methods) {
+      paths[path][method.toLowerCase()] = method === spec.method ? operation : { ...operation, operationId: `${spec.name}.${method.toLowerCase()}` };
+    }
+  }
+
+  for (const route of publicRoutes) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = {
+      operationId: `public${route.path.replace(/[^a-z]+/gi, '_')}`,
+      summary: route.summary,
+      tags: ['Service'],
+      security: [],
+      responses: {
+        '200': {
+          description: route.summary,
+          content: { [route.contentType]: { schema: route.schema ? components.add(route.schema, 'output') : { type: 'string' } } },
+        },
+        ...(route.path === '/readyz' ? { '503': { description: 'The database is unreachable.', content: { 'application/json': { schema: { type: 'object' } } } } } : {}),
+      },
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Partner Inventory and Tenant Service',
+      version: info.version,
+      description:
+        'The v1 partner API: stock adjustments, transfers, inbound shipments, tenants and areas. ' +
+        `Every error uses one envelope; error.code is one of ${ERROR_KINDS.join(', ')}.`,
+    },
+    servers: [{ url: '/' }],
+    tags: [...new Set(specs.map((s) => s.tag))].map((name) => ({ name })),
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key, bare or as `Bearer <key>`.' },
+      },
+      schemas: components.schemas,
+    },
+    paths,
+  };
+}

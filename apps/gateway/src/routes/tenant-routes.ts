@@ -1,0 +1,127 @@
+// The v1 tenant endpoints: authorize, deauthorize, connected tenants, tenant locations and
+// available logistics (envelope B).
+import {
+  authorizeTenantBody,
+  authorizeTenantResponse,
+  availableLogisticsResponse,
+  deauthorizeTenantBody,
+  deauthorizeTenantResponse,
+  morePagination,
+  pageFacts,
+  tenantListQuery,
+  tenantListResponse,
+  tenantLocationsResponse,
+} from '@pits/domain';
+import {
+  type CredentialCipher,
+  type Database,
+  authorizeTenant,
+  deauthorizeTenant,
+  listConnectedInstallations,
+  listLocations,
+  listLogisticPreferences,
+} from '@pits/persistence';
+import { type RouteSpec, defineRoute } from './route-spec.js';
+import { presentInstallation, presentLogisticPreference, presentTenantLocation } from './tenant-presenters.js';
+
+const page = (q: { page: number; per_page: number }) => ({ page: q.page, perPage: q.per_page });
+
+export function tenantRoutes(deps: { database: Database; cipher: CredentialCipher }): RouteSpec[] {
+  const { database, cipher } = deps;
+  return [
+    defineRoute({
+      name: 'tenants.authorize',
+      method: 'POST',
+      path: '/api/partner/v1/tenants/authorize',
+      summary: 'Authorize a tenant',
+      description: 'Connects a tenant to the partner, or reconnects one that was deauthorized. Idempotent.',
+      tag: 'Tenants',
+      tenantScoped: false,
+      body: authorizeTenantBody,
+      envelope: 'B',
+      status: 200,
+      response: authorizeTenantResponse,
+      errors: ['VALIDATION_ERROR'],
+      example: { tenant_id: '0b6f1c52-3a5e-4d8b-9a51-2f0c7e9d4a11', days_connected: 30, installation_type: 'custom' },
+      handler: async ({ partner, body, now }) => {
+        const row = await authorizeTenant(
+          database,
+          { partnerId: partner.partnerId, tenantId: body.tenant_id, daysConnected: body.days_connected, installationType: body.installation_type },
+          now,
+        );
+        return { installation: presentInstallation(row) };
+      },
+    }),
+    defineRoute({
+      name: 'tenants.deauthorize',
+      method: 'POST',
+      path: '/api/partner/v1/tenants/deauthorize',
+      summary: 'Deauthorize a tenant',
+      description: 'Ends the installation; every tenant-scoped call for the tenant is 403 from then on.',
+      tag: 'Tenants',
+      tenantScoped: false,
+      body: deauthorizeTenantBody,
+      envelope: 'B',
+      status: 200,
+      response: deauthorizeTenantResponse,
+      errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+      example: { tenant_id: '0b6f1c52-3a5e-4d8b-9a51-2f0c7e9d4a11', uninstall_reason: 'merchant closed the store' },
+      handler: async ({ partner, body, now }) => {
+        const row = await deauthorizeTenant(database, { partnerId: partner.partnerId, tenantId: body.tenant_id, reason: body.uninstall_reason ?? null }, now);
+        return { installation: presentInstallation(row) };
+      },
+    }),
+    defineRoute({
+      name: 'tenants.list',
+      method: 'GET',
+      path: '/api/partner/v1/tenants',
+      summary: 'List connected tenants',
+      tag: 'Tenants',
+      tenantScoped: false,
+      query: tenantListQuery,
+      envelope: 'B',
+      status: 200,
+      response: tenantListResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ partner, query }) => {
+        const { rows, total } = await listConnectedInstallations(database, partner.partnerId, page(query));
+        return { installations: rows.map(presentInstallation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'tenants.locations',
+      method: 'GET',
+      path: '/api/partner/v1/tenants/locations',
+      summary: "List the tenant's locations",
+      tag: 'Tenants',
+      tenantScoped: true,
+      query: tenantListQuery,
+      envelope: 'B',
+      status: 200,
+      response: tenantLocationsResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ tenantId, query }) => {
+        const { rows, total } = await listLocations(database, tenantId, page(query));
+        return { locations: rows.map(presentTenantLocation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'tenants.available_logistics',
+      method: 'GET',
+      path: '/api/partner/v1/tenants/available-logistics',
+      summary: "List the tenant's available logistics",
+      description: 'Provider account credentials are always masked: all but the last 4 characters are `*`.',
+      tag: 'Tenants',
+      tenantScoped: true,
+      query: tenantListQuery,
+      envelope: 'B',
+      status: 200,
+      response: availableLogisticsResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ tenantId, query }) => {
+        const { rows, total } = await listLogisticPreferences(database, cipher, tenantId, page(query));
+        return { logistics: rows.map(presentLogisticPreference), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
+      },
+    }),
+  ];
+}
