@@ -20,3 +20,4 @@ export * from './repositories/api-key-repository.js';
 export * from './repositories/installation-repository.js';
 export * from './repositories/logistic-preference-repository.js';
 export * from './repositories/idempotency-repository.js';
+export * from './operations/demo-data.js';
