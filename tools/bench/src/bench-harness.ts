@@ -1,0 +1,90 @@
+// Shared pieces of the benchmarks: child processes on free ports, autocannon runs from this
+// process (the servers run in their own processes), and a printed table.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export interface Child {
+  process: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node <args>` with env and waits until `healthPath` answers 200. */
+export async function startNode(args: string[], env: Record<string, string>, port: number, healthPath = '/healthz'): Promise<Child> {
+  const script = args.join(' ');
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${url}${healthPath}`);
+      if (res.ok) break;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > deadline) throw new Error(`${script} did not come up`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    process: child,
+    url,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+export interface LoadResult {
+  name: string;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+/** autocannon for `seconds` with `connections`, from this process. */
+export async function load(name: string, url: string, options: { headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST' | 'PATCH'; body?: string } = {}): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: options.connections ?? 50,
+    duration: options.seconds ?? 10,
+    headers: options.headers ?? {},
+    method: options.method ?? 'GET',
+    ...(options.body ? { body: options.body } : {}),
+  });
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+export function printTable(title: string, rows: LoadResult[]): void {
+  console.log(`\n${title}`);
+  console.log(`${'case'.padEnd(48)} ${'req/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'non-2xx'.padStart(8)} ${'errors'.padStart(7)}`);
+  for (const r of rows) {
+    console.log(`${r.name.padEnd(48)} ${r.requestsPerSecond.toFixed(0).padStart(9)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(8)} ${String(r.non2xx).padStart(8)} ${String(r.errors).padStart(7)}`);
+  }
+}
