@@ -21,3 +21,5 @@ export * from './repositories/installation-repository.js';
 export * from './repositories/logistic-preference-repository.js';
 export * from './repositories/idempotency-repository.js';
 export * from './operations/demo-data.js';
+export * from './repositories/transfer-repository.js';
+export * from './operations/transfer-operations.js';

@@ -1,0 +1,216 @@
+// Transfer use cases: create, approve (reserve at the source), reject, ship (reserved goods leave
+// the source), receive (goods arrive at the destination). Each is one transaction; the stock steps
+// lock the transfer and its stock rows, ask the domain, and write state, stock and ledger together.
+import {
+  type Actor,
+  AppError,
+  type DecimalInput,
+  type Result,
+  type StockLevels,
+  type TransferForDecision,
+  type TransferStep,
+  approveTransfer as decideApproval,
+  dec,
+  domainError,
+  formatDocumentNumber,
+  isoDate,
+  receiveTransfer as decideReceipt,
+  rejectTransfer as decideRejection,
+  shipTransfer as decideShipment,
+  toPlainString,
+  toScaled,
+  transferTotals,
+  unwrap,
+} from '@pits/domain';
+import type { Updateable } from 'kysely';
+import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
+import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import {
+  type TransferRow,
+  type TransferWithItems,
+  findTransfer,
+  listTransferItems,
+  lockTransfer,
+} from '../repositories/transfer-repository.js';
+import type { TransferTable } from '../schema/index.js';
+import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
+
+export interface CreateTransferInput {
+  tenantId: string;
+  partnerId: number;
+  actor: Actor;
+  fromLocationId: number;
+  toLocationId: number;
+  transferDate: string;
+  expectedArrivalDate?: string | undefined;
+  referenceNumber?: string | undefined;
+  notes?: string | undefined;
+  items: readonly { productId: number; quantity: DecimalInput; notes?: string | undefined }[];
+}
+
+/** Creates a pending transfer with its next TRF number; unit prices are the products' cost prices. */
+export async function createTransfer(scope: Scope, input: CreateTransferInput, now: Date): Promise<TransferWithItems> {
+  if (input.fromLocationId === input.toLocationId) {
+    const issue = 'must differ from from_location_id';
+    throw new AppError(domainError('VALIDATION_ERROR', issue, { field: 'to_location_id', issue }));
+  }
+  const at = now.toISOString();
+  return withTransaction(scope, async (tx) => {
+    const from = await requireTenantLocation(tx, input.tenantId, input.fromLocationId, 'from_location_id');
+    const to = await requireTenantLocation(tx, input.tenantId, input.toLocationId, 'to_location_id');
+    const products = await requireTenantProducts(tx, input.tenantId, input.items.map((i) => i.productId));
+    const lines = input.items.map((item, index) => ({ ...item, quantity: dec(item.quantity), unitPrice: dec(products[index]!.cost_price) }));
+    const totals = transferTotals(lines);
+    const number = formatDocumentNumber('TRF', now, await nextDocumentSequence(tx, input.tenantId, 'TRF'));
+    const row = await tx.db
+      .insertInto('transfers')
+      .values({
+        tenant_id: input.tenantId,
+        partner_id: input.partnerId,
+        number,
+        from_location_id: from.id,
+        to_location_id: to.id,
+        transfer_date: input.transferDate,
+        expected_arrival_date: input.expectedArrivalDate ?? null,
+        actual_arrival_date: null,
+        reference_number: input.referenceNumber ?? '',
+        status: 'pending',
+        notes: input.notes ?? '',
+        total_items: totals.totalItems,
+        total_quantity: toScaled(totals.totalQuantity),
+        total_value: toPlainString(totals.totalValue),
+        created_by: JSON.stringify(input.actor),
+        approved_at: null,
+        approved_by: null,
+        rejected_at: null,
+        rejected_by: null,
+        rejection_reason: null,
+        shipped_at: null,
+        shipped_by: null,
+        received_at: null,
+        received_by: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const itemRows = lines.map((line, index) => ({
+      transfer_id: row.id,
+      line_no: index + 1,
+      product_id: line.productId,
+      product_name: products[index]!.name,
+      sku: products[index]!.sku,
+      quantity: toScaled(line.quantity),
+      unit_price: toPlainString(line.unitPrice),
+      total_value: toPlainString(totals.lineValues[index]!),
+      notes: line.notes ?? '',
+    }));
+    for (let i = 0; i < itemRows.length; i += 200) {
+      await tx.db.insertInto('transfer_items').values(itemRows.slice(i, i + 200)).execute();
+    }
+    return (await findTransfer(tx, input.tenantId, number))!;
+  });
+}
+
+function notFound(number: string): AppError {
+  return new AppError(domainError('NOT_FOUND', `transfer ${number} does not exist`, { field: 'id' }));
+}
+
+async function lockOrThrow(tx: Tx, tenantId: string, number: string): Promise<TransferRow> {
+  const row = await lockTransfer(tx, tenantId, number);
+  if (!row) throw notFound(number);
+  return row;
+}
+
+export interface TransferActionInput {
+  tenantId: string;
+  number: string;
+  actor: Actor;
+}
+
+type StockDecision<N> = (transfer: TransferForDecision, stock: StockLevels, now: Date, actor: Actor) => Result<TransferStep<N>>;
+
+/** One stock-moving step: lock, decide, write stock and ledger, update the transfer. */
+async function stockStep<N>(
+  scope: Scope,
+  input: TransferActionInput,
+  now: Date,
+  decide: StockDecision<N>,
+  side: 'from' | 'to',
+  columns: (next: N) => Updateable<TransferTable>,
+): Promise<TransferWithItems> {
+  return withTransaction(scope, async (tx) => {
+    const row = await lockOrThrow(tx, input.tenantId, input.number);
+    const items = await listTransferItems(tx, row.id);
+    const decision: TransferForDecision = {
+      status: row.status,
+      fromLocationId: row.from_location_id,
+      toLocationId: row.to_location_id,
+      items: items.map((i) => ({ productId: i.productId, quantity: i.quantity })),
+    };
+    const locationId = side === 'from' ? row.from_location_id : row.to_location_id;
+    // A transfer in the wrong state is refused before any stock row is touched.
+    const early = decide({ ...decision, items: [] }, new Map(), now, input.actor);
+    if (!early.ok) throw new AppError(early.error);
+    const levels = await lockStockLevels(tx, input.tenantId, items.map((i) => ({ locationId, productId: i.productId })), now);
+    const step = unwrap(decide(decision, levels, now, input.actor));
+    await writeStockOutcome(tx, input.tenantId, step.stock, { type: 'transfer', id: row.number, documentNumber: row.number, actor: ledgerActor(input.actor) }, now);
+    await tx.db
+      .updateTable('transfers')
+      .set({ ...columns(step.next), updated_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', row.status)
+      .execute();
+    return (await findTransfer(tx, input.tenantId, input.number))!;
+  });
+}
+
+/** Approve: reserves every line at the source, or nothing (INSUFFICIENT_STOCK). */
+export function approveTransfer(scope: Scope, input: TransferActionInput, now: Date): Promise<TransferWithItems> {
+  return stockStep(scope, input, now, decideApproval, 'from', (next) => ({
+    status: next.status,
+    approved_at: next.approvedAt.toISOString(),
+    approved_by: JSON.stringify(next.approvedBy),
+  }));
+}
+
+/** Ship: the reserved quantities leave the source (reserved and good both go down). */
+export function shipTransfer(scope: Scope, input: TransferActionInput, now: Date): Promise<TransferWithItems> {
+  return stockStep(scope, input, now, decideShipment, 'from', (next) => ({
+    status: next.status,
+    shipped_at: next.shippedAt.toISOString(),
+    shipped_by: JSON.stringify(next.shippedBy),
+  }));
+}
+
+/** Receive: the shipped quantities arrive as good stock at the destination; actual_arrival_date is today (UTC). */
+export function receiveTransfer(scope: Scope, input: TransferActionInput, now: Date): Promise<TransferWithItems> {
+  return stockStep(scope, input, now, decideReceipt, 'to', (next) => ({
+    status: next.status,
+    received_at: next.receivedAt.toISOString(),
+    received_by: JSON.stringify(next.receivedBy),
+    actual_arrival_date: isoDate(next.receivedAt),
+  }));
+}
+
+/** Reject a pending transfer with a reason; no stock effect. */
+export async function rejectTransfer(scope: Scope, input: TransferActionInput & { reason: string }, now: Date): Promise<TransferWithItems> {
+  return withTransaction(scope, async (tx) => {
+    const row = await lockOrThrow(tx, input.tenantId, input.number);
+    const rejection = unwrap(decideRejection(row, input.reason, now, input.actor));
+    await tx.db
+      .updateTable('transfers')
+      .set({
+        status: 'rejected',
+        rejected_at: rejection.next.rejectedAt.toISOString(),
+        rejected_by: JSON.stringify(rejection.next.rejectedBy),
+        rejection_reason: rejection.next.rejectionReason,
+        updated_at: now.toISOString(),
+      })
+      .where('id', '=', row.id)
+      .where('status', '=', 'pending')
+      .execute();
+    return (await findTransfer(tx, input.tenantId, input.number))!;
+  });
+}

@@ -1,0 +1,194 @@
+// Transfers and their items: rows, their mapping to records, and the queries over them.
+import type { Selectable } from 'kysely';
+import { type Actor, type Dec, type PageRequest, type TransferStatus, dec, fromScaled, pageOffset } from '@pits/domain';
+import type { TransferItemTable, TransferTable } from '../schema/index.js';
+import type { Scope, Tx } from '../transaction.js';
+import { parseActor } from './adjustment-repository.js';
+
+export type TransferRow = Selectable<TransferTable>;
+export type TransferItemRow = Selectable<TransferItemTable>;
+
+export interface TransferLocation {
+  id: number;
+  code: string;
+  name: string;
+  address: string;
+  contactPerson: string;
+  phone: string;
+}
+
+export interface TransferItemRecord {
+  id: number;
+  lineNo: number;
+  productId: number;
+  productName: string;
+  sku: string;
+  quantity: Dec;
+  unitPrice: Dec;
+  totalValue: Dec;
+  notes: string;
+}
+
+export interface TransferRecord {
+  id: number;
+  tenantId: string;
+  number: string;
+  fromLocation: TransferLocation;
+  toLocation: TransferLocation;
+  transferDate: string;
+  expectedArrivalDate: string | null;
+  actualArrivalDate: string | null;
+  referenceNumber: string;
+  status: TransferStatus;
+  notes: string;
+  totalItems: number;
+  totalQuantity: Dec;
+  totalValue: Dec;
+  createdBy: Actor;
+  approvedAt: string | null;
+  approvedBy: Actor | null;
+  rejectedAt: string | null;
+  rejectedBy: Actor | null;
+  rejectionReason: string | null;
+  shippedAt: string | null;
+  shippedBy: Actor | null;
+  receivedAt: string | null;
+  receivedBy: Actor | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TransferWithItems extends TransferRecord {
+  items: TransferItemRecord[];
+}
+
+export function toTransferItemRecord(row: TransferItemRow): TransferItemRecord {
+  return {
+    id: row.id,
+    lineNo: row.line_no,
+    productId: row.product_id,
+    productName: row.product_name,
+    sku: row.sku,
+    quantity: fromScaled(row.quantity),
+    unitPrice: dec(row.unit_price),
+    totalValue: dec(row.total_value),
+    notes: row.notes,
+  };
+}
+
+export function toTransferRecord(row: TransferRow, from: TransferLocation, to: TransferLocation): TransferRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    number: row.number,
+    fromLocation: from,
+    toLocation: to,
+    transferDate: row.transfer_date,
+    expectedArrivalDate: row.expected_arrival_date,
+    actualArrivalDate: row.actual_arrival_date,
+    referenceNumber: row.reference_number,
+    status: row.status,
+    notes: row.notes,
+    totalItems: row.total_items,
+    totalQuantity: fromScaled(row.total_quantity),
+    totalValue: dec(row.total_value),
+    createdBy: parseActor(row.created_by),
+    approvedAt: row.approved_at,
+    approvedBy: parseActor(row.approved_by),
+    rejectedAt: row.rejected_at,
+    rejectedBy: parseActor(row.rejected_by),
+    rejectionReason: row.rejection_reason,
+    shippedAt: row.shipped_at,
+    shippedBy: parseActor(row.shipped_by),
+    receivedAt: row.received_at,
+    receivedBy: parseActor(row.received_by),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+const TRANSFER_COLUMNS = [
+  'transfers.id', 'transfers.tenant_id', 'transfers.partner_id', 'transfers.number', 'transfers.from_location_id',
+  'transfers.to_location_id', 'transfers.transfer_date', 'transfers.expected_arrival_date', 'transfers.actual_arrival_date',
+  'transfers.reference_number', 'transfers.status', 'transfers.notes', 'transfers.total_items', 'transfers.total_quantity',
+  'transfers.total_value', 'transfers.created_by', 'transfers.approved_at', 'transfers.approved_by', 'transfers.rejected_at',
+  'transfers.rejected_by', 'transfers.rejection_reason', 'transfers.shipped_at', 'transfers.shipped_by', 'transfers.received_at',
+  'transfers.received_by', 'transfers.created_at', 'transfers.updated_at',
+] as const;
+
+function joined(scope: Scope) {
+  return scope.db
+    .selectFrom('transfers')
+    .innerJoin('locations as f', 'f.id', 'transfers.from_location_id')
+    .innerJoin('locations as t', 't.id', 'transfers.to_location_id')
+    .select(TRANSFER_COLUMNS)
+    .select([
+      'f.code as f_code', 'f.name as f_name', 'f.address as f_address', 'f.pic_name as f_pic', 'f.phone as f_phone',
+      't.code as t_code', 't.name as t_name', 't.address as t_address', 't.pic_name as t_pic', 't.phone as t_phone',
+    ]);
+}
+
+type JoinedRow = TransferRow & Record<`${'f' | 't'}_${'code' | 'name' | 'address' | 'pic' | 'phone'}`, string>;
+
+function fromJoined(row: JoinedRow): TransferRecord {
+  return toTransferRecord(
+    row,
+    { id: row.from_location_id, code: row.f_code, name: row.f_name, address: row.f_address, contactPerson: row.f_pic, phone: row.f_phone },
+    { id: row.to_location_id, code: row.t_code, name: row.t_name, address: row.t_address, contactPerson: row.t_pic, phone: row.t_phone },
+  );
+}
+
+export async function listTransferItems(scope: Scope, transferId: number): Promise<TransferItemRecord[]> {
+  const rows = await scope.db.selectFrom('transfer_items').selectAll().where('transfer_id', '=', transferId).orderBy('line_no').execute();
+  return rows.map(toTransferItemRecord);
+}
+
+/** A transfer of the tenant by its public number, with items; another tenant's is undefined. */
+export async function findTransfer(scope: Scope, tenantId: string, number: string): Promise<TransferWithItems | undefined> {
+  const row = await joined(scope).where('transfers.tenant_id', '=', tenantId).where('transfers.number', '=', number).executeTakeFirst();
+  if (!row) return undefined;
+  return { ...fromJoined(row), items: await listTransferItems(scope, row.id) };
+}
+
+/** Locks the transfer row until the transaction ends. */
+export async function lockTransfer(tx: Tx, tenantId: string, number: string): Promise<TransferRow | undefined> {
+  let query = tx.db.selectFrom('transfers').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number);
+  if (tx.dialect === 'postgres') query = query.forUpdate();
+  return query.executeTakeFirst();
+}
+
+export interface TransferFilters {
+  status?: TransferStatus | undefined;
+  fromLocationId?: number | undefined;
+  toLocationId?: number | undefined;
+  /** Inclusive bounds on transfer_date, YYYY-MM-DD. */
+  transferDateFrom?: string | undefined;
+  transferDateTo?: string | undefined;
+}
+
+/** A page of the tenant's transfers, newest first (created_at, then id, descending), and the total. */
+export async function listTransfers(scope: Scope, tenantId: string, filters: TransferFilters, page: PageRequest): Promise<{ rows: TransferRecord[]; total: number }> {
+  let base = scope.db.selectFrom('transfers').where('transfers.tenant_id', '=', tenantId);
+  if (filters.status) base = base.where('transfers.status', '=', filters.status);
+  if (filters.fromLocationId !== undefined) base = base.where('transfers.from_location_id', '=', filters.fromLocationId);
+  if (filters.toLocationId !== undefined) base = base.where('transfers.to_location_id', '=', filters.toLocationId);
+  if (filters.transferDateFrom) base = base.where('transfers.transfer_date', '>=', filters.transferDateFrom);
+  if (filters.transferDateTo) base = base.where('transfers.transfer_date', '<=', filters.transferDateTo);
+  const [count, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    base
+      .innerJoin('locations as f', 'f.id', 'transfers.from_location_id')
+      .innerJoin('locations as t', 't.id', 'transfers.to_location_id')
+      .select(TRANSFER_COLUMNS)
+      .select([
+        'f.code as f_code', 'f.name as f_name', 'f.address as f_address', 'f.pic_name as f_pic', 'f.phone as f_phone',
+        't.code as t_code', 't.name as t_name', 't.address as t_address', 't.pic_name as t_pic', 't.phone as t_phone',
+      ])
+      .orderBy('transfers.created_at', 'desc')
+      .orderBy('transfers.id', 'desc')
+      .limit(page.perPage)
+      .offset(pageOffset(page))
+      .execute(),
+  ]);
+  return { rows: rows.map(fromJoined), total: Number(count.total) };
+}
