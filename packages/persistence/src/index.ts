@@ -23,3 +23,4 @@ export * from './repositories/idempotency-repository.js';
 export * from './operations/demo-data.js';
 export * from './repositories/transfer-repository.js';
 export * from './operations/transfer-operations.js';
+export * from './repositories/stock-read-repository.js';

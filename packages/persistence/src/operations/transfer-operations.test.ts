@@ -126,7 +126,7 @@ describe.each(dialects)('[%s] transfer operations', (dialect) => {
   it('lists newest first with all filters; date bounds are inclusive', async () => {
     await world();
     for (const [date, from] of [['2026-11-01', 0], ['2026-11-10', 1], ['2026-11-20', 0], ['2026-11-30', 1]] as const) {
-      await createTransfer(t.database, base({ transferDate: date, fromLocationId: w.locations[from].id, toLocationId: w.locations[1 - from].id }), NOW);
+      await createTransfer(t.database, base({ transferDate: date, fromLocationId: w.locations[from]!.id, toLocationId: w.locations[1 - from]!.id }), NOW);
     }
     const all = await listTransfers(t.database, w.tenant.id, {}, { page: 1, perPage: 10 });
     expect(all.total).toBe(4);
