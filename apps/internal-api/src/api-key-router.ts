@@ -1,0 +1,46 @@
+// A partner's API keys: the secret is returned by create and rotate only, never stored in clear
+// and never listed (a list shows the prefix and the last 4 characters).
+import { z } from 'zod';
+import { AppError, domainError } from '@pits/domain';
+import { type Scope, createApiKey, findPartner, listApiKeys, revokeApiKey, rotateApiKey } from '@pits/persistence';
+import { idInput } from './procedure-inputs.js';
+import { protectedProcedure, router } from './trpc.js';
+
+async function requirePartner(scope: Scope, partnerId: number): Promise<void> {
+  if (!(await findPartner(scope, partnerId))) {
+    throw new AppError(domainError('NOT_FOUND', `partner ${partnerId} does not exist`, { field: 'partnerId' }));
+  }
+}
+
+const keyRef = z.strictObject({ partnerId: idInput, keyId: idInput });
+
+export const apiKeyRouter = router({
+  /** A new key: `pk_live_…` or `pk_test_…`. `secret` is shown here once and can never be read again. */
+  create: protectedProcedure
+    .input(z.strictObject({ partnerId: idInput, environment: z.enum(['live', 'test']), label: z.string().trim().max(100).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      await requirePartner(ctx.database, input.partnerId);
+      const { environment, label } = input;
+      return createApiKey(ctx.database, input.partnerId, label === undefined ? { environment } : { environment, label }, ctx.now());
+    }),
+
+  /** The partner's keys, revoked ones included: prefix, last 4 characters, label and dates only. */
+  list: protectedProcedure
+    .input(z.strictObject({ partnerId: idInput }))
+    .query(async ({ ctx, input }) => {
+      await requirePartner(ctx.database, input.partnerId);
+      return listApiKeys(ctx.database, input.partnerId);
+    }),
+
+  /** A new key of the same environment and label, and the old one revoked, together. Rotating a revoked key: CONFLICT. */
+  rotate: protectedProcedure.input(keyRef).mutation(async ({ ctx, input }) => {
+    await requirePartner(ctx.database, input.partnerId);
+    return rotateApiKey(ctx.database, input.partnerId, input.keyId, ctx.now());
+  }),
+
+  /** Revokes the key at once; revoking twice keeps the first time. */
+  revoke: protectedProcedure.input(keyRef).mutation(async ({ ctx, input }) => {
+    await requirePartner(ctx.database, input.partnerId);
+    return revokeApiKey(ctx.database, input.partnerId, input.keyId, ctx.now());
+  }),
+});

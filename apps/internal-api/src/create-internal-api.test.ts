@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, findKeyOwner } from '@pits/persistence';
+import { type TestDatabase, openTestDatabase } from '@pits/persistence/testing';
+import { TRPCClientError, createInternalClient } from './client.js';
+import type { InternalApiConfig } from './config.js';
+import { type InternalApi, createInternalApi } from './create-internal-api.js';
+import { TEST_CREDENTIALS_KEY, TEST_SERVICE_TOKEN, silentLogger } from './testing/test-api.js';
+
+function testConfig(): InternalApiConfig {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    database: { dialect: 'sqlite', location: ':memory:' },
+    serviceToken: TEST_SERVICE_TOKEN,
+    credentialsKey: TEST_CREDENTIALS_KEY,
+    logLevel: 'silent',
+    shutdownTimeoutMs: 2000,
+  };
+}
+
+async function refusalOver(call: Promise<unknown>) {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof TRPCClientError) return { message: error.message, data: error.data as Record<string, unknown> };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('internal API over HTTP (SQLite file)', () => {
+  let t: TestDatabase;
+  let api: InternalApi;
+  let url: string;
+  beforeAll(async () => {
+    t = await openTestDatabase('sqlite', { file: true });
+    api = createInternalApi(testConfig(), { database: t.database, logger: silentLogger() });
+    ({ url } = await api.listen());
+  });
+  afterAll(async () => {
+    await api.close();
+    await t.cleanup();
+  });
+
+  it('serves the typed client end to end: partner, key shown once, rotation, tenant, location, masked logistics', async () => {
+    const client = createInternalClient(url, TEST_SERVICE_TOKEN);
+    const partner = await client.partners.create.mutate({ name: 'Acme', email: 'dev@acme.example', tier: 'small' });
+    const [created, list] = await Promise.all([
+      client.apiKeys.create.mutate({ partnerId: partner.id, environment: 'live' }),
+      client.partners.list.query(),
+    ]);
+    expect(created.secret.startsWith('pk_live_')).toBe(true);
+    expect(list.map((p) => p.id)).toContain(partner.id);
+    const rotated = await client.apiKeys.rotate.mutate({ partnerId: partner.id, keyId: created.key.id });
+    expect(await findKeyOwner(t.database, created.secret)).toBeNull();
+    expect(await findKeyOwner(t.database, rotated.secret)).not.toBeNull();
+    expect(JSON.stringify(await client.apiKeys.list.query({ partnerId: partner.id }))).not.toContain(rotated.secret);
+
+    const tenant = await client.tenants.create.mutate({ name: 'Store' });
+    const location = await client.locations.create.mutate({ tenantId: tenant.id, code: 'WH-1', name: 'Main' });
+    expect((await client.locations.list.query({ tenantId: tenant.id })).locations).toEqual([location]);
+    const preference = await client.logisticPreferences.create.mutate({
+      tenantId: tenant.id, logisticProviderId: 1, logisticProviderName: 'JNE', username: 'user-name', password: 'password-1234', apiKey: 'key', apiSecret: 'secret-9999',
+    });
+    expect(preference).toMatchObject({ username: '*****name', password: '*********1234', apiKey: '***', apiSecret: '*******9999' });
+  });
+
+  it('a wrong or missing token is UNAUTHORIZED (401) with the domain kind in error.data', async () => {
+    for (const token of ['wrong-token', '']) {
+      const r = await refusalOver(createInternalClient(url, token).partners.list.query());
+      expect(r.data).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401, kind: 'UNAUTHORIZED', field: 'Authorization' });
+    }
+    const raw = await fetch(`${url}/trpc/partners.list`);
+    expect(raw.status).toBe(401);
+  });
+
+  it('refusals carry kind, field and issues; no stack trace is ever sent', async () => {
+    const client = createInternalClient(`${url}/trpc`, TEST_SERVICE_TOKEN);
+    const notFound = await refusalOver(client.tenants.byId.query({ id: '00000000-0000-4000-8000-000000000000' }));
+    expect(notFound.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, kind: 'NOT_FOUND', field: 'id', path: 'tenants.byId' });
+    const invalid = await refusalOver(client.partners.create.mutate({ name: '', email: 'nope', tier: 'small' }));
+    expect(invalid.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400, kind: 'VALIDATION_ERROR', field: 'name' });
+    expect((invalid.data.issues as { field: string }[]).map((i) => i.field)).toEqual(['name', 'email']);
+    const body = await (await fetch(`${url}/trpc/partners.byId?input=${encodeURIComponent('{"id":"x"}')}`, { headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` } })).text();
+    expect(body).not.toMatch(/stack|\.ts:\d+/);
+  });
+
+  it('answers /healthz and /readyz without a token, and 404 elsewhere', async () => {
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready' });
+    expect((await fetch(`${url}/nowhere`)).status).toBe(404);
+    expect((await fetch(`${url}/healthz`, { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('internal API lifecycle', () => {
+  it('/readyz is 503 and calls are a generic INTERNAL_SERVER_ERROR when the database is gone', async () => {
+    const t = await openTestDatabase('sqlite', { file: true });
+    const api = createInternalApi(testConfig(), { database: t.database, logger: silentLogger() });
+    const { url } = await api.listen();
+    try {
+      await t.cleanup();
+      expect((await fetch(`${url}/readyz`)).status).toBe(503);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      const r = await refusalOver(createInternalClient(url, TEST_SERVICE_TOKEN).partners.list.query());
+      expect(r.message).toBe('internal error');
+      expect(r.data).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', httpStatus: 500, kind: 'INTERNAL_ERROR' });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('close() lets an in-flight request finish, then refuses new connections', async () => {
+    const t = await openTestDatabase('sqlite', { file: true });
+    // A database whose queries take a while, so that a request is still running when close() starts.
+    const slow: Database = {
+      ...t.database,
+      db: new Proxy(t.database.db, {
+        get(target, key, receiver) {
+          const value = Reflect.get(target, key, receiver) as unknown;
+          if (key !== 'executeQuery' || typeof value !== 'function') return value;
+          return async (...args: unknown[]) => {
+            await new Promise((r) => setTimeout(r, 300));
+            return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          };
+        },
+      }),
+    };
+    const api = createInternalApi(testConfig(), { database: slow, logger: silentLogger() });
+    const { url } = await api.listen();
+    try {
+      await fetch(`${url}/healthz`); // leaves an idle keep-alive connection behind
+      const inFlight = fetch(`${url}/readyz`);
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      await api.close();
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(1500);
+      await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    } finally {
+      await api.close();
+      await t.cleanup();
+    }
+  });
+
+  it('opens and closes its own database when none is given', async () => {
+    const api = createInternalApi({ ...testConfig(), database: { dialect: 'sqlite', location: ':memory:' } }, { logger: silentLogger() });
+    const { url } = await api.listen();
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    await api.close();
+    await api.close();
+  });
+});

@@ -1,0 +1,28 @@
+// Partners: the API client companies, created and re-tiered by internal teams.
+import { z } from 'zod';
+import { createPartner, getPartner, listPartners, setPartnerTier } from '@pits/persistence';
+import { idInput } from './procedure-inputs.js';
+import { protectedProcedure, router } from './trpc.js';
+
+/** `small`, `medium` or `large`: decides the partner's rate limit. */
+export const partnerTier = z.enum(['small', 'medium', 'large']);
+
+export const partnerRouter = router({
+  /** A new partner; its public `appId`/`appKey` are generated. */
+  create: protectedProcedure
+    .input(z.strictObject({ name: z.string().trim().min(1).max(200), email: z.email().max(320), tier: partnerTier }))
+    .mutation(({ ctx, input }) => createPartner(ctx.database, input, ctx.now())),
+
+  /** Every partner, by id. */
+  list: protectedProcedure.query(({ ctx }) => listPartners(ctx.database)),
+
+  /** One partner; unknown id: NOT_FOUND on `id`. */
+  byId: protectedProcedure
+    .input(z.strictObject({ id: idInput }))
+    .query(({ ctx, input }) => getPartner(ctx.database, input.id)),
+
+  /** Changes the partner's tier; unknown id: NOT_FOUND on `id`. */
+  setTier: protectedProcedure
+    .input(z.strictObject({ id: idInput, tier: partnerTier }))
+    .mutation(({ ctx, input }) => setPartnerTier(ctx.database, input.id, input.tier, ctx.now())),
+});

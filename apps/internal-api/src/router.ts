@@ -1,0 +1,26 @@
+// The whole internal API: one sub-router per resource. `AppRouter` is the type clients are built on.
+import { apiKeyRouter } from './api-key-router.js';
+import { locationRouter } from './location-router.js';
+import { logisticPreferenceRouter } from './logistic-preference-router.js';
+import { partnerRouter } from './partner-router.js';
+import { tenantRouter } from './tenant-router.js';
+import { createCallerFactory, router } from './trpc.js';
+
+export const appRouter = router({
+  partners: partnerRouter,
+  apiKeys: apiKeyRouter,
+  tenants: tenantRouter,
+  locations: locationRouter,
+  logisticPreferences: logisticPreferenceRouter,
+});
+
+export type AppRouter = typeof appRouter;
+
+/**
+ * Calls procedures in-process, without HTTP (tests, scripts).
+ *
+ * @example
+ * const caller = createInternalCaller({ database, cipher, now: () => new Date(), logger, authorized: true });
+ * await caller.partners.list();
+ */
+export const createInternalCaller = createCallerFactory(appRouter);
