@@ -35,7 +35,10 @@ import {
 import { mountRoutes } from './routes/mount-routes.js';
 import { PUBLIC_ROUTES, mountPublicRoutes } from './routes/public-routes.js';
 import type { RouteSpec } from './routes/route-spec.js';
+import { adjustmentRoutes } from './routes/adjustment-routes.js';
+import { stockRoutes } from './routes/stock-routes.js';
 import { tenantRoutes } from './routes/tenant-routes.js';
+import { transferRoutes } from './routes/transfer-routes.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -79,7 +82,12 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   redis?.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection problem; rate limits fail open'));
   const rateLimitStore = deps.rateLimitStore ?? (redis ? createRedisRateLimitStore({ redis }) : createMemoryRateLimitStore());
 
-  const routes: RouteSpec[] = [...tenantRoutes({ database, cipher })];
+  const routes: RouteSpec[] = [
+    ...tenantRoutes({ database, cipher }),
+    ...adjustmentRoutes({ database }),
+    ...transferRoutes({ database }),
+    ...stockRoutes({ database }),
+  ];
 
   const operationLimit = config.rateLimit.operation;
   const operations = Object.fromEntries(Object.keys(DEFAULT_OPERATION_LIMITS).map((name) => [name, operationLimit]));

@@ -1,0 +1,149 @@
+// Adjustments: create (201), list and detail under /api/engine/v1, approve and reject (PATCH, and
+// POST as the spec's example request uses).
+import {
+  adjustmentActionResponse,
+  adjustmentDetailResponse,
+  adjustmentListQuery,
+  adjustmentListResponse,
+  approveAdjustmentBody,
+  createAdjustmentBody,
+  createAdjustmentResponse,
+  pageFacts,
+  rejectAdjustmentBody,
+  simplePagination,
+  stockKey,
+  ZERO,
+} from '@pits/domain';
+import {
+  type Database,
+  approveAdjustment,
+  createAdjustment,
+  findAdjustment,
+  listAdjustments,
+  readStockLevels,
+  rejectAdjustment,
+} from '@pits/persistence';
+import { actorOf, notFound, pageOf } from './route-helpers.js';
+import * as p from './inventory-presenters.js';
+import { type RouteSpec, defineRoute } from './route-spec.js';
+
+export function adjustmentRoutes({ database }: { database: Database }): RouteSpec[] {
+  return [
+    defineRoute({
+      name: 'adjustments.create',
+      method: 'POST',
+      path: '/api/partner/v1/adjustments',
+      summary: 'Create a stock adjustment',
+      description: 'A stock correction, pending approval. total_cost = quantity x unit_cost, exact; total_amount is their sum.',
+      tag: 'Adjustments',
+      tenantScoped: true,
+      body: createAdjustmentBody,
+      envelope: 'A',
+      status: 201,
+      response: createAdjustmentResponse,
+      errors: ['VALIDATION_ERROR'],
+      example: {
+        location_id: 1,
+        type: 'increase',
+        stock_source: 'good',
+        reason: 'Cycle count correction',
+        items: [{ product_id: '1042', quantity: 3, unit_cost: 19.99, notes: 'shelf A3' }],
+      },
+      handler: async ({ partner, tenantId, body, now }) => {
+        const created = await createAdjustment(
+          database,
+          {
+            tenantId,
+            partnerId: partner.partnerId,
+            actor: actorOf(partner),
+            locationId: body.location_id,
+            type: body.type,
+            stockSource: body.stock_source,
+            reason: body.reason,
+            items: body.items.map((i) => ({ productId: i.product_id, quantity: i.quantity, unitCost: i.unit_cost, notes: i.notes })),
+          },
+          now,
+        );
+        return { adjustment: p.presentCreatedAdjustment(created) };
+      },
+    }),
+    defineRoute({
+      name: 'adjustments.list',
+      method: 'GET',
+      path: '/api/engine/v1/adjustments',
+      summary: 'List adjustments',
+      description: 'Newest first; filters status, location_id and type.',
+      tag: 'Adjustments',
+      tenantScoped: true,
+      query: adjustmentListQuery,
+      envelope: 'A',
+      status: 200,
+      response: adjustmentListResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ tenantId, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = await listAdjustments(database, tenantId, { status: query.status, locationId: query.location_id, type: query.type }, page);
+        return { adjustments: rows.map(p.presentAdjustmentListEntry), pagination: simplePagination(pageFacts(total, page, rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'adjustments.detail',
+      method: 'GET',
+      path: '/api/engine/v1/adjustments/:id',
+      summary: 'Get an adjustment',
+      description: "Items carry current_stock: the live quantity of the product in the adjustment's bucket at its location.",
+      tag: 'Adjustments',
+      tenantScoped: true,
+      envelope: 'A',
+      status: 200,
+      response: adjustmentDetailResponse,
+      errors: ['NOT_FOUND'],
+      handler: async ({ tenantId, params }) => {
+        const adjustment = await findAdjustment(database, tenantId, params.id ?? '');
+        if (!adjustment) throw notFound('adjustment', params.id);
+        const levels = await readStockLevels(database, adjustment.items.map((i) => ({ locationId: adjustment.location.id, productId: i.productId })));
+        const current = (productId: number) => levels.get(stockKey({ locationId: adjustment.location.id, productId }))?.[adjustment.stockSource] ?? ZERO;
+        return { adjustment: p.presentAdjustmentDetail(adjustment, current) };
+      },
+    }),
+    defineRoute({
+      name: 'adjustments.approve',
+      method: 'PATCH',
+      alsoMethods: ['POST'],
+      path: '/api/partner/v1/adjustments/:id/approve',
+      summary: 'Approve a pending adjustment',
+      description: 'Applies the stock change, all lines or none. A decrease that would take stock below zero (or good stock below what is reserved) is INSUFFICIENT_STOCK and the adjustment stays pending.',
+      tag: 'Adjustments',
+      tenantScoped: true,
+      body: approveAdjustmentBody,
+      envelope: 'A',
+      status: 200,
+      response: adjustmentActionResponse,
+      errors: ['NOT_FOUND', 'INVALID_STATE', 'INSUFFICIENT_STOCK'],
+      example: {},
+      handler: async ({ partner, tenantId, params, now }) => {
+        await approveAdjustment(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
+        return null;
+      },
+    }),
+    defineRoute({
+      name: 'adjustments.reject',
+      method: 'PATCH',
+      alsoMethods: ['POST'],
+      path: '/api/partner/v1/adjustments/:id/reject',
+      summary: 'Reject a pending adjustment',
+      tag: 'Adjustments',
+      tenantScoped: true,
+      body: rejectAdjustmentBody,
+      envelope: 'A',
+      status: 200,
+      response: adjustmentActionResponse,
+      errors: ['NOT_FOUND', 'INVALID_STATE', 'VALIDATION_ERROR'],
+      example: { reason: 'Counted twice' },
+      handler: async ({ partner, tenantId, params, body, now }) => {
+        await rejectAdjustment(database, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now);
+        return null;
+      },
+    }),
+  ];
+}

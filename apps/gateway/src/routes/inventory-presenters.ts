@@ -1,0 +1,161 @@
+// Adjustments, transfers and stock in the v1 contract's shapes: exact decimals become JSON numbers
+// only here, at the edge.
+import { type Dec, type StockLevel, availableQuantity, toJsonNumber } from '@pits/domain';
+import type {
+  AdjustmentItemRecord,
+  AdjustmentRecord,
+  AdjustmentWithItems,
+  StockLevelView,
+  StockMovementView,
+  TransferRecord,
+  TransferWithItems,
+} from '@pits/persistence';
+
+const n = (value: Dec) => toJsonNumber(value);
+
+function adjustmentItem(item: AdjustmentItemRecord) {
+  return {
+    id: item.id,
+    product_id: String(item.productId),
+    product_name: item.productName,
+    sku: item.sku,
+    quantity: n(item.quantity),
+    unit_cost: n(item.unitCost),
+    total_cost: n(item.totalCost),
+    notes: item.notes,
+  };
+}
+
+function adjustmentHead(a: AdjustmentRecord) {
+  return {
+    id: a.number,
+    adjustment_number: a.number,
+    location: { id: a.location.id, code: a.location.code, name: a.location.name, address: a.location.address },
+    type: a.type,
+    stock_source: a.stockSource,
+    reason: a.reason,
+    status: a.status,
+    total_amount: n(a.totalAmount),
+    item_count: a.itemCount,
+    created_by: a.createdBy,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+    approved_at: a.approvedAt,
+    approved_by: a.approvedBy,
+    rejected_at: a.rejectedAt,
+    rejected_by: a.rejectedBy,
+    rejection_reason: a.rejectionReason,
+  };
+}
+
+/** Create response: detail form, items without current_stock. */
+export function presentCreatedAdjustment(a: AdjustmentWithItems) {
+  return { ...adjustmentHead(a), items: a.items.map(adjustmentItem) };
+}
+
+/** Detail: items with the live quantity of their bucket (`currentStock(productId)`). */
+export function presentAdjustmentDetail(a: AdjustmentWithItems, currentStock: (productId: number) => Dec) {
+  return { ...adjustmentHead(a), items: a.items.map((i) => ({ ...adjustmentItem(i), current_stock: n(currentStock(i.productId)) })) };
+}
+
+export function presentAdjustmentListEntry(a: AdjustmentRecord) {
+  return {
+    id: a.number,
+    adjustment_number: a.number,
+    location: { id: a.location.id, code: a.location.code, name: a.location.name },
+    type: a.type,
+    reason: a.reason,
+    status: a.status,
+    total_amount: n(a.totalAmount),
+    item_count: a.itemCount,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  };
+}
+
+function transferHead(t: TransferRecord) {
+  return {
+    id: t.number,
+    transfer_number: t.number,
+    transfer_date: t.transferDate,
+    expected_arrival_date: t.expectedArrivalDate,
+    actual_arrival_date: t.actualArrivalDate,
+    reference_number: t.referenceNumber,
+    status: t.status,
+    notes: t.notes,
+    total_items: t.totalItems,
+    total_quantity: n(t.totalQuantity),
+    created_by: t.createdBy,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+    approved_at: t.approvedAt,
+    approved_by: t.approvedBy,
+    rejected_at: t.rejectedAt,
+    rejected_by: t.rejectedBy,
+    shipped_at: t.shippedAt,
+    shipped_by: t.shippedBy,
+    received_at: t.receivedAt,
+    received_by: t.receivedBy,
+    rejection_reason: t.rejectionReason,
+  };
+}
+
+const fullLocation = (l: TransferRecord['fromLocation']) => ({ id: l.id, code: l.code, name: l.name, address: l.address, contact_person: l.contactPerson, phone: l.phone });
+const shortLocation = (l: TransferRecord['fromLocation']) => ({ id: l.id, code: l.code, name: l.name });
+
+/** Create and detail: full form; `available(productId)` is the live available quantity at the source. */
+export function presentTransferDetail(t: TransferWithItems, available: (productId: number) => Dec) {
+  return {
+    ...transferHead(t),
+    from_location: fullLocation(t.fromLocation),
+    to_location: fullLocation(t.toLocation),
+    total_value: n(t.totalValue),
+    items: t.items.map((i) => ({
+      id: i.id,
+      product_id: String(i.productId),
+      product_name: i.productName,
+      sku: i.sku,
+      quantity: n(i.quantity),
+      available_stock: n(available(i.productId)),
+      unit_price: n(i.unitPrice),
+      total_value: n(i.totalValue),
+      notes: i.notes,
+    })),
+  };
+}
+
+export function presentTransferListEntry(t: TransferRecord) {
+  return { ...transferHead(t), from_location: shortLocation(t.fromLocation), to_location: shortLocation(t.toLocation) };
+}
+
+export function presentStockLevel(s: StockLevelView) {
+  const level: StockLevel = { good: s.good, damaged: s.damaged, reserved: s.reserved };
+  return {
+    location_id: s.locationId,
+    product_id: String(s.productId),
+    sku: s.sku,
+    product_name: s.productName,
+    good: n(s.good),
+    damaged: n(s.damaged),
+    reserved: n(s.reserved),
+    available: n(availableQuantity(level)),
+  };
+}
+
+export function presentStockMovement(m: StockMovementView) {
+  return {
+    id: String(m.id),
+    location_id: m.locationId,
+    product_id: String(m.productId),
+    sku: m.sku,
+    bucket: m.bucket,
+    quantity_change: n(m.change),
+    quantity_before: n(m.before),
+    quantity_after: n(m.after),
+    cause_type: m.causeType,
+    cause_id: m.causeId,
+    document_number: m.documentNumber,
+    actor: m.actor,
+    occurred_at: m.occurredAt,
+  };
+}

@@ -1,0 +1,75 @@
+// Stock reads for partners (extension): levels per location and product, and the complete ledger
+// of movements with their causes, cursor-paged newest first.
+import { AppError, pageFacts, simplePagination, stockLevelsResponse, stockMovementsQuery, stockMovementsResponse, stockQuery } from '@pits/domain';
+import { type Database, listStockLevels, listStockMovements } from '@pits/persistence';
+import * as p from './inventory-presenters.js';
+import { pageOf } from './route-helpers.js';
+import { type RouteSpec, defineRoute } from './route-spec.js';
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A date means that whole UTC day: `from` its start, `to` up to the next day's start. */
+function lowerBound(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  return DAY.test(value) ? `${value}T00:00:00.000Z` : new Date(value).toISOString();
+}
+function upperBound(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!DAY.test(value)) return new Date(new Date(value).getTime() + 1).toISOString();
+  const next = new Date(`${value}T00:00:00.000Z`);
+  next.setUTCDate(next.getUTCDate() + 1);
+  return next.toISOString();
+}
+
+export function stockRoutes({ database }: { database: Database }): RouteSpec[] {
+  return [
+    defineRoute({
+      name: 'stock.levels',
+      method: 'GET',
+      path: '/api/partner/v1/stock',
+      summary: 'Stock levels (extension)',
+      description: 'good, damaged, reserved and available (good - reserved) per location and product.',
+      tag: 'Stock',
+      tenantScoped: true,
+      query: stockQuery,
+      envelope: 'A',
+      status: 200,
+      response: stockLevelsResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ tenantId, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = await listStockLevels(database, tenantId, { locationId: query.location_id, productId: query.product_id, sku: query.sku }, page);
+        return { stock: rows.map(p.presentStockLevel), pagination: simplePagination(pageFacts(total, page, rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'stock.movements',
+      method: 'GET',
+      path: '/api/partner/v1/stock/movements',
+      summary: 'Stock movements (extension)',
+      description:
+        'Every change of every stock bucket with its cause (adjustment, transfer, inbound, opening), the document number, the quantity before and after, who and when; newest first. Pass next_cursor as cursor for the next page.',
+      tag: 'Stock',
+      tenantScoped: true,
+      query: stockMovementsQuery,
+      envelope: 'A',
+      status: 200,
+      response: stockMovementsResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ tenantId, query }) => {
+        const from = lowerBound(query.from);
+        const before = upperBound(query.to);
+        if (from !== undefined && before !== undefined && from >= before) {
+          throw new AppError({ kind: 'VALIDATION_ERROR', message: 'to must not be before from', details: { field: 'to', issue: 'must not be before from' } });
+        }
+        const { rows, nextCursor } = await listStockMovements(
+          database,
+          tenantId,
+          { locationId: query.location_id, productId: query.product_id, from, before },
+          { limit: query.limit, cursor: query.cursor },
+        );
+        return { movements: rows.map(p.presentStockMovement), next_cursor: nextCursor };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,210 @@
+// Transfers: create (201), list and detail under /api/engine/v1, approve (reserves), reject, and
+// the documented ship and receive extensions.
+import {
+  approveTransferResponse,
+  availableQuantity,
+  createTransferBody,
+  createTransferResponse,
+  emptyStockLevel,
+  pageFacts,
+  receiveTransferResponse,
+  rejectTransferBody,
+  rejectTransferResponse,
+  shipTransferResponse,
+  simplePagination,
+  stockKey,
+  transferActionBody,
+  transferDetailResponse,
+  transferListQuery,
+  transferListResponse,
+} from '@pits/domain';
+import {
+  type Database,
+  type TransferWithItems,
+  approveTransfer,
+  createTransfer,
+  findTransfer,
+  listTransfers,
+  readStockLevels,
+  receiveTransfer,
+  rejectTransfer,
+  shipTransfer,
+} from '@pits/persistence';
+import * as p from './inventory-presenters.js';
+import { actorOf, notFound, pageOf } from './route-helpers.js';
+import { type RouteSpec, defineRoute } from './route-spec.js';
+
+export function transferRoutes({ database }: { database: Database }): RouteSpec[] {
+  /** The full form with each line's live available quantity at the source. */
+  async function full(transfer: TransferWithItems) {
+    const source = transfer.fromLocation.id;
+    const levels = await readStockLevels(database, transfer.items.map((i) => ({ locationId: source, productId: i.productId })));
+    return p.presentTransferDetail(transfer, (productId) => availableQuantity(levels.get(stockKey({ locationId: source, productId })) ?? emptyStockLevel()));
+  }
+  const actionSpec = (action: 'ship' | 'receive') => ({
+    method: 'PATCH' as const,
+    alsoMethods: ['POST' as const],
+    path: `/api/partner/v1/transfers/:id/${action}`,
+    tag: 'Transfers',
+    tenantScoped: true,
+    body: transferActionBody,
+    envelope: 'A' as const,
+    status: 200 as const,
+    errors: ['NOT_FOUND' as const, 'INVALID_STATE' as const, 'INSUFFICIENT_STOCK' as const],
+    example: {},
+  });
+  return [
+    defineRoute({
+      name: 'transfers.create',
+      method: 'POST',
+      path: '/api/partner/v1/transfers',
+      summary: 'Create a stock transfer',
+      description: 'A request to move stock between two of the tenant\'s locations, pending approval. unit_price is the product\'s cost price.',
+      tag: 'Transfers',
+      tenantScoped: true,
+      body: createTransferBody,
+      envelope: 'A',
+      status: 201,
+      response: createTransferResponse,
+      errors: ['VALIDATION_ERROR'],
+      example: {
+        from_location_id: 1,
+        to_location_id: 2,
+        transfer_date: '2026-11-22',
+        expected_arrival_date: '2026-11-25',
+        reference_number: 'PO-2026-118',
+        notes: 'Weekly replenishment',
+        items: [{ product_id: '1042', quantity: 12, notes: 'fragile' }],
+      },
+      handler: async ({ partner, tenantId, body, now }) => {
+        const created = await createTransfer(
+          database,
+          {
+            tenantId,
+            partnerId: partner.partnerId,
+            actor: actorOf(partner),
+            fromLocationId: body.from_location_id,
+            toLocationId: body.to_location_id,
+            transferDate: body.transfer_date,
+            expectedArrivalDate: body.expected_arrival_date,
+            referenceNumber: body.reference_number,
+            notes: body.notes,
+            items: body.items.map((i) => ({ productId: i.product_id, quantity: i.quantity, notes: i.notes })),
+          },
+          now,
+        );
+        return { transfer: await full(created) };
+      },
+    }),
+    defineRoute({
+      name: 'transfers.list',
+      method: 'GET',
+      path: '/api/engine/v1/transfers',
+      summary: 'List transfers',
+      description: 'Newest first; transfer_date_from and transfer_date_to are inclusive.',
+      tag: 'Transfers',
+      tenantScoped: true,
+      query: transferListQuery,
+      envelope: 'A',
+      status: 200,
+      response: transferListResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ tenantId, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = await listTransfers(
+          database,
+          tenantId,
+          {
+            status: query.status,
+            fromLocationId: query.from_location_id,
+            toLocationId: query.to_location_id,
+            transferDateFrom: query.transfer_date_from,
+            transferDateTo: query.transfer_date_to,
+          },
+          page,
+        );
+        return { transfers: rows.map(p.presentTransferListEntry), pagination: simplePagination(pageFacts(total, page, rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'transfers.detail',
+      method: 'GET',
+      path: '/api/engine/v1/transfers/:id',
+      summary: 'Get a transfer',
+      tag: 'Transfers',
+      tenantScoped: true,
+      envelope: 'A',
+      status: 200,
+      response: transferDetailResponse,
+      errors: ['NOT_FOUND'],
+      handler: async ({ tenantId, params }) => {
+        const transfer = await findTransfer(database, tenantId, params.id ?? '');
+        if (!transfer) throw notFound('transfer', params.id);
+        return { transfer: await full(transfer) };
+      },
+    }),
+    defineRoute({
+      name: 'transfers.approve',
+      method: 'PATCH',
+      alsoMethods: ['POST'],
+      path: '/api/partner/v1/transfers/:id/approve',
+      summary: 'Approve a pending transfer',
+      description: 'Reserves every line at the source, or nothing: a line above what is available is INSUFFICIENT_STOCK and the transfer stays pending.',
+      tag: 'Transfers',
+      tenantScoped: true,
+      body: transferActionBody,
+      envelope: 'A',
+      status: 200,
+      response: approveTransferResponse,
+      errors: ['NOT_FOUND', 'INVALID_STATE', 'INSUFFICIENT_STOCK'],
+      example: {},
+      handler: async ({ partner, tenantId, params, now }) => {
+        const t = await approveTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
+        return { transfer: { id: t.number, transfer_number: t.number, status: t.status, approved_at: t.approvedAt, approved_by: t.approvedBy } };
+      },
+    }),
+    defineRoute({
+      name: 'transfers.reject',
+      method: 'PATCH',
+      alsoMethods: ['POST'],
+      path: '/api/partner/v1/transfers/:id/reject',
+      summary: 'Reject a pending transfer',
+      tag: 'Transfers',
+      tenantScoped: true,
+      body: rejectTransferBody,
+      envelope: 'A',
+      status: 200,
+      response: rejectTransferResponse,
+      errors: ['NOT_FOUND', 'INVALID_STATE', 'VALIDATION_ERROR'],
+      example: { reason: 'Destination is closed for stock take' },
+      handler: async ({ partner, tenantId, params, body, now }) => {
+        const t = await rejectTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now);
+        return {
+          transfer: { id: t.number, transfer_number: t.number, status: t.status, rejected_at: t.rejectedAt, rejected_by: t.rejectedBy, rejection_reason: t.rejectionReason },
+        };
+      },
+    }),
+    defineRoute({
+      ...actionSpec('ship'),
+      name: 'transfers.ship',
+      summary: 'Ship an approved transfer (extension)',
+      description: 'The reserved quantities leave the source: reserved and good stock both go down. Status becomes in_transit.',
+      response: shipTransferResponse,
+      handler: async ({ partner, tenantId, params, now }) => {
+        const t = await shipTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
+        return { transfer: { id: t.number, transfer_number: t.number, status: t.status, shipped_at: t.shippedAt, shipped_by: t.shippedBy } };
+      },
+    }),
+    defineRoute({
+      ...actionSpec('receive'),
+      name: 'transfers.receive',
+      summary: 'Receive a transfer in transit (extension)',
+      description: "The shipped quantities arrive as good stock at the destination. Status becomes completed and actual_arrival_date is set.",
+      response: receiveTransferResponse,
+      handler: async ({ partner, tenantId, params, now }) => {
+        const t = await receiveTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
+        return { transfer: { id: t.number, transfer_number: t.number, status: t.status, received_at: t.receivedAt, received_by: t.receivedBy } };
+      },
+    }),
+  ];
+}
