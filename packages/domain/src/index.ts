@@ -9,4 +9,5 @@ export * from './inbound.js';
 export * from './pagination.js';
 export * from './document-number.js';
 export * from './time-format.js';
+export * from './webhook-delivery.js';
 export * from './contract/index.js';

@@ -24,3 +24,6 @@ export * from './operations/demo-data.js';
 export * from './repositories/transfer-repository.js';
 export * from './operations/transfer-operations.js';
 export * from './repositories/stock-read-repository.js';
+export * from './repositories/webhook-repository.js';
+export * from './repositories/inbound-repository.js';
+export * from './operations/inbound-operations.js';

@@ -28,6 +28,7 @@ import {
 } from '../repositories/adjustment-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
 import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
 
@@ -104,6 +105,11 @@ async function lockOrThrow(tx: Tx, tenantId: string, number: string) {
   return row;
 }
 
+/** The adjustment.status_changed event, in the transaction of the change. */
+async function statusChanged(tx: Tx, tenantId: string, number: string, previous: string, status: string, now: Date): Promise<void> {
+  await enqueueEvent(tx, { tenantId, type: 'adjustment.status_changed', resource: { type: 'adjustment', id: number }, data: { adjustment_number: number, previous_status: previous, status } }, now);
+}
+
 async function reload(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRecord> {
   const record = await findAdjustment(tx, tenantId, number);
   if (!record) throw notFound(number);
@@ -161,6 +167,7 @@ export async function approveAdjustment(
       .where('id', '=', row.id)
       .where('status', '=', 'pending')
       .execute();
+    await statusChanged(tx, input.tenantId, row.number, row.status, 'approved', now);
     return reload(tx, input.tenantId, input.number);
   });
 }
@@ -186,6 +193,7 @@ export async function rejectAdjustment(
       .where('id', '=', row.id)
       .where('status', '=', 'pending')
       .execute();
+    await statusChanged(tx, input.tenantId, row.number, row.status, 'rejected', now);
     return reload(tx, input.tenantId, input.number);
   });
 }

@@ -33,6 +33,7 @@ import {
   lockTransfer,
 } from '../repositories/transfer-repository.js';
 import type { TransferTable } from '../schema/index.js';
+import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
 
@@ -113,6 +114,11 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
   });
 }
 
+/** The transfer.status_changed event, in the transaction of the change. */
+async function statusChanged(tx: Tx, tenantId: string, number: string, previous: string, status: string, now: Date): Promise<void> {
+  await enqueueEvent(tx, { tenantId, type: 'transfer.status_changed', resource: { type: 'transfer', id: number }, data: { transfer_number: number, previous_status: previous, status } }, now);
+}
+
 function notFound(number: string): AppError {
   return new AppError(domainError('NOT_FOUND', `transfer ${number} does not exist`, { field: 'id' }));
 }
@@ -162,7 +168,9 @@ async function stockStep<N>(
       .where('id', '=', row.id)
       .where('status', '=', row.status)
       .execute();
-    return (await findTransfer(tx, input.tenantId, input.number))!;
+    const updated = (await findTransfer(tx, input.tenantId, input.number))!;
+    await statusChanged(tx, input.tenantId, row.number, row.status, updated.status, now);
+    return updated;
   });
 }
 
@@ -211,6 +219,7 @@ export async function rejectTransfer(scope: Scope, input: TransferActionInput & 
       .where('id', '=', row.id)
       .where('status', '=', 'pending')
       .execute();
+    await statusChanged(tx, input.tenantId, row.number, row.status, 'rejected', now);
     return (await findTransfer(tx, input.tenantId, input.number))!;
   });
 }

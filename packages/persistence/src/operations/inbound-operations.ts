@@ -1,0 +1,206 @@
+// Inbound use cases: internal teams create and cancel shipments; warehouses receive items. A
+// receipt locks the shipment, asks the domain, and writes lines, stock, ledger, status and the
+// inbound.status_changed event in one transaction.
+import {
+  type Actor,
+  AppError,
+  type DecimalInput,
+  type InboundStatus,
+  type ReceiptCondition,
+  cancelInbound as decideCancel,
+  dec,
+  domainError,
+  formatDocumentNumber,
+  fromScaled,
+  receiveInbound as decideReceipt,
+  toFixedString,
+  toScaled,
+  unwrap,
+} from '@pits/domain';
+import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
+import { type InboundAggregate, findInbound, lockInbound } from '../repositories/inbound-repository.js';
+import { lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import { enqueueEvent } from '../repositories/webhook-repository.js';
+import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
+
+export interface CreateInboundInput {
+  tenantId: string;
+  locationId: number;
+  sourceType: string;
+  sourceId: number;
+  sourceCode: string;
+  /** Defaults to the next INB-YYYYMMDD-NNNNNN of the tenant. */
+  code?: string | undefined;
+  inboundDate?: Date | undefined;
+  notes?: string | undefined;
+  createdBy: string;
+  lines: readonly { productId: number; expectedQuantity: DecimalInput; unit?: string | undefined; unitPrice?: DecimalInput | undefined; notes?: string | undefined }[];
+}
+
+export async function createInbound(scope: Scope, input: CreateInboundInput, now: Date): Promise<InboundAggregate> {
+  if (input.lines.length === 0) throw new AppError(domainError('VALIDATION_ERROR', 'an inbound shipment needs at least one line', { field: 'lines' }));
+  const at = now.toISOString();
+  const id = await withTransaction(scope, async (tx) => {
+    await requireTenantLocation(tx, input.tenantId, input.locationId, 'locationId');
+    const products = await requireTenantProducts(tx, input.tenantId, input.lines.map((l) => l.productId));
+    const code = input.code ?? formatDocumentNumber('INB', now, await nextDocumentSequence(tx, input.tenantId, 'INB'));
+    const row = await tx.db
+      .insertInto('inbound_shipments')
+      .values({
+        tenant_id: input.tenantId,
+        code,
+        inbound_date: (input.inboundDate ?? now).toISOString(),
+        source_type: input.sourceType,
+        source_id: input.sourceId,
+        source_code: input.sourceCode,
+        location_id: input.locationId,
+        status: 'pending',
+        received_at: null,
+        cancelled_at: null,
+        notes: input.notes ?? '',
+        created_by: input.createdBy,
+        updated_by: input.createdBy,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await tx.db
+      .insertInto('inbound_details')
+      .values(
+        input.lines.map((line, index) => ({
+          inbound_id: row.id,
+          product_id: line.productId,
+          expected_quantity: toScaled(dec(line.expectedQuantity)),
+          received_good: 0,
+          received_damaged: 0,
+          unit: line.unit ?? 'pcs',
+          unit_price: toFixedString(line.unitPrice ?? products[index]!.cost_price, 2),
+          notes: line.notes ?? '',
+          grid_id: null,
+          received_at: null,
+          received_by: null,
+          created_by: input.createdBy,
+          updated_by: input.createdBy,
+          deleted_by: null,
+          deleted_at: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    return row.id;
+  });
+  return (await findInbound(scope, input.tenantId, id))!;
+}
+
+function notFound(id: number): AppError {
+  return new AppError(domainError('NOT_FOUND', `inbound shipment ${id} does not exist`, { field: 'id' }));
+}
+
+async function statusEvent(tx: Tx, tenantId: string, shipment: { id: number; code: string }, previous: InboundStatus, status: InboundStatus, now: Date) {
+  await enqueueEvent(
+    tx,
+    { tenantId, type: 'inbound.status_changed', resource: { type: 'inbound', id: String(shipment.id) }, data: { inbound_id: shipment.id, code: shipment.code, previous_status: previous, status } },
+    now,
+  );
+}
+
+/** Cancels a pending shipment. */
+export async function cancelInbound(scope: Scope, input: { tenantId: string; id: number; actor: string }, now: Date): Promise<InboundAggregate> {
+  await withTransaction(scope, async (tx) => {
+    const row = await lockInbound(tx, input.tenantId, input.id);
+    if (!row) throw notFound(input.id);
+    unwrap(decideCancel(row));
+    await tx.db
+      .updateTable('inbound_shipments')
+      .set({ status: 'cancelled', cancelled_at: now.toISOString(), updated_by: input.actor, updated_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+    await statusEvent(tx, input.tenantId, row, row.status, 'cancelled', now);
+  });
+  return (await findInbound(scope, input.tenantId, input.id))!;
+}
+
+export interface ReceiptInput {
+  itemId: number;
+  quantity: DecimalInput;
+  condition?: ReceiptCondition | undefined;
+  gridId?: string | undefined;
+  receivedAt?: Date | undefined;
+  receivedBy?: string | undefined;
+}
+
+export interface ReceiveResult {
+  shipment: InboundAggregate;
+  /** The lines this receipt touched, in request order without repeats. */
+  touched: number[];
+}
+
+/**
+ * Receives items: cumulative quantities never exceed what is expected; goods join the location's
+ * stock in their condition; the shipment becomes partial or received.
+ */
+export async function receiveInbound(
+  scope: Scope,
+  input: { tenantId: string; id: number; actor: Actor; receipts: readonly ReceiptInput[] },
+  now: Date,
+): Promise<ReceiveResult> {
+  const touched = [...new Set(input.receipts.map((r) => r.itemId))];
+  await withTransaction(scope, async (tx) => {
+    const row = await lockInbound(tx, input.tenantId, input.id);
+    if (!row) throw notFound(input.id);
+    const [location, details] = await Promise.all([
+      tx.db.selectFrom('locations').select(['receiving_grid']).where('id', '=', row.location_id).executeTakeFirstOrThrow(),
+      tx.db.selectFrom('inbound_details').selectAll().where('inbound_id', '=', row.id).where('deleted_at', 'is', null).orderBy('id').execute(),
+    ]);
+    const decision = {
+      status: row.status,
+      locationId: row.location_id,
+      lines: details.map((d) => ({ id: d.id, productId: d.product_id, expected: fromScaled(d.expected_quantity), received: fromScaled(d.received_good + d.received_damaged) })),
+    };
+    const receipts = input.receipts.map((r) => ({ itemId: r.itemId, quantity: dec(r.quantity), condition: r.condition ?? 'good' }));
+    // State and line checks first, against no stock: refusals touch no stock row.
+    const early = decideReceipt(decision, receipts, new Map());
+    if (!early.ok && early.error.kind !== 'INSUFFICIENT_STOCK') throw new AppError(early.error);
+    const productOf = new Map(details.map((d) => [d.id, d.product_id]));
+    const levels = await lockStockLevels(tx, input.tenantId, receipts.flatMap((r) => (productOf.has(r.itemId) ? [{ locationId: row.location_id, productId: productOf.get(r.itemId)! }] : [])), now);
+    const receipt = unwrap(decideReceipt(decision, receipts, levels));
+    const actorName = input.actor.name;
+    await writeStockOutcome(tx, input.tenantId, receipt.stock, { type: 'inbound', id: String(row.id), documentNumber: row.code, actor: `partner:${input.actor.id}:${actorName}` }, now);
+    const at = now.toISOString();
+    const byItem = new Map<number, { good: number; damaged: number; receipt: ReceiptInput }>();
+    for (const r of input.receipts) {
+      const entry = byItem.get(r.itemId) ?? { good: 0, damaged: 0, receipt: r };
+      entry[r.condition ?? 'good'] += toScaled(dec(r.quantity));
+      entry.receipt = r;
+      byItem.set(r.itemId, entry);
+    }
+    for (const detail of details) {
+      const got = byItem.get(detail.id);
+      if (!got) continue;
+      await tx.db
+        .updateTable('inbound_details')
+        .set({
+          received_good: detail.received_good + got.good,
+          received_damaged: detail.received_damaged + got.damaged,
+          grid_id: got.receipt.gridId ?? detail.grid_id ?? location.receiving_grid,
+          received_at: (got.receipt.receivedAt ?? now).toISOString(),
+          received_by: got.receipt.receivedBy ?? actorName,
+          updated_by: actorName,
+          updated_at: at,
+        })
+        .where('id', '=', detail.id)
+        .execute();
+    }
+    const status = receipt.next.status;
+    await tx.db
+      .updateTable('inbound_shipments')
+      .set({ status, received_at: status === 'received' ? at : null, updated_by: actorName, updated_at: at })
+      .where('id', '=', row.id)
+      .execute();
+    if (status !== row.status) await statusEvent(tx, input.tenantId, row, row.status, status, now);
+  });
+  return { shipment: (await findInbound(scope, input.tenantId, input.id))!, touched };
+}

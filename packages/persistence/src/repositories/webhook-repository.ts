@@ -1,0 +1,336 @@
+// Webhook endpoints, the event outbox and deliveries. Events are written in the same transaction
+// as the change that caused them, fanned out there to one delivery per subscribed endpoint; a
+// worker claims due deliveries with a lease, so several workers never send the same one at once
+// and a worker that dies mid-delivery loses nothing (its lease runs out and another claims it).
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Selectable, Updateable } from 'kysely';
+import { AppError, domainError } from '@pits/domain';
+import type { CredentialCipher } from '../credential-cipher.js';
+import type { WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
+import { type Scope, type Tx, withTransaction } from '../transaction.js';
+
+export type WebhookEventType = 'inbound.status_changed' | 'adjustment.status_changed' | 'transfer.status_changed';
+
+export interface WebhookEndpointRecord {
+  id: number;
+  partnerId: number;
+  url: string;
+  eventTypes: WebhookEventType[];
+  description: string;
+  createdAt: string;
+}
+
+function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    url: row.url,
+    eventTypes: JSON.parse(row.event_types) as WebhookEventType[],
+    description: row.description,
+    createdAt: row.created_at,
+  };
+}
+
+/** Registers an endpoint; its signing secret is returned here only (stored encrypted). */
+export async function createWebhookEndpoint(
+  scope: Scope,
+  cipher: CredentialCipher,
+  partnerId: number,
+  input: { url: string; eventTypes: readonly WebhookEventType[]; description?: string | undefined },
+  now: Date,
+): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
+  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
+  const row = await scope.db
+    .insertInto('webhook_endpoints')
+    .values({
+      partner_id: partnerId,
+      url: input.url,
+      secret_enc: cipher.encrypt(secret),
+      event_types: JSON.stringify([...new Set(input.eventTypes)]),
+      description: input.description ?? '',
+      created_at: now.toISOString(),
+      deleted_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { endpoint: toEndpoint(row), secret };
+}
+
+export async function listWebhookEndpoints(scope: Scope, partnerId: number): Promise<WebhookEndpointRecord[]> {
+  const rows = await scope.db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('deleted_at', 'is', null).orderBy('id').execute();
+  return rows.map(toEndpoint);
+}
+
+/** Removes an endpoint: no new deliveries; pending ones to it are dropped. Unknown or another partner's: NOT_FOUND. */
+export async function deleteWebhookEndpoint(scope: Scope, partnerId: number, id: number, now: Date): Promise<void> {
+  await withTransaction(scope, async (tx) => {
+    const result = await tx.db
+      .updateTable('webhook_endpoints')
+      .set({ deleted_at: now.toISOString() })
+      .where('id', '=', id)
+      .where('partner_id', '=', partnerId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${id} does not exist`, { field: 'id' }));
+    await tx.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', last_error: 'endpoint deleted', updated_at: now.toISOString() })
+      .where('endpoint_id', '=', id)
+      .where('status', '=', 'pending')
+      .execute();
+  });
+}
+
+export interface EventInput {
+  tenantId: string;
+  type: WebhookEventType;
+  resource: { type: 'inbound' | 'adjustment' | 'transfer'; id: string };
+  data: Record<string, unknown>;
+}
+
+/**
+ * Writes the event for every partner installed for the tenant that has an endpoint subscribed to
+ * its type, with one pending delivery per endpoint. Call inside the transaction of the change.
+ * Returns the event ids written.
+ */
+export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promise<string[]> {
+  const endpoints = await tx.db
+    .selectFrom('webhook_endpoints')
+    .innerJoin('installations', 'installations.partner_id', 'webhook_endpoints.partner_id')
+    .select(['webhook_endpoints.id', 'webhook_endpoints.partner_id', 'webhook_endpoints.event_types'])
+    .where('installations.tenant_id', '=', event.tenantId)
+    .where('installations.uninstall_at', 'is', null)
+    .where('webhook_endpoints.deleted_at', 'is', null)
+    .execute();
+  const byPartner = new Map<number, number[]>();
+  for (const e of endpoints) {
+    if (!(JSON.parse(e.event_types) as string[]).includes(event.type)) continue;
+    byPartner.set(e.partner_id, [...(byPartner.get(e.partner_id) ?? []), e.id]);
+  }
+  const at = now.toISOString();
+  const ids: string[] = [];
+  for (const [partnerId, endpointIds] of byPartner) {
+    const eventId = randomUUID();
+    const payload = {
+      event_id: eventId,
+      type: event.type,
+      occurred_at: at,
+      tenant_id: event.tenantId,
+      resource: event.resource,
+      data: event.data,
+    };
+    await tx.db
+      .insertInto('event_outbox')
+      .values({
+        event_id: eventId,
+        partner_id: partnerId,
+        tenant_id: event.tenantId,
+        type: event.type,
+        resource_type: event.resource.type,
+        resource_id: event.resource.id,
+        payload: JSON.stringify(payload),
+        occurred_at: at,
+        dispatched_at: at,
+      })
+      .execute();
+    await tx.db
+      .insertInto('webhook_deliveries')
+      .values(
+        endpointIds.map((endpointId) => ({
+          event_id: eventId,
+          endpoint_id: endpointId,
+          status: 'pending' as const,
+          attempts: 0,
+          next_attempt_at: at,
+          locked_by: null,
+          locked_until: null,
+          last_status_code: null,
+          last_error: null,
+          delivered_at: null,
+          created_at: at,
+          updated_at: at,
+        })),
+      )
+      .execute();
+    ids.push(eventId);
+  }
+  return ids;
+}
+
+/** A delivery a worker holds: what to send where, signed with the endpoint's secret. */
+export interface ClaimedDelivery {
+  id: number;
+  eventId: string;
+  endpointId: number;
+  url: string;
+  secret: string;
+  payload: string;
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` due deliveries for `workerId` until `leaseMs` from now. A delivery whose
+ * lease ran out (its worker died) is due again.
+ */
+export async function claimDueDeliveries(
+  scope: Scope,
+  cipher: CredentialCipher,
+  workerId: string,
+  options: { limit: number; leaseMs: number; now: Date },
+): Promise<ClaimedDelivery[]> {
+  const at = options.now.toISOString();
+  const until = new Date(options.now.getTime() + options.leaseMs).toISOString();
+  const claimed = await withTransaction(scope, async (tx) => {
+    let due = tx.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', at)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(options.limit);
+    if (tx.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const ids = (await due.execute()).map((r) => r.id);
+    if (ids.length === 0) return [];
+    await tx.db.updateTable('webhook_deliveries').set({ locked_by: workerId, locked_until: until }).where('id', 'in', ids).execute();
+    return ids;
+  });
+  if (claimed.length === 0) return [];
+  const rows = await scope.db
+    .selectFrom('webhook_deliveries')
+    .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+    .innerJoin('event_outbox', 'event_outbox.event_id', 'webhook_deliveries.event_id')
+    .select(['webhook_deliveries.id', 'webhook_deliveries.event_id', 'webhook_deliveries.endpoint_id', 'webhook_deliveries.attempts', 'webhook_endpoints.url', 'webhook_endpoints.secret_enc', 'event_outbox.payload'])
+    .where('webhook_deliveries.id', 'in', claimed)
+    .where('webhook_deliveries.locked_by', '=', workerId)
+    .orderBy('webhook_deliveries.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    eventId: r.event_id,
+    endpointId: r.endpoint_id,
+    url: r.url,
+    secret: cipher.decrypt(r.secret_enc),
+    payload: r.payload,
+    attempts: r.attempts,
+  }));
+}
+
+export interface AttemptOutcome {
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  succeeded: boolean;
+  /** When to try again after a failure; null when no attempt is left (the delivery fails). */
+  retryAt: Date | null;
+}
+
+/** Records one attempt and moves the delivery on: succeeded, pending again later, or failed. Only its lease holder may. */
+export async function recordDeliveryAttempt(scope: Scope, delivery: Pick<ClaimedDelivery, 'id'>, workerId: string, outcome: AttemptOutcome): Promise<boolean> {
+  return withTransaction(scope, async (tx) => {
+    let query = tx.db.selectFrom('webhook_deliveries').select(['attempts', 'locked_by', 'status']).where('id', '=', delivery.id);
+    if (tx.dialect === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
+    if (!row || row.locked_by !== workerId || row.status !== 'pending') return false;
+    const attemptNo = row.attempts + 1;
+    await tx.db
+      .insertInto('webhook_delivery_attempts')
+      .values({
+        delivery_id: delivery.id,
+        attempt_no: attemptNo,
+        started_at: outcome.startedAt.toISOString(),
+        duration_ms: outcome.durationMs,
+        status_code: outcome.statusCode,
+        error: outcome.error,
+        succeeded: outcome.succeeded ? 1 : 0,
+      })
+      .execute();
+    const at = new Date(outcome.startedAt.getTime() + outcome.durationMs).toISOString();
+    const next: Updateable<WebhookDeliveryTable> = outcome.succeeded
+      ? { status: 'succeeded', delivered_at: at }
+      : outcome.retryAt
+        ? { status: 'pending', next_attempt_at: outcome.retryAt.toISOString() }
+        : { status: 'failed' };
+    await tx.db
+      .updateTable('webhook_deliveries')
+      .set({ ...next, attempts: attemptNo, last_status_code: outcome.statusCode, last_error: outcome.error, locked_by: null, locked_until: null, updated_at: at })
+      .where('id', '=', delivery.id)
+      .execute();
+    return true;
+  });
+}
+
+export interface DeliveryView {
+  id: number;
+  eventId: string;
+  eventType: string;
+  endpointId: number;
+  url: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  deliveredAt: string | null;
+  createdAt: string;
+  attemptLog: { attemptNo: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null; succeeded: boolean }[];
+}
+
+/** The partner's recent deliveries, newest first, each with its attempts. */
+export async function listDeliveries(scope: Scope, partnerId: number, options: { limit: number; endpointId?: number | undefined; status?: DeliveryView['status'] | undefined }): Promise<DeliveryView[]> {
+  let query = scope.db
+    .selectFrom('webhook_deliveries')
+    .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+    .innerJoin('event_outbox', 'event_outbox.event_id', 'webhook_deliveries.event_id')
+    .selectAll('webhook_deliveries')
+    .select(['webhook_endpoints.url', 'event_outbox.type'])
+    .where('webhook_endpoints.partner_id', '=', partnerId);
+  if (options.endpointId !== undefined) query = query.where('webhook_deliveries.endpoint_id', '=', options.endpointId);
+  if (options.status !== undefined) query = query.where('webhook_deliveries.status', '=', options.status);
+  const rows = await query.orderBy('webhook_deliveries.id', 'desc').limit(options.limit).execute();
+  const attempts = rows.length
+    ? await scope.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('delivery_id').orderBy('attempt_no').execute()
+    : [];
+  return rows.map((r) => ({
+    id: r.id,
+    eventId: r.event_id,
+    eventType: r.type,
+    endpointId: r.endpoint_id,
+    url: r.url,
+    status: r.status,
+    attempts: r.attempts,
+    nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null,
+    lastStatusCode: r.last_status_code,
+    lastError: r.last_error,
+    deliveredAt: r.delivered_at,
+    createdAt: r.created_at,
+    attemptLog: attempts
+      .filter((a) => a.delivery_id === r.id)
+      .map((a) => ({ attemptNo: a.attempt_no, startedAt: a.started_at, durationMs: a.duration_ms, statusCode: a.status_code, error: a.error, succeeded: a.succeeded === 1 })),
+  }));
+}
+
+/**
+ * Sends a finished (succeeded or failed) delivery again: it becomes pending and due now, keeping
+ * its attempt log; a failure of that extra attempt ends it as failed again.
+ */
+export async function redeliver(scope: Scope, partnerId: number, deliveryId: number, now: Date): Promise<void> {
+  await withTransaction(scope, async (tx) => {
+    const row = await tx.db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+      .select(['webhook_deliveries.id', 'webhook_deliveries.status', 'webhook_endpoints.deleted_at'])
+      .where('webhook_deliveries.id', '=', deliveryId)
+      .where('webhook_endpoints.partner_id', '=', partnerId)
+      .executeTakeFirst();
+    if (!row || row.deleted_at !== null) throw new AppError(domainError('NOT_FOUND', `delivery ${deliveryId} does not exist`, { field: 'id' }));
+    if (row.status === 'pending') throw new AppError(domainError('INVALID_STATE', `delivery ${deliveryId} is still pending`, { field: 'id' }));
+    await tx.db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'pending', next_attempt_at: now.toISOString(), locked_by: null, locked_until: null, updated_at: now.toISOString() })
+      .where('id', '=', deliveryId)
+      .execute();
+  });
+}
