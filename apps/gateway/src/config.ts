@@ -19,6 +19,17 @@ export interface GatewayConfig {
   shutdownTimeoutMs: number;
 }
 
+/** The webhook worker's settings (same app, its own entry point). */
+export interface WebhookWorkerConfig {
+  database: DatabaseConfig;
+  credentialsKey: string;
+  logLevel: GatewayConfig['logLevel'];
+  pollMs: number;
+  timeoutMs: number;
+  concurrency: number;
+  batchSize: number;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -39,25 +50,47 @@ const schema = z.object({
   RATE_LIMIT_LARGE: int(1, 1_000_000).default(5000),
   RATE_LIMIT_OPERATION: int(1, 1_000_000).default(200),
   SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(10_000),
+  WEBHOOK_POLL_MS: int(10, 60_000).default(100),
+  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  WEBHOOK_CONCURRENCY: int(1, 256).default(16),
+  WEBHOOK_BATCH_SIZE: int(1, 1000).default(50),
 });
+
+function parse(env: Record<string, string | undefined>) {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.code === 'invalid_type' && i.input === undefined ? 'is required' : i.message}`);
+    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  let database: DatabaseConfig;
+  try {
+    database = parseDatabaseUrl(parsed.data.DATABASE_URL);
+  } catch (error) {
+    throw new ConfigError(`invalid configuration:\n  DATABASE_URL: ${(error as Error).message}`);
+  }
+  return { e: parsed.data, database };
+}
+
+/** The worker's configuration: DATABASE_URL, CREDENTIALS_KEY, LOG_LEVEL and the WEBHOOK_* settings. */
+export function loadWebhookWorkerConfig(env: Record<string, string | undefined>): WebhookWorkerConfig {
+  const { e, database } = parse(env);
+  return {
+    database,
+    credentialsKey: e.CREDENTIALS_KEY,
+    logLevel: e.LOG_LEVEL,
+    pollMs: e.WEBHOOK_POLL_MS,
+    timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    concurrency: e.WEBHOOK_CONCURRENCY,
+    batchSize: e.WEBHOOK_BATCH_SIZE,
+  };
+}
 
 /**
  * @example
  * const config = loadGatewayConfig(process.env); // throws ConfigError naming each bad variable
  */
 export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.code === 'invalid_type' && i.input === undefined ? 'is required' : i.message}`);
-    throw new ConfigError(`invalid gateway configuration:\n  ${problems.join('\n  ')}`);
-  }
-  const e = parsed.data;
-  let database: DatabaseConfig;
-  try {
-    database = parseDatabaseUrl(e.DATABASE_URL);
-  } catch (error) {
-    throw new ConfigError(`invalid gateway configuration:\n  DATABASE_URL: ${(error as Error).message}`);
-  }
+  const { e, database } = parse(env);
   return {
     host: e.GATEWAY_HOST,
     port: e.GATEWAY_PORT,

@@ -19,6 +19,7 @@ import {
 import type { GatewayConfig } from './config.js';
 import { buildOpenApiDocument } from './docs/openapi-document.js';
 import { renderDocsPage } from './docs/docs-page.js';
+import { webhookGuide } from './docs/webhook-guide.js';
 import {
   type GatewayState,
   type IdempotencyStore,
@@ -36,6 +37,8 @@ import { mountRoutes } from './routes/mount-routes.js';
 import { PUBLIC_ROUTES, mountPublicRoutes } from './routes/public-routes.js';
 import type { RouteSpec } from './routes/route-spec.js';
 import { adjustmentRoutes } from './routes/adjustment-routes.js';
+import { inboundRoutes } from './routes/inbound-routes.js';
+import { webhookRoutes } from './routes/webhook-routes.js';
 import { stockRoutes } from './routes/stock-routes.js';
 import { tenantRoutes } from './routes/tenant-routes.js';
 import { transferRoutes } from './routes/transfer-routes.js';
@@ -87,6 +90,8 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     ...adjustmentRoutes({ database }),
     ...transferRoutes({ database }),
     ...stockRoutes({ database }),
+    ...inboundRoutes({ database }),
+    ...webhookRoutes({ database, cipher }),
   ];
 
   const operationLimit = config.rateLimit.operation;
@@ -115,7 +120,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   mountPublicRoutes(publicRouter, {
     database,
     openApi: document,
-    docsHtml: () => (docsHtml ??= renderDocsPage(document() as Record<string, unknown>)),
+    docsHtml: () => (docsHtml ??= renderDocsPage(document() as Record<string, unknown>, [webhookGuide()])),
   });
 
   const app = new Koa<GatewayState>({ proxy: false });

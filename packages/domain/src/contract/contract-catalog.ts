@@ -38,7 +38,15 @@ import {
   transferListQuery,
   transferListResponse,
 } from './transfer-schemas.js';
-import { registerWebhookBody, registerWebhookResponse, webhookEvent } from './webhook-schemas.js';
+import {
+  deliveriesQuery,
+  listDeliveriesResponse,
+  listWebhooksResponse,
+  registerWebhookBody,
+  registerWebhookResponse,
+  webhookActionResponse,
+  webhookEvent,
+} from './webhook-schemas.js';
 
 /**
  * One contract schema. Requests (bodies and queries) convert with `z.toJSONSchema(schema, { io: 'input' })`
@@ -110,6 +118,10 @@ export const contractSchemas: readonly ContractSchemaEntry[] = [
   request('registerWebhookBody', registerWebhookBody),
   response('registerWebhookResponse', registerWebhookResponse),
   response('webhookEvent', webhookEvent),
+  response('listWebhooksResponse', listWebhooksResponse),
+  response('webhookActionResponse', webhookActionResponse),
+  request('deliveriesQuery', deliveriesQuery),
+  response('listDeliveriesResponse', listDeliveriesResponse),
 
   response('errorEnvelope', errorEnvelope),
 ];

@@ -1,7 +1,7 @@
 // Webhooks (extension, contract decisions §11): the registration body, the endpoint resource and
 // the payload of a delivered event.
 import { z } from 'zod';
-import { envelopeA, requiredOr, timestamp } from './common-schemas.js';
+import { envelopeA, queryId, queryInteger, requiredOr, timestamp } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
 export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed']);
@@ -66,3 +66,57 @@ export const webhookEvent = z
     data: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
+
+/** 200 of `GET /api/partner/v1/webhooks`: envelope A, `data.webhooks`. */
+export const listWebhooksResponse = envelopeA(z.strictObject({ webhooks: z.array(webhookEndpoint) })).meta({
+  id: 'ListWebhooksResponse',
+  description: "The partner's active endpoints.",
+});
+
+/** 200 of `DELETE /api/partner/v1/webhooks/:id` and of a redelivery: envelope A with `data: null`. */
+export const webhookActionResponse = envelopeA(z.null()).meta({ id: 'WebhookActionResponse', description: 'Done.' });
+
+export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
+
+/** Query of `GET /api/partner/v1/webhooks/deliveries`: newest first, `limit` 1 to 100 (default 20). */
+export const deliveriesQuery = z
+  .object({
+    limit: queryInteger({ min: 1, max: 100, defaultValue: 20 }),
+    status: deliveryStatus.optional(),
+    endpoint_id: queryId.optional(),
+  })
+  .meta({ id: 'DeliveriesQuery', description: 'Filters of the recent deliveries.' });
+
+/** One delivery of one event to one endpoint, with every attempt. */
+export const webhookDelivery = z
+  .strictObject({
+    id: z.string(),
+    event_id: z.uuid(),
+    event_type: webhookEventType,
+    endpoint_id: z.string(),
+    url: z.string(),
+    status: deliveryStatus,
+    attempts: z.int().min(0),
+    next_attempt_at: timestamp.nullable(),
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    delivered_at: timestamp.nullable(),
+    created_at: timestamp,
+    attempt_log: z.array(
+      z.strictObject({
+        attempt: z.int().min(1),
+        started_at: timestamp,
+        duration_ms: z.int().min(0),
+        status_code: z.int().nullable(),
+        error: z.string().nullable(),
+        succeeded: z.boolean(),
+      }),
+    ),
+  })
+  .meta({ id: 'WebhookDelivery', description: 'A delivery and its attempts.' });
+
+/** 200 of the deliveries list: envelope A, `data.deliveries`. */
+export const listDeliveriesResponse = envelopeA(z.strictObject({ deliveries: z.array(webhookDelivery) })).meta({
+  id: 'ListDeliveriesResponse',
+  description: 'Recent deliveries, newest first.',
+});

@@ -1,0 +1,90 @@
+// Inbound shipments for partners: list (envelope B), detail (envelope A) and receive. Each has its
+// own 200-per-minute rate-limit bucket besides the partner's tier.
+import { inboundDetailResponse, inboundListQuery, inboundListResponse, pageFacts, rangePagination, receiveInboundBody, receiveInboundResponse } from '@pits/domain';
+import { type Database, findInbound, listInbounds, receiveInbound } from '@pits/persistence';
+import { presentInboundDetail, presentInboundListEntry, presentReceipt } from './inbound-presenters.js';
+import { actorOf, notFound, pageOf } from './route-helpers.js';
+import { type RouteSpec, defineRoute } from './route-spec.js';
+
+/** A path id that is not a positive integer names no shipment. */
+function shipmentId(value: string | undefined): number {
+  return value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0;
+}
+
+export function inboundRoutes({ database }: { database: Database }): RouteSpec[] {
+  return [
+    defineRoute({
+      name: 'inbound.list',
+      method: 'GET',
+      path: '/api/partner/v1/inbound',
+      summary: 'List inbound shipments',
+      description: 'Newest first; filters status and location_id. Each entry embeds its location, its lines (details and inbound_details, the same content) and their products.',
+      tag: 'Inbound',
+      tenantScoped: true,
+      query: inboundListQuery,
+      envelope: 'B',
+      status: 200,
+      response: inboundListResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ tenantId, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = await listInbounds(database, tenantId, { status: query.status, locationId: query.location_id }, page);
+        return { inbounds: rows.map(presentInboundListEntry), pagination: rangePagination(pageFacts(total, page, rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'inbound.detail',
+      method: 'GET',
+      path: '/api/partner/v1/inbound/:id',
+      summary: 'Get an inbound shipment',
+      description: "id is the list's inbound_id; items[].id is the item_id that receive takes; quantity is the line's ordered quantity.",
+      tag: 'Inbound',
+      tenantScoped: true,
+      envelope: 'A',
+      status: 200,
+      response: inboundDetailResponse,
+      errors: ['NOT_FOUND'],
+      handler: async ({ tenantId, params }) => {
+        const shipment = await findInbound(database, tenantId, shipmentId(params.id));
+        if (!shipment) throw notFound('inbound shipment', params.id);
+        return { inbound: presentInboundDetail(shipment) };
+      },
+    }),
+    defineRoute({
+      name: 'inbound.receive',
+      method: 'POST',
+      path: '/api/partner/v1/inbound/:id/receive',
+      summary: 'Receive items of an inbound shipment',
+      description:
+        'Cumulative received quantities may not exceed what is expected (422 on that line). condition (good, default, or damaged) and grid_id are extensions. The shipment becomes partial while anything is pending and received when nothing is; a webhook inbound.status_changed follows each change.',
+      tag: 'Inbound',
+      tenantScoped: true,
+      body: receiveInboundBody,
+      envelope: 'A',
+      status: 200,
+      response: receiveInboundResponse,
+      errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_STATE'],
+      example: { items: [{ item_id: '9001', received_quantity: 5, received_by: 'Budi', condition: 'good', grid_id: 'A-01-03' }] },
+      handler: async ({ partner, tenantId, params, body, now }) => {
+        const result = await receiveInbound(
+          database,
+          {
+            tenantId,
+            id: shipmentId(params.id),
+            actor: actorOf(partner),
+            receipts: body.items.map((i) => ({
+              itemId: Number(i.item_id),
+              quantity: i.received_quantity,
+              condition: i.condition,
+              gridId: i.grid_id,
+              receivedAt: i.received_at === undefined ? undefined : new Date(i.received_at),
+              receivedBy: i.received_by,
+            })),
+          },
+          now,
+        );
+        return { inbound: presentReceipt(result.shipment, result.touched) };
+      },
+    }),
+  ];
+}
