@@ -28,6 +28,8 @@ export interface WebhookWorkerConfig {
   timeoutMs: number;
   concurrency: number;
   batchSize: number;
+  /** How long a claimed delivery stays with a worker; after a crash it is sent again once this runs out. */
+  leaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -54,6 +56,7 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_CONCURRENCY: int(1, 256).default(16),
   WEBHOOK_BATCH_SIZE: int(1, 1000).default(50),
+  WEBHOOK_LEASE_MS: int(1000, 3_600_000).default(30_000),
 });
 
 function parse(env: Record<string, string | undefined>) {
@@ -82,6 +85,7 @@ export function loadWebhookWorkerConfig(env: Record<string, string | undefined>)
     timeoutMs: e.WEBHOOK_TIMEOUT_MS,
     concurrency: e.WEBHOOK_CONCURRENCY,
     batchSize: e.WEBHOOK_BATCH_SIZE,
+    leaseMs: Math.max(e.WEBHOOK_LEASE_MS, e.WEBHOOK_TIMEOUT_MS + 1000),
   };
 }
 

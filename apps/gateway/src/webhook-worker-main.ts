@@ -27,6 +27,7 @@ const worker = createWebhookWorker({
   timeoutMs: config.timeoutMs,
   concurrency: config.concurrency,
   batchSize: config.batchSize,
+  leaseMs: config.leaseMs,
 });
 worker.start();
 logger.info({ workerId: worker.workerId, database: describeDatabase(config.database) }, 'webhook worker started');

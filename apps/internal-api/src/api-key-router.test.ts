@@ -67,12 +67,12 @@ describe.each(dialects)('[%s] API keys', (dialect) => {
 
   it('unknown partners and keys are NOT_FOUND, and another partner cannot touch a key', async () => {
     for (const call of [
-      api.caller.apiKeys.create({ partnerId: 999_999, environment: 'live' }),
-      api.caller.apiKeys.list({ partnerId: 999_999 }),
-      api.caller.apiKeys.rotate({ partnerId: 999_999, keyId: 1 }),
-      api.caller.apiKeys.revoke({ partnerId: 999_999, keyId: 1 }),
+      () => api.caller.apiKeys.create({ partnerId: 999_999, environment: 'live' }),
+      () => api.caller.apiKeys.list({ partnerId: 999_999 }),
+      () => api.caller.apiKeys.rotate({ partnerId: 999_999, keyId: 1 }),
+      () => api.caller.apiKeys.revoke({ partnerId: 999_999, keyId: 1 }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'partnerId' });
+      expect(await refusal(call())).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'partnerId' });
     }
     const mine = await api.caller.apiKeys.create({ partnerId, environment: 'live' });
     expect(await refusal(api.caller.apiKeys.revoke({ partnerId: otherPartnerId, keyId: mine.key.id }))).toMatchObject({ code: 'NOT_FOUND', field: 'keyId' });
@@ -91,12 +91,12 @@ describe.each(dialects)('[%s] API keys', (dialect) => {
   it('without the service token every API key procedure is UNAUTHORIZED, and nothing is created', async () => {
     const before = (await api.caller.apiKeys.list({ partnerId })).length;
     for (const call of [
-      api.anonymous.apiKeys.create({ partnerId, environment: 'live' }),
-      api.anonymous.apiKeys.list({ partnerId }),
-      api.anonymous.apiKeys.rotate({ partnerId, keyId: 1 }),
-      api.anonymous.apiKeys.revoke({ partnerId, keyId: 1 }),
+      () => api.anonymous.apiKeys.create({ partnerId, environment: 'live' }),
+      () => api.anonymous.apiKeys.list({ partnerId }),
+      () => api.anonymous.apiKeys.rotate({ partnerId, keyId: 1 }),
+      () => api.anonymous.apiKeys.revoke({ partnerId, keyId: 1 }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
+      expect(await refusal(call())).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
     }
     expect(await api.caller.apiKeys.list({ partnerId })).toHaveLength(before);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, findKeyOwner } from '@pits/persistence';
+import { type Database, approveTransfer, createTransfer, findKeyOwner } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase } from '@pits/persistence/testing';
 import { TRPCClientError, createInternalClient } from './client.js';
 import type { InternalApiConfig } from './config.js';
@@ -63,6 +63,40 @@ describe('internal API over HTTP (SQLite file)', () => {
       tenantId: tenant.id, logisticProviderId: 1, logisticProviderName: 'JNE', username: 'user-name', password: 'password-1234', apiKey: 'key', apiSecret: 'secret-9999',
     });
     expect(preference).toMatchObject({ username: '*****name', password: '*********1234', apiKey: '***', apiSecret: '*******9999' });
+  });
+
+  it('serves products, stock and transfers end to end: conflicts are 409 with the kind, stock moves, books balance', async () => {
+    const client = createInternalClient(url, TEST_SERVICE_TOKEN);
+    const partner = await client.partners.create.mutate({ name: 'Stocker', email: 'dev@stocker.example', tier: 'medium' });
+    const actor = { id: partner.id, name: partner.name, email: partner.email };
+    const tenant = await client.tenants.create.mutate({ name: 'Stock Store' });
+    const [from, to] = await Promise.all([
+      client.locations.create.mutate({ tenantId: tenant.id, code: 'A', name: 'A' }),
+      client.locations.create.mutate({ tenantId: tenant.id, code: 'B', name: 'B' }),
+    ]);
+    const product = await client.products.create.mutate({ tenantId: tenant.id, sku: 'SKU-HTTP', name: 'Over HTTP', costPrice: '19.9' });
+    expect(product.costPrice).toBe('19.90');
+    expect(await client.products.bySku.query({ tenantId: tenant.id, sku: 'SKU-HTTP' })).toEqual(product);
+    const duplicate = await refusalOver(client.products.create.mutate({ tenantId: tenant.id, sku: 'SKU-HTTP', name: 'Again' }));
+    expect(duplicate.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400, kind: 'VALIDATION_ERROR', field: 'sku' });
+
+    await client.stock.recordOpening.mutate({ tenantId: tenant.id, locationId: from.id, productId: product.id, good: '5', reference: 'OPEN' });
+    const transfer = await createTransfer(
+      t.database,
+      { tenantId: tenant.id, partnerId: partner.id, actor, fromLocationId: from.id, toLocationId: to.id, transferDate: '2026-11-22', items: [{ productId: product.id, quantity: '1.5' }] },
+      new Date(),
+    );
+    const early = await refusalOver(client.transfers.ship.mutate({ tenantId: tenant.id, number: transfer.number }));
+    expect(early.data).toMatchObject({ code: 'CONFLICT', httpStatus: 409, kind: 'INVALID_STATE', path: 'transfers.ship' });
+    await approveTransfer(t.database, { tenantId: tenant.id, number: transfer.number, actor }, new Date());
+    await client.transfers.ship.mutate({ tenantId: tenant.id, number: transfer.number });
+    const received = await client.transfers.receive.mutate({ tenantId: tenant.id, number: transfer.number });
+    expect(received).toMatchObject({ status: 'completed', totalQuantity: '1.5', totalValue: '29.85' });
+    const levels = await client.stock.levels.query({ tenantId: tenant.id });
+    expect(levels.levels.map((l) => [l.locationId, l.good, l.available])).toEqual([[from.id, '3.5', '3.5'], [to.id, '1.5', '1.5']]);
+    expect(await client.stock.checkLedger.query()).toEqual({ balanced: true, mismatches: [] });
+    const missing = await refusalOver(client.transfers.byNumber.query({ tenantId: tenant.id, number: 'TRF-20000101-000001' }));
+    expect(missing.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, kind: 'NOT_FOUND', field: 'number' });
   });
 
   it('a wrong or missing token is UNAUTHORIZED (401) with the domain kind in error.data', async () => {

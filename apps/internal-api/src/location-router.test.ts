@@ -88,11 +88,11 @@ describe.each(dialects)('[%s] locations', (dialect) => {
   it('an unknown tenant is NOT_FOUND on tenantId; an unknown or foreign location NOT_FOUND on id', async () => {
     const ghost = randomUUID();
     for (const call of [
-      api.caller.locations.create({ tenantId: ghost, code: 'X', name: 'X' }),
-      api.caller.locations.update({ tenantId: ghost, id: 1, changes: { name: 'X' } }),
-      api.caller.locations.list({ tenantId: ghost }),
+      () => api.caller.locations.create({ tenantId: ghost, code: 'X', name: 'X' }),
+      () => api.caller.locations.update({ tenantId: ghost, id: 1, changes: { name: 'X' } }),
+      () => api.caller.locations.list({ tenantId: ghost }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'tenantId' });
+      expect(await refusal(call())).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'tenantId' });
     }
     const foreign = await api.caller.locations.create({ tenantId: otherTenantId, code: 'WH-FOREIGN', name: 'Foreign' });
     expect(await refusal(api.caller.locations.update({ tenantId, id: foreign.id, changes: { name: 'Mine now' } }))).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
@@ -120,11 +120,11 @@ describe.each(dialects)('[%s] locations', (dialect) => {
   it('without the service token every location procedure is UNAUTHORIZED, and nothing changes', async () => {
     const before = await api.caller.locations.list({ tenantId, perPage: 100 });
     for (const call of [
-      api.anonymous.locations.create({ tenantId, code: 'NOPE', name: 'Nope' }),
-      api.anonymous.locations.update({ tenantId, id: before.locations[0]!.id, changes: { name: 'Nope' } }),
-      api.anonymous.locations.list({ tenantId }),
+      () => api.anonymous.locations.create({ tenantId, code: 'NOPE', name: 'Nope' }),
+      () => api.anonymous.locations.update({ tenantId, id: before.locations[0]!.id, changes: { name: 'Nope' } }),
+      () => api.anonymous.locations.list({ tenantId }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
+      expect(await refusal(call())).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
     }
     expect(await api.caller.locations.list({ tenantId, perPage: 100 })).toEqual(before);
   });

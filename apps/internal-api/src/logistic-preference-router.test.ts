@@ -93,11 +93,11 @@ describe.each(dialects)('[%s] logistic preferences', (dialect) => {
   it('an unknown tenant is NOT_FOUND on tenantId; an unknown or foreign preference NOT_FOUND on id', async () => {
     const ghost = randomUUID();
     for (const call of [
-      api.caller.logisticPreferences.create({ tenantId: ghost, logisticProviderId: 1, logisticProviderName: 'X', ...CREDENTIALS }),
-      api.caller.logisticPreferences.update({ tenantId: ghost, id: 1, changes: {} }),
-      api.caller.logisticPreferences.list({ tenantId: ghost }),
+      () => api.caller.logisticPreferences.create({ tenantId: ghost, logisticProviderId: 1, logisticProviderName: 'X', ...CREDENTIALS }),
+      () => api.caller.logisticPreferences.update({ tenantId: ghost, id: 1, changes: {} }),
+      () => api.caller.logisticPreferences.list({ tenantId: ghost }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'tenantId' });
+      expect(await refusal(call())).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'tenantId' });
     }
     const theirs = await api.caller.logisticPreferences.list({ tenantId: otherTenantId });
     const foreignId = theirs.logisticPreferences[0]!.id;
@@ -120,11 +120,11 @@ describe.each(dialects)('[%s] logistic preferences', (dialect) => {
 
   it('without the service token every logistic preference procedure is UNAUTHORIZED', async () => {
     for (const call of [
-      api.anonymous.logisticPreferences.create({ tenantId, logisticProviderId: 1, logisticProviderName: 'X', ...CREDENTIALS }),
-      api.anonymous.logisticPreferences.update({ tenantId, id: 1, changes: {} }),
-      api.anonymous.logisticPreferences.list({ tenantId }),
+      () => api.anonymous.logisticPreferences.create({ tenantId, logisticProviderId: 1, logisticProviderName: 'X', ...CREDENTIALS }),
+      () => api.anonymous.logisticPreferences.update({ tenantId, id: 1, changes: {} }),
+      () => api.anonymous.logisticPreferences.list({ tenantId }),
     ]) {
-      expect(await refusal(call)).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
+      expect(await refusal(call())).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
     }
   });
 });

@@ -3,7 +3,10 @@ import { apiKeyRouter } from './api-key-router.js';
 import { locationRouter } from './location-router.js';
 import { logisticPreferenceRouter } from './logistic-preference-router.js';
 import { partnerRouter } from './partner-router.js';
+import { productRouter } from './product-router.js';
+import { stockRouter } from './stock-router.js';
 import { tenantRouter } from './tenant-router.js';
+import { transferRouter } from './transfer-router.js';
 import { createCallerFactory, router } from './trpc.js';
 
 export const appRouter = router({
@@ -12,6 +15,9 @@ export const appRouter = router({
   tenants: tenantRouter,
   locations: locationRouter,
   logisticPreferences: logisticPreferenceRouter,
+  products: productRouter,
+  stock: stockRouter,
+  transfers: transferRouter,
 });
 
 export type AppRouter = typeof appRouter;

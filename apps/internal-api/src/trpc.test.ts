@@ -92,7 +92,10 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
         'locations.create', 'locations.list', 'locations.update',
         'logisticPreferences.create', 'logisticPreferences.list', 'logisticPreferences.update',
         'partners.byId', 'partners.create', 'partners.list', 'partners.setTier',
+        'products.byId', 'products.bySku', 'products.create', 'products.list', 'products.update',
+        'stock.checkLedger', 'stock.ledger', 'stock.levels', 'stock.recordOpening',
         'tenants.byId', 'tenants.create', 'tenants.list',
+        'transfers.byNumber', 'transfers.receive', 'transfers.ship',
       ].sort(),
     );
   });

@@ -1,6 +1,6 @@
 // Products of a tenant's catalogue.
-import type { Selectable } from 'kysely';
-import { toFixedString } from '@pits/domain';
+import type { Selectable, Updateable } from 'kysely';
+import { AppError, type PageRequest, domainError, pageOffset, toFixedString } from '@pits/domain';
 import { boolValue } from '../dialect.js';
 import type { Scope } from '../transaction.js';
 import type { ProductTable } from '../schema/index.js';
@@ -91,4 +91,88 @@ export async function findTenantProducts(scope: Scope, tenantId: string, ids: re
     );
   }
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** A live product of the tenant by id, or undefined (another tenant's product is undefined too). */
+export async function findProduct(scope: Scope, tenantId: string, id: number): Promise<ProductRow | undefined> {
+  return scope.db
+    .selectFrom('products')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A live product of the tenant by its SKU (exact match), or undefined. */
+export async function findProductBySku(scope: Scope, tenantId: string, sku: string): Promise<ProductRow | undefined> {
+  return scope.db
+    .selectFrom('products')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('sku', '=', sku)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Fields internal teams may change on a product; absent fields stay as they are. */
+export type ProductChanges = Partial<NewProduct>;
+
+const PRODUCT_COLUMNS: Record<keyof NewProduct, keyof ProductRow> = {
+  sku: 'sku', name: 'name', categoryId: 'category_id', barcode: 'barcode', description: 'description', brand: 'brand',
+  productType: 'product_type', publishedPrice: 'published_price', costPrice: 'cost_price', weight: 'weight', width: 'width',
+  height: 'height', length: 'length', status: 'status', isBundle: 'is_bundle', isManagedByFulfillment: 'is_managed_by_fulfillment',
+  advanceQc: 'advance_qc', productionBatch: 'production_batch', coldStorage: 'cold_storage', fulfillmentManageBy: 'fulfillment_manage_by',
+  outboundExpired: 'outbound_expired', inboundExpired: 'inbound_expired', outerBarcode: 'outer_barcode',
+};
+
+/** Prices and dimensions: stored with two places, as `createProduct` stores them. */
+const TWO_PLACE_FIELDS = new Set<keyof NewProduct>(['publishedPrice', 'costPrice', 'weight', 'width', 'height', 'length']);
+
+/**
+ * Changes the given fields of a live product of the tenant; prices and dimensions are stored with
+ * two places. Unknown or another tenant's product: NOT_FOUND on `id`. A SKU taken for the tenant
+ * throws the driver's unique violation (see `isUniqueViolation`).
+ *
+ * @example
+ * await updateProduct(database, tenantId, 7, { name: 'Kopi 250 g', costPrice: '41.5' }, 'internal-api', new Date());
+ */
+export async function updateProduct(scope: Scope, tenantId: string, id: number, changes: ProductChanges, actor: string, now: Date): Promise<ProductRow> {
+  const set: Record<string, string | number | null> = {};
+  for (const [key, value] of Object.entries(changes) as [keyof NewProduct, unknown][]) {
+    if (value === undefined) continue;
+    if (TWO_PLACE_FIELDS.has(key)) set[PRODUCT_COLUMNS[key]] = two(value as string);
+    else set[PRODUCT_COLUMNS[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
+  }
+  const row = await scope.db
+    .updateTable('products')
+    .set({ ...(set as Updateable<ProductTable>), updated_by: actor, updated_at: now.toISOString() })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new AppError(domainError('NOT_FOUND', `product ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
+  return row;
+}
+
+export interface ProductFilters {
+  /** Exact SKU. */
+  sku?: string | undefined;
+}
+
+/**
+ * A page of the tenant's live products by id ascending, and the total.
+ *
+ * @example
+ * const { rows, total } = await listProducts(database, tenantId, { sku: 'SKU-1' }, { page: 1, perPage: 20 });
+ */
+export async function listProducts(scope: Scope, tenantId: string, filters: ProductFilters, page: PageRequest): Promise<{ rows: ProductRow[]; total: number }> {
+  let base = scope.db.selectFrom('products').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  if (filters.sku !== undefined) base = base.where('sku', '=', filters.sku);
+  const [rows, count] = await Promise.all([
+    base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page)).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.n) };
 }

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDialects } from '@pits/persistence/testing';
+import { TEST_NOW, type TestApi, openTestApi, refusal } from './testing/test-api.js';
+
+const dialects = await testDialects();
+
+describe.each(dialects)('[%s] stock', (dialect) => {
+  let api: TestApi;
+  let clock = TEST_NOW.getTime();
+  let tenantId: string;
+  let otherTenantId: string;
+  let jakarta: number;
+  let surabaya: number;
+  let kopi: number;
+  let teh: number;
+  let foreignLocation: number;
+  let foreignProduct: number;
+  beforeAll(async () => {
+    api = await openTestApi(dialect, { now: () => new Date(clock) });
+    tenantId = (await api.caller.tenants.create({ name: 'Coffee Roaster' })).id;
+    otherTenantId = (await api.caller.tenants.create({ name: 'Someone Else' })).id;
+    jakarta = (await api.caller.locations.create({ tenantId, code: 'WH-JKT', name: 'Jakarta' })).id;
+    surabaya = (await api.caller.locations.create({ tenantId, code: 'WH-SBY', name: 'Surabaya' })).id;
+    kopi = (await api.caller.products.create({ tenantId, sku: 'KOPI-250', name: 'Kopi 250 g' })).id;
+    teh = (await api.caller.products.create({ tenantId, sku: 'TEH-100', name: 'Teh 100 g' })).id;
+    foreignLocation = (await api.caller.locations.create({ tenantId: otherTenantId, code: 'WH-X', name: 'Theirs' })).id;
+    foreignProduct = (await api.caller.products.create({ tenantId: otherTenantId, sku: 'KOPI-250', name: 'Their Kopi' })).id;
+  });
+  afterAll(() => api.t.cleanup());
+
+  it('records opening stock; the levels show it and the ledger shows opening rows', async () => {
+    const level = await api.caller.stock.recordOpening({ tenantId, locationId: jakarta, productId: kopi, good: '10.5', damaged: 2, reference: 'STOCK-TAKE-2026-11' });
+    expect(level).toEqual({ locationId: jakarta, productId: kopi, sku: 'KOPI-250', productName: 'Kopi 250 g', good: '10.5', damaged: '2', reserved: '0', available: '10.5' });
+    const levels = await api.caller.stock.levels({ tenantId });
+    expect(levels.levels).toEqual([level]);
+    expect(levels.pagination).toMatchObject({ page: 1, perPage: 20, total: 1 });
+    const ledger = await api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: kopi });
+    expect(ledger.nextCursor).toBeNull();
+    expect(ledger.movements.map((m) => [m.bucket, m.before, m.change, m.after]).sort()).toEqual([
+      ['damaged', '0', '2', '2'],
+      ['good', '0', '10.5', '10.5'],
+    ]);
+    for (const m of ledger.movements) {
+      expect(m).toMatchObject({ locationId: jakarta, productId: kopi, sku: 'KOPI-250', causeType: 'opening', causeId: 'STOCK-TAKE-2026-11', documentNumber: null, actor: 'internal-api', occurredAt: TEST_NOW.toISOString() });
+    }
+  });
+
+  it('a second count adds to the first; the ledger pages newest first by cursor', async () => {
+    clock += 60_000;
+    const level = await api.caller.stock.recordOpening({ tenantId, locationId: jakarta, productId: kopi, good: 0.1, reference: 'RECOUNT' });
+    expect(level).toMatchObject({ good: '10.6', damaged: '2', available: '10.6' });
+    const first = await api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: kopi, limit: 1 });
+    expect(first.movements).toHaveLength(1);
+    expect(first.movements[0]).toMatchObject({ bucket: 'good', before: '10.5', change: '0.1', after: '10.6', causeId: 'RECOUNT', occurredAt: new Date(clock).toISOString() });
+    expect(first.nextCursor).toEqual(expect.any(String));
+    const seen = [...first.movements];
+    let cursor = first.nextCursor;
+    while (cursor !== null) {
+      const page = await api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: kopi, limit: 1, cursor });
+      seen.push(...page.movements);
+      cursor = page.nextCursor;
+    }
+    const ids = seen.map((m) => m.id);
+    expect(ids).toHaveLength(3);
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(await refusal(api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: kopi, cursor: 'not-a-cursor' }))).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field: 'cursor' });
+  });
+
+  it('levels filter by location, product and exact sku, page by location then product, and never show another tenant', async () => {
+    await api.caller.stock.recordOpening({ tenantId, locationId: surabaya, productId: kopi, good: '4', reference: 'OPEN' });
+    await api.caller.stock.recordOpening({ tenantId, locationId: jakarta, productId: teh, damaged: '1.2345', reference: 'OPEN' });
+    await api.caller.stock.recordOpening({ tenantId: otherTenantId, locationId: foreignLocation, productId: foreignProduct, good: '99', reference: 'OPEN' });
+    const all = await api.caller.stock.levels({ tenantId });
+    expect(all.levels.map((l) => [l.locationId, l.sku, l.good, l.damaged])).toEqual([
+      [jakarta, 'KOPI-250', '10.6', '2'],
+      [jakarta, 'TEH-100', '0', '1.2345'],
+      [surabaya, 'KOPI-250', '4', '0'],
+    ]);
+    expect((await api.caller.stock.levels({ tenantId, sku: 'KOPI-250' })).levels.map((l) => l.locationId)).toEqual([jakarta, surabaya]);
+    expect((await api.caller.stock.levels({ tenantId, locationId: surabaya })).levels.map((l) => l.productId)).toEqual([kopi]);
+    expect((await api.caller.stock.levels({ tenantId, productId: teh })).levels.map((l) => l.damaged)).toEqual(['1.2345']);
+    expect((await api.caller.stock.levels({ tenantId, sku: 'NOPE' })).levels).toEqual([]);
+    const page2 = await api.caller.stock.levels({ tenantId, page: 2, perPage: 2 });
+    expect(page2.levels.map((l) => l.locationId)).toEqual([surabaya]);
+    expect(page2.pagination).toEqual({ page: 2, perPage: 2, total: 3, lastPage: 2, from: 3, to: 3, hasMorePages: false });
+    expect((await api.caller.stock.levels({ tenantId: otherTenantId })).levels.map((l) => l.good)).toEqual(['99']);
+  });
+
+  it("refuses another tenant's location or product with BAD_REQUEST on that field, and writes nothing", async () => {
+    const before = await api.caller.stock.levels({ tenantId, perPage: 100 });
+    expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: foreignLocation, productId: kopi, good: 1, reference: 'X' }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      kind: 'VALIDATION_ERROR',
+      field: 'locationId',
+    });
+    expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: jakarta, productId: foreignProduct, good: 1, reference: 'X' }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      kind: 'VALIDATION_ERROR',
+      field: 'productId',
+    });
+    expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: jakarta, productId: 999_999, good: 1, reference: 'X' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'productId' });
+    expect(await refusal(api.caller.stock.ledger({ tenantId, locationId: foreignLocation, productId: kopi }))).toMatchObject({ code: 'BAD_REQUEST', field: 'locationId' });
+    expect(await refusal(api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: foreignProduct }))).toMatchObject({ code: 'BAD_REQUEST', field: 'productId' });
+    expect(await api.caller.stock.levels({ tenantId, perPage: 100 })).toEqual(before);
+    expect((await api.caller.stock.levels({ tenantId: otherTenantId })).levels.map((l) => l.good)).toEqual(['99']);
+  });
+
+  it('refuses quantities that are absent, not above zero or too precise, naming the field', async () => {
+    const base = { tenantId, locationId: jakarta, productId: kopi, reference: 'X' };
+    expect(await refusal(api.caller.stock.recordOpening(base))).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field: 'good' });
+    expect(await refusal(api.caller.stock.recordOpening({ ...base, good: 0 }))).toMatchObject({ code: 'BAD_REQUEST', field: 'good' });
+    expect(await refusal(api.caller.stock.recordOpening({ ...base, damaged: '-1' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'damaged' });
+    expect(await refusal(api.caller.stock.recordOpening({ ...base, good: '1.23456' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'good' });
+    expect(await refusal(api.caller.stock.recordOpening({ ...base, good: 'ten' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'good' });
+    expect(await refusal(api.caller.stock.recordOpening({ ...base, good: 1, reference: ' ' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'reference' });
+    expect(await refusal(api.caller.stock.levels({ tenantId, perPage: 0 }))).toMatchObject({ code: 'BAD_REQUEST', field: 'perPage' });
+    expect(await refusal(api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: kopi, limit: 101 }))).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
+  });
+
+  it('an unknown tenant is NOT_FOUND on tenantId', async () => {
+    const ghost = randomUUID();
+    for (const call of [
+      () => api.caller.stock.recordOpening({ tenantId: ghost, locationId: jakarta, productId: kopi, good: 1, reference: 'X' }),
+      () => api.caller.stock.levels({ tenantId: ghost }),
+      () => api.caller.stock.ledger({ tenantId: ghost, locationId: jakarta, productId: kopi }),
+      () => api.caller.stock.checkLedger({ tenantId: ghost }),
+    ]) {
+      expect(await refusal(call())).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'tenantId' });
+    }
+  });
+
+  it('checkLedger reports balanced books, and names the stock row whose balance drifted from its ledger', async () => {
+    expect(await api.caller.stock.checkLedger()).toEqual({ balanced: true, mismatches: [] });
+    expect(await api.caller.stock.checkLedger({ tenantId })).toEqual({ balanced: true, mismatches: [] });
+    const db = api.t.database.db;
+    // A balance changed behind the ledger's back (what the check exists to catch).
+    await db.updateTable('stock_levels').set({ good: 50_000 }).where('location_id', '=', surabaya).where('product_id', '=', kopi).execute();
+    try {
+      const drifted = { balanced: false, mismatches: [{ locationId: surabaya, productId: kopi, bucket: 'good', balance: '5', ledgerSum: '4' }] };
+      expect(await api.caller.stock.checkLedger({ tenantId })).toEqual(drifted);
+      expect(await api.caller.stock.checkLedger()).toEqual(drifted);
+      expect(await api.caller.stock.checkLedger({ tenantId: otherTenantId })).toEqual({ balanced: true, mismatches: [] });
+    } finally {
+      await db.updateTable('stock_levels').set({ good: 40_000 }).where('location_id', '=', surabaya).where('product_id', '=', kopi).execute();
+    }
+    expect((await api.caller.stock.checkLedger()).balanced).toBe(true);
+  });
+
+  it('without the service token every stock procedure is UNAUTHORIZED, and nothing is recorded', async () => {
+    const before = await api.caller.stock.levels({ tenantId, perPage: 100 });
+    for (const call of [
+      () => api.anonymous.stock.recordOpening({ tenantId, locationId: jakarta, productId: kopi, good: 1, reference: 'X' }),
+      () => api.anonymous.stock.levels({ tenantId }),
+      () => api.anonymous.stock.ledger({ tenantId, locationId: jakarta, productId: kopi }),
+      () => api.anonymous.stock.checkLedger(),
+    ]) {
+      expect(await refusal(call())).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
+    }
+    expect(await api.caller.stock.levels({ tenantId, perPage: 100 })).toEqual(before);
+  });
+});

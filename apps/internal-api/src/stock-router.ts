@@ -1,0 +1,179 @@
+// Stock of a tenant for internal teams: opening balances (a counted stock take), levels, the
+// ledger of one product at one location, and the on-call check that every ledger sums to its balance.
+// Quantities come out as exact decimal strings (`"12.5"`), never floats.
+import { z } from 'zod';
+import { AppError, type Dec, domainError, quantityInput, toPlainString } from '@pits/domain';
+import {
+  type LedgerMismatch,
+  type ProductRow,
+  type Scope,
+  type StockLevelView,
+  type StockMovementView,
+  findLedgerMismatches,
+  listStockLevels,
+  listStockMovements,
+  recordOpeningStock,
+  requireTenantLocation,
+  requireTenantProducts,
+} from '@pits/persistence';
+import { INTERNAL_ACTOR, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
+import { requireTenant } from './tenant-router.js';
+import { protectedProcedure, router } from './trpc.js';
+
+/** The stock of one product at one location; `available = good - reserved`. */
+export interface StockLevelOutput {
+  locationId: number;
+  productId: number;
+  sku: string;
+  productName: string;
+  good: string;
+  damaged: string;
+  reserved: string;
+  available: string;
+}
+
+/** One ledger row: which bucket moved, by how much, why, who and when. */
+export interface StockMovementOutput {
+  id: number;
+  locationId: number;
+  productId: number;
+  sku: string;
+  bucket: string;
+  change: string;
+  before: string;
+  after: string;
+  causeType: string;
+  causeId: string;
+  documentNumber: string | null;
+  actor: string;
+  occurredAt: string;
+}
+
+/** A stock row and bucket whose ledger does not sum to its balance. */
+export interface LedgerMismatchOutput {
+  locationId: number;
+  productId: number;
+  bucket: string;
+  balance: string;
+  ledgerSum: string;
+}
+
+const text = (value: Dec) => toPlainString(value);
+
+export function toStockLevelOutput(level: StockLevelView): StockLevelOutput {
+  return {
+    locationId: level.locationId,
+    productId: level.productId,
+    sku: level.sku,
+    productName: level.productName,
+    good: text(level.good),
+    damaged: text(level.damaged),
+    reserved: text(level.reserved),
+    available: text(level.good.minus(level.reserved)),
+  };
+}
+
+export function toStockMovementOutput(m: StockMovementView): StockMovementOutput {
+  return {
+    id: m.id,
+    locationId: m.locationId,
+    productId: m.productId,
+    sku: m.sku,
+    bucket: m.bucket,
+    change: text(m.change),
+    before: text(m.before),
+    after: text(m.after),
+    causeType: m.causeType,
+    causeId: m.causeId,
+    documentNumber: m.documentNumber,
+    actor: m.actor,
+    occurredAt: m.occurredAt,
+  };
+}
+
+function toMismatchOutput(m: LedgerMismatch): LedgerMismatchOutput {
+  return { locationId: m.locationId, productId: m.productId, bucket: m.bucket, balance: text(m.balance), ledgerSum: text(m.ledgerSum) };
+}
+
+/** The tenant's product, else BAD_REQUEST on `field` (the shared check names document lines; here the input is one field). */
+async function requireProduct(scope: Scope, tenant: string, productId: number, field: string): Promise<ProductRow> {
+  try {
+    const [row] = await requireTenantProducts(scope, tenant, [productId]);
+    return row!;
+  } catch (error) {
+    if (!(error instanceof AppError) || error.kind !== 'VALIDATION_ERROR') throw error;
+    const issue = error.error.details.issue;
+    throw new AppError(domainError('VALIDATION_ERROR', issue, { field, issue }));
+  }
+}
+
+/** The tenant exists, and the location and product named by the input are its own. */
+async function requireStockKey(scope: Scope, input: { tenantId: string; locationId: number; productId: number }): Promise<void> {
+  await requireTenant(scope, input.tenantId);
+  await requireTenantLocation(scope, input.tenantId, input.locationId, 'locationId');
+  await requireProduct(scope, input.tenantId, input.productId, 'productId');
+}
+
+const openingInput = z
+  .strictObject({
+    tenantId,
+    locationId: idInput,
+    productId: idInput,
+    good: quantityInput.optional(),
+    damaged: quantityInput.optional(),
+    reference: z.string().trim().min(1).max(200),
+  })
+  .refine((input) => input.good !== undefined || input.damaged !== undefined, { message: 'give good, damaged or both', path: ['good'] });
+
+export const stockRouter = router({
+  /**
+   * Adds counted quantities (each > 0, at most 4 places, number or decimal string) to a location's
+   * good and damaged stock, with ledger rows of cause `opening` whose id is `reference`. Returns the
+   * level after. A location or product of another tenant: BAD_REQUEST on `locationId` / `productId`.
+   */
+  recordOpening: protectedProcedure.input(openingInput).mutation(async ({ ctx, input }) => {
+    await requireStockKey(ctx.database, input);
+    const { tenantId: tenant, locationId, productId, good, damaged, reference } = input;
+    await recordOpeningStock(
+      ctx.database,
+      { tenantId: tenant, locationId, productId, ...(good !== undefined ? { good } : {}), ...(damaged !== undefined ? { damaged } : {}), actor: INTERNAL_ACTOR, reference },
+      ctx.now(),
+    );
+    const { rows } = await listStockLevels(ctx.database, tenant, { locationId, productId }, { page: 1, perPage: 1 });
+    return toStockLevelOutput(rows[0]!);
+  }),
+
+  /** A page of the tenant's stock levels by location, then product; filters are exact. Unknown tenant: NOT_FOUND on `tenantId`. */
+  levels: protectedProcedure
+    .input(z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: z.string().trim().min(1).max(100).optional(), ...pageFields }))
+    .query(async ({ ctx, input }) => {
+      await requireTenant(ctx.database, input.tenantId);
+      const { rows, total } = await listStockLevels(ctx.database, input.tenantId, { locationId: input.locationId, productId: input.productId, sku: input.sku }, input);
+      return { levels: rows.map(toStockLevelOutput), pagination: paginationOf(total, input, rows.length) };
+    }),
+
+  /**
+   * The ledger of one product at one location, newest first: `limit` rows (1 to 100, default 20)
+   * and `nextCursor` to pass back as `cursor` (null on the last page). A cursor this API did not
+   * return: BAD_REQUEST on `cursor`.
+   */
+  ledger: protectedProcedure
+    .input(z.strictObject({ tenantId, locationId: idInput, productId: idInput, limit: z.int().min(1).max(100).default(20), cursor: z.string().min(1).max(200).optional() }))
+    .query(async ({ ctx, input }) => {
+      await requireStockKey(ctx.database, input);
+      const page = await listStockMovements(ctx.database, input.tenantId, { locationId: input.locationId, productId: input.productId }, { limit: input.limit, cursor: input.cursor });
+      return { movements: page.rows.map(toStockMovementOutput), nextCursor: page.nextCursor };
+    }),
+
+  /**
+   * On-call check of the ledger invariant: for every stock row and bucket, the ledger sums to the
+   * balance. Of one tenant, or of every tenant when `tenantId` is absent.
+   */
+  checkLedger: protectedProcedure
+    .input(z.strictObject({ tenantId: tenantId.optional() }).prefault({}))
+    .query(async ({ ctx, input }) => {
+      if (input.tenantId !== undefined) await requireTenant(ctx.database, input.tenantId);
+      const mismatches = await findLedgerMismatches(ctx.database, input.tenantId);
+      return { balanced: mismatches.length === 0, mismatches: mismatches.map(toMismatchOutput) };
+    }),
+});

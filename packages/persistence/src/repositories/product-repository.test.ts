@@ -1,0 +1,89 @@
+import { AppError, toFixedString } from '@pits/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isUniqueViolation } from '../dialect.js';
+import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { findProduct, findProductBySku, listProducts, updateProduct } from './product-repository.js';
+
+const dialects = await testDialects();
+const LATER = new Date('2026-11-23T09:30:00.000Z');
+
+describe.each(dialects)('[%s] product repository', (dialect) => {
+  let t: TestDatabase;
+  let w: TenantWorld;
+  let other: TenantWorld;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    w = await seedTenantWorld(t.database, { products: 4 });
+    other = await seedTenantWorld(t.database, { products: 2, label: 'Other' });
+  });
+  afterAll(() => t.cleanup());
+
+  it("finds a live product of the tenant by id and by SKU, never another tenant's", async () => {
+    const first = w.products[0]!;
+    expect(await findProduct(t.database, w.tenant.id, first.id)).toEqual(first);
+    expect(await findProductBySku(t.database, w.tenant.id, 'SKU-1')).toEqual(first);
+    expect(await findProduct(t.database, w.tenant.id, other.products[0]!.id)).toBeUndefined();
+    expect(await findProductBySku(t.database, other.tenant.id, 'SKU-3')).toBeUndefined();
+    expect(await findProductBySku(t.database, w.tenant.id, 'sku-1')).toBeUndefined();
+    expect(await findProduct(t.database, w.tenant.id, 999_999)).toBeUndefined();
+  });
+
+  it('lists the tenant products by id ascending, a page at a time, with an exact SKU filter', async () => {
+    const all = await listProducts(t.database, w.tenant.id, {}, { page: 1, perPage: 20 });
+    expect(all.total).toBe(4);
+    expect(all.rows.map((r) => r.sku)).toEqual(['SKU-1', 'SKU-2', 'SKU-3', 'SKU-4']);
+    const ids = all.rows.map((r) => r.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const second = await listProducts(t.database, w.tenant.id, {}, { page: 2, perPage: 3 });
+    expect(second).toEqual({ rows: [all.rows[3]], total: 4 });
+    const bySku = await listProducts(t.database, w.tenant.id, { sku: 'SKU-2' }, { page: 1, perPage: 20 });
+    expect(bySku).toEqual({ rows: [all.rows[1]], total: 1 });
+    expect(await listProducts(t.database, w.tenant.id, { sku: 'SKU' }, { page: 1, perPage: 20 })).toEqual({ rows: [], total: 0 });
+    expect((await listProducts(t.database, other.tenant.id, {}, { page: 1, perPage: 20 })).total).toBe(2);
+  });
+
+  it('updates only the given fields, stores prices and dimensions with two places, and stamps who and when', async () => {
+    const before = (await findProduct(t.database, w.tenant.id, w.products[1]!.id))!;
+    const updated = await updateProduct(
+      t.database,
+      w.tenant.id,
+      before.id,
+      { name: 'Kopi 250 g', costPrice: '41.5', weight: '0.25', coldStorage: true, brand: null, outboundExpired: 30 },
+      'ops',
+      LATER,
+    );
+    expect(updated).toEqual({
+      ...before,
+      name: 'Kopi 250 g',
+      cost_price: updated.cost_price,
+      weight: updated.weight,
+      cold_storage: 1,
+      brand: null,
+      outbound_expired: 30,
+      updated_by: 'ops',
+      updated_at: LATER.toISOString(),
+    });
+    // PostgreSQL's numeric prints more places than SQLite's text; the exact value is the same.
+    expect([toFixedString(updated.cost_price, 2), toFixedString(updated.weight, 2)]).toEqual(['41.50', '0.25']);
+    expect(updated.published_price).toBe(before.published_price);
+    expect(await findProduct(t.database, w.tenant.id, before.id)).toEqual(updated);
+  });
+
+  it("refuses an unknown or another tenant's product with NOT_FOUND on id, changing nothing", async () => {
+    const theirs = other.products[0]!;
+    for (const id of [theirs.id, 999_999]) {
+      const error = await updateProduct(t.database, w.tenant.id, id, { name: 'Hijacked' }, 'ops', LATER).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).error).toMatchObject({ kind: 'NOT_FOUND', details: { field: 'id' } });
+    }
+    expect(await findProduct(t.database, other.tenant.id, theirs.id)).toEqual(theirs);
+  });
+
+  it('a SKU taken within the tenant is a unique violation; the same SKU in another tenant is fine', async () => {
+    const error = await updateProduct(t.database, w.tenant.id, w.products[2]!.id, { sku: 'SKU-4' }, 'ops', LATER).catch((e: unknown) => e);
+    expect(isUniqueViolation(error)).toBe(true);
+    expect((await findProduct(t.database, w.tenant.id, w.products[2]!.id))!.sku).toBe('SKU-3');
+    const renamed = await updateProduct(t.database, other.tenant.id, other.products[0]!.id, { sku: 'SKU-4' }, 'ops', LATER);
+    expect(renamed.sku).toBe('SKU-4');
+  });
+});
