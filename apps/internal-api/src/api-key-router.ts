@@ -1,16 +1,10 @@
 // A partner's API keys: the secret is returned by create and rotate only, never stored in clear
 // and never listed (a list shows the prefix and the last 4 characters).
 import { z } from 'zod';
-import { AppError, domainError } from '@pits/domain';
-import { type Scope, createApiKey, findPartner, listApiKeys, revokeApiKey, rotateApiKey } from '@pits/persistence';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '@pits/persistence';
+import { requirePartner } from './partner-router.js';
 import { idInput } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';
-
-async function requirePartner(scope: Scope, partnerId: number): Promise<void> {
-  if (!(await findPartner(scope, partnerId))) {
-    throw new AppError(domainError('NOT_FOUND', `partner ${partnerId} does not exist`, { field: 'partnerId' }));
-  }
-}
 
 const keyRef = z.strictObject({ partnerId: idInput, keyId: idInput });
 

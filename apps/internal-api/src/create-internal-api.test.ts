@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, approveTransfer, createTransfer, findKeyOwner } from '@pits/persistence';
+import { type Database, approveTransfer, authorizeTenant, createTransfer, findKeyOwner } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase } from '@pits/persistence/testing';
 import { TRPCClientError, createInternalClient } from './client.js';
 import type { InternalApiConfig } from './config.js';
@@ -97,6 +97,35 @@ describe('internal API over HTTP (SQLite file)', () => {
     expect(await client.stock.checkLedger.query()).toEqual({ balanced: true, mismatches: [] });
     const missing = await refusalOver(client.transfers.byNumber.query({ tenantId: tenant.id, number: 'TRF-20000101-000001' }));
     expect(missing.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, kind: 'NOT_FOUND', field: 'number' });
+  });
+
+  it('serves inbound shipments and webhooks end to end: secret shown once, cancel emits a delivery, a second cancel is 409', async () => {
+    const client = createInternalClient(url, TEST_SERVICE_TOKEN);
+    const partner = await client.partners.create.mutate({ name: 'Hooked', email: 'dev@hooked.example', tier: 'small' });
+    const { endpoint, secret } = await client.webhooks.create.mutate({ partnerId: partner.id, url: 'https://hooked.example/pits', eventTypes: ['inbound.status_changed'] });
+    expect(secret.startsWith('whsec_')).toBe(true);
+    expect(JSON.stringify(await client.webhooks.list.query({ partnerId: partner.id }))).not.toContain(secret.slice('whsec_'.length));
+
+    const tenant = await client.tenants.create.mutate({ name: 'Inbound Store' });
+    await authorizeTenant(t.database, { partnerId: partner.id, tenantId: tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
+    const location = await client.locations.create.mutate({ tenantId: tenant.id, code: 'WH-IN', name: 'Receiving' });
+    const product = await client.products.create.mutate({ tenantId: tenant.id, sku: 'SKU-IN', name: 'Inbound', costPrice: '2' });
+    const shipment = await client.inbound.create.mutate({
+      tenantId: tenant.id, locationId: location.id, sourceType: 'po', sourceId: 7, sourceCode: 'PO-7', lines: [{ productId: product.id, expectedQuantity: '2.5' }],
+    });
+    expect(shipment.lines).toMatchObject([{ expected: '2.5', pending: '2.5', unitPrice: '2.00', product: { id: product.id, sku: 'SKU-IN' } }]);
+    expect((await client.inbound.cancel.mutate({ tenantId: tenant.id, id: shipment.id })).status).toBe('cancelled');
+    const again = await refusalOver(client.inbound.cancel.mutate({ tenantId: tenant.id, id: shipment.id }));
+    expect(again.data).toMatchObject({ code: 'CONFLICT', httpStatus: 409, kind: 'INVALID_STATE', path: 'inbound.cancel' });
+    const twice = await refusalOver(client.inbound.create.mutate({
+      tenantId: tenant.id, locationId: location.id, sourceType: 'po', sourceId: 7, sourceCode: 'PO-7', lines: [{ productId: product.id, expectedQuantity: 1 }, { productId: product.id, expectedQuantity: 1 }],
+    }));
+    expect(twice.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400, kind: 'VALIDATION_ERROR', field: 'lines[1].productId' });
+
+    const deliveries = await client.webhooks.deliveries.query({ partnerId: partner.id });
+    expect(deliveries).toMatchObject([{ eventType: 'inbound.status_changed', endpointId: endpoint.id, status: 'pending', attempts: 0 }]);
+    const pending = await refusalOver(client.webhooks.redeliver.mutate({ partnerId: partner.id, deliveryId: deliveries[0]!.id }));
+    expect(pending.data).toMatchObject({ code: 'CONFLICT', httpStatus: 409, kind: 'INVALID_STATE', field: 'deliveryId' });
   });
 
   it('a wrong or missing token is UNAUTHORIZED (401) with the domain kind in error.data', async () => {

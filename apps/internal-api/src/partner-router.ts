@@ -1,8 +1,16 @@
 // Partners: the API client companies, created and re-tiered by internal teams.
 import { z } from 'zod';
-import { createPartner, getPartner, listPartners, setPartnerTier } from '@pits/persistence';
+import { AppError, domainError } from '@pits/domain';
+import { type Scope, createPartner, findPartner, getPartner, listPartners, setPartnerTier } from '@pits/persistence';
 import { idInput } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';
+
+/** Refuses an unknown partner with NOT_FOUND on `partnerId` (the input that named it). */
+export async function requirePartner(scope: Scope, partnerId: number): Promise<void> {
+  if (!(await findPartner(scope, partnerId))) {
+    throw new AppError(domainError('NOT_FOUND', `partner ${partnerId} does not exist`, { field: 'partnerId' }));
+  }
+}
 
 /** `small`, `medium` or `large`: decides the partner's rate limit. */
 export const partnerTier = z.enum(['small', 'medium', 'large']);

@@ -9,6 +9,9 @@ export const idInput = z.int().positive();
 /** A tenant id: a UUID. */
 export const tenantId = tenantIdInput;
 
+/** A price or dimension: a non-negative decimal string with at most two places (`"19.90"`), never a float. */
+export const twoPlaceDecimal = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'must be a decimal string with at most 2 places, such as "19.90"');
+
 /** Paging of every list: `page` from 1, `perPage` from 1 to 100 (default 20). */
 export const pageFields = {
   page: z.int().min(1).default(1),

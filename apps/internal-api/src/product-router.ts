@@ -11,7 +11,7 @@ import {
   listProducts,
   updateProduct,
 } from '@pits/persistence';
-import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
+import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId, twoPlaceDecimal } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
@@ -86,8 +86,6 @@ export function toProductView(row: ProductRow): ProductView {
   };
 }
 
-/** A price or dimension: a non-negative decimal string with at most two places, never a float. */
-const twoPlaceDecimal = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'must be a decimal string with at most 2 places, such as "19.90"');
 const sku = z.string().trim().min(1).max(100);
 
 const productFields = z.strictObject({

@@ -1,5 +1,6 @@
 // The whole internal API: one sub-router per resource. `AppRouter` is the type clients are built on.
 import { apiKeyRouter } from './api-key-router.js';
+import { inboundRouter } from './inbound-router.js';
 import { locationRouter } from './location-router.js';
 import { logisticPreferenceRouter } from './logistic-preference-router.js';
 import { partnerRouter } from './partner-router.js';
@@ -8,6 +9,7 @@ import { stockRouter } from './stock-router.js';
 import { tenantRouter } from './tenant-router.js';
 import { transferRouter } from './transfer-router.js';
 import { createCallerFactory, router } from './trpc.js';
+import { webhookRouter } from './webhook-router.js';
 
 export const appRouter = router({
   partners: partnerRouter,
@@ -18,6 +20,8 @@ export const appRouter = router({
   products: productRouter,
   stock: stockRouter,
   transfers: transferRouter,
+  inbound: inboundRouter,
+  webhooks: webhookRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -89,6 +89,7 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
     expect(procedures.sort()).toEqual(
       [
         'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke', 'apiKeys.rotate',
+        'inbound.byId', 'inbound.cancel', 'inbound.create', 'inbound.list',
         'locations.create', 'locations.list', 'locations.update',
         'logisticPreferences.create', 'logisticPreferences.list', 'logisticPreferences.update',
         'partners.byId', 'partners.create', 'partners.list', 'partners.setTier',
@@ -96,6 +97,7 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
         'stock.checkLedger', 'stock.ledger', 'stock.levels', 'stock.recordOpening',
         'tenants.byId', 'tenants.create', 'tenants.list',
         'transfers.byNumber', 'transfers.receive', 'transfers.ship',
+        'webhooks.create', 'webhooks.deliveries', 'webhooks.delete', 'webhooks.list', 'webhooks.redeliver',
       ].sort(),
     );
   });

@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Actor } from '@pits/domain';
+import { authorizeTenant, claimDueDeliveries, receiveInbound, recordDeliveryAttempt } from '@pits/persistence';
+import { testDialects } from '@pits/persistence/testing';
+import { TEST_NOW, type TestApi, openTestApi, refusal } from './testing/test-api.js';
+
+const dialects = await testDialects();
+
+describe.each(dialects)('[%s] webhooks', (dialect) => {
+  let api: TestApi;
+  let clock = TEST_NOW.getTime();
+  let seq = 0;
+
+  async function partner(): Promise<Actor> {
+    seq += 1;
+    const p = await api.caller.partners.create({ name: `Hooked ${seq}`, email: `dev${seq}@hooked.example`, tier: 'small' });
+    return { id: p.id, name: p.name, email: p.email };
+  }
+
+  /** A tenant installed for the partner, with a location and a pending shipment of 5 of one product. */
+  async function shipmentFor(actor: Actor) {
+    const tenantId = (await api.caller.tenants.create({ name: `Store ${seq}` })).id;
+    await authorizeTenant(api.t.database, { partnerId: actor.id, tenantId, daysConnected: 1, installationType: 'custom' }, new Date(clock));
+    const locationId = (await api.caller.locations.create({ tenantId, code: 'WH-1', name: 'Main' })).id;
+    const productId = (await api.caller.products.create({ tenantId, sku: 'KOPI', name: 'Kopi' })).id;
+    const shipment = await api.caller.inbound.create({ tenantId, locationId, sourceType: 'po', sourceId: 1, sourceCode: 'PO-1', lines: [{ productId, expectedQuantity: 5 }] });
+    return { tenantId, shipment };
+  }
+
+  beforeAll(async () => {
+    api = await openTestApi(dialect, { now: () => new Date(clock) });
+  });
+  afterAll(() => api.t.cleanup());
+
+  it('registers an endpoint: the whsec_ secret is returned once and stored only encrypted', async () => {
+    const { id: partnerId } = await partner();
+    const created = await api.caller.webhooks.create({ partnerId, url: 'https://partner.example/hooks/pits', eventTypes: ['inbound.status_changed', 'transfer.status_changed'], description: 'warehouse app' });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9_-]{32}$/);
+    expect(created.endpoint).toEqual({
+      id: expect.any(Number),
+      partnerId,
+      url: 'https://partner.example/hooks/pits',
+      eventTypes: ['inbound.status_changed', 'transfer.status_changed'],
+      description: 'warehouse app',
+      createdAt: TEST_NOW.toISOString(),
+    });
+    const row = await api.t.database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', created.endpoint.id).executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(created.secret.slice('whsec_'.length));
+    expect(row.secret_enc).toMatch(/^v1\./);
+    expect(api.cipher.decrypt(row.secret_enc)).toBe(created.secret);
+
+    const other = await api.caller.webhooks.create({ partnerId, url: 'http://127.0.0.1:8080/hook', eventTypes: ['adjustment.status_changed'] });
+    expect(other.endpoint.description).toBe('');
+    expect(other.secret).not.toBe(created.secret);
+  });
+
+  it('lists the partner’s endpoints without any secret; another partner sees none of them', async () => {
+    const { id: partnerId } = await partner();
+    const { secret, endpoint } = await api.caller.webhooks.create({ partnerId, url: 'https://a.example/hook', eventTypes: ['inbound.status_changed'] });
+    const second = await api.caller.webhooks.create({ partnerId, url: 'https://b.example/hook', eventTypes: ['transfer.status_changed'] });
+    const list = await api.caller.webhooks.list({ partnerId });
+    expect(list).toEqual([endpoint, second.endpoint]);
+    for (const e of list) expect(Object.keys(e).sort()).toEqual(['createdAt', 'description', 'eventTypes', 'id', 'partnerId', 'url']);
+    const text = JSON.stringify(list);
+    expect(text).not.toContain(secret.slice('whsec_'.length));
+    expect(text).not.toContain(second.secret.slice('whsec_'.length));
+    expect(await api.caller.webhooks.list({ partnerId: (await partner()).id })).toEqual([]);
+  });
+
+  it('deletes an endpoint: the list is empty after; deleting it again, or another partner’s, is NOT_FOUND on id', async () => {
+    const { id: partnerId } = await partner();
+    const { id: strangerId } = await partner();
+    const { endpoint } = await api.caller.webhooks.create({ partnerId, url: 'https://gone.example/hook', eventTypes: ['inbound.status_changed'] });
+    expect(await refusal(api.caller.webhooks.delete({ partnerId: strangerId, id: endpoint.id }))).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'id' });
+    expect(await api.caller.webhooks.list({ partnerId })).toEqual([endpoint]);
+    expect(await api.caller.webhooks.delete({ partnerId, id: endpoint.id })).toEqual(endpoint);
+    expect(await api.caller.webhooks.list({ partnerId })).toEqual([]);
+    expect(await refusal(api.caller.webhooks.delete({ partnerId, id: endpoint.id }))).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'id' });
+    expect(await refusal(api.caller.webhooks.delete({ partnerId, id: 999_999 }))).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+  });
+
+  it('lists the deliveries an inbound status change caused; redelivers a finished one, never a pending one or another partner’s', async () => {
+    const actor = await partner();
+    const partnerId = actor.id;
+    const { id: strangerId } = await partner();
+    const { endpoint } = await api.caller.webhooks.create({ partnerId, url: 'https://partner.example/inbound', eventTypes: ['inbound.status_changed'] });
+    const { endpoint: unrelated } = await api.caller.webhooks.create({ partnerId, url: 'https://partner.example/transfers', eventTypes: ['transfer.status_changed'] });
+    const { tenantId, shipment } = await shipmentFor(actor);
+    expect(await api.caller.webhooks.deliveries({ partnerId })).toEqual([]);
+
+    clock += 60_000;
+    await receiveInbound(api.t.database, { tenantId, id: shipment.id, actor, receipts: [{ itemId: shipment.lines[0]!.id, quantity: '2' }] }, new Date(clock));
+    const [delivery, ...more] = await api.caller.webhooks.deliveries({ partnerId });
+    expect(more).toEqual([]);
+    expect(delivery).toEqual({
+      id: expect.any(Number),
+      eventId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      eventType: 'inbound.status_changed',
+      endpointId: endpoint.id,
+      url: 'https://partner.example/inbound',
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: new Date(clock).toISOString(),
+      lastStatusCode: null,
+      lastError: null,
+      deliveredAt: null,
+      createdAt: new Date(clock).toISOString(),
+      attemptLog: [],
+    });
+    const deliveryId = delivery!.id;
+    expect(await api.caller.webhooks.deliveries({ partnerId, endpointId: unrelated.id })).toEqual([]);
+    expect(await api.caller.webhooks.deliveries({ partnerId, status: 'failed' })).toEqual([]);
+    expect(await api.caller.webhooks.deliveries({ partnerId: strangerId })).toEqual([]);
+
+    expect(await refusal(api.caller.webhooks.redeliver({ partnerId, deliveryId }))).toMatchObject({ code: 'CONFLICT', kind: 'INVALID_STATE', field: 'deliveryId' });
+    expect(await refusal(api.caller.webhooks.redeliver({ partnerId: strangerId, deliveryId }))).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'deliveryId' });
+    expect(await refusal(api.caller.webhooks.redeliver({ partnerId, deliveryId: 999_999 }))).toMatchObject({ code: 'NOT_FOUND', field: 'deliveryId' });
+
+    // A worker tries once and gives up: the delivery is failed, and may then be sent again.
+    const claimed = await claimDueDeliveries(api.t.database, api.cipher, 'test-worker', { limit: 100, leaseMs: 30_000, now: new Date(clock) });
+    expect(claimed.map((c) => c.id)).toContain(deliveryId);
+    await recordDeliveryAttempt(api.t.database, { id: deliveryId }, 'test-worker', { startedAt: new Date(clock), durationMs: 12, statusCode: 500, error: null, succeeded: false, retryAt: null });
+    const [failed] = await api.caller.webhooks.deliveries({ partnerId, status: 'failed' });
+    expect(failed).toMatchObject({ id: deliveryId, status: 'failed', attempts: 1, lastStatusCode: 500, nextAttemptAt: null });
+    expect(failed?.attemptLog).toEqual([{ attemptNo: 1, startedAt: new Date(clock).toISOString(), durationMs: 12, statusCode: 500, error: null, succeeded: false }]);
+
+    clock += 60_000;
+    expect(await refusal(api.caller.webhooks.redeliver({ partnerId: strangerId, deliveryId }))).toMatchObject({ code: 'NOT_FOUND', field: 'deliveryId' });
+    expect(await api.caller.webhooks.redeliver({ partnerId, deliveryId })).toEqual({ id: deliveryId, status: 'pending', nextAttemptAt: new Date(clock).toISOString() });
+    const [again] = await api.caller.webhooks.deliveries({ partnerId });
+    expect(again).toMatchObject({ id: deliveryId, status: 'pending', attempts: 1, nextAttemptAt: new Date(clock).toISOString() });
+    expect(again?.attemptLog).toHaveLength(1);
+    expect(await refusal(api.caller.webhooks.redeliver({ partnerId, deliveryId }))).toMatchObject({ code: 'CONFLICT', kind: 'INVALID_STATE' });
+
+    // Deleting the endpoint drops what is still pending to it.
+    await api.caller.webhooks.delete({ partnerId, id: endpoint.id });
+    expect(await api.caller.webhooks.deliveries({ partnerId })).toMatchObject([{ id: deliveryId, status: 'failed', lastError: 'endpoint deleted' }]);
+    expect(await refusal(api.caller.webhooks.redeliver({ partnerId, deliveryId }))).toMatchObject({ code: 'NOT_FOUND', field: 'deliveryId' });
+  });
+
+  it('a cancelled shipment is an event too; deliveries come newest first and honour the limit', async () => {
+    const actor = await partner();
+    await api.caller.webhooks.create({ partnerId: actor.id, url: 'https://partner.example/all', eventTypes: ['inbound.status_changed'] });
+    const first = await shipmentFor(actor);
+    const second = await api.caller.inbound.create({
+      tenantId: first.tenantId, locationId: first.shipment.location.id, sourceType: 'po', sourceId: 2, sourceCode: 'PO-2', lines: [{ productId: first.shipment.lines[0]!.product.id, expectedQuantity: 1 }],
+    });
+    await api.caller.inbound.cancel({ tenantId: first.tenantId, id: first.shipment.id });
+    await api.caller.inbound.cancel({ tenantId: first.tenantId, id: second.id });
+    const all = await api.caller.webhooks.deliveries({ partnerId: actor.id });
+    expect(all).toHaveLength(2);
+    expect(all.map((d) => d.id)).toEqual([...all.map((d) => d.id)].sort((a, b) => b - a));
+    expect(new Set(all.map((d) => d.eventId)).size).toBe(2);
+    expect(await api.caller.webhooks.deliveries({ partnerId: actor.id, limit: 1 })).toEqual([all[0]]);
+  });
+
+  it('refuses malformed inputs with BAD_REQUEST on the field', async () => {
+    const { id: partnerId } = await partner();
+    const base = { partnerId, url: 'https://ok.example/hook', eventTypes: ['inbound.status_changed'] as const };
+    for (const [input, field] of [
+      [{ ...base, url: 'ftp://files.example/hook' }, 'url'],
+      [{ ...base, url: 'not a url' }, 'url'],
+      [{ ...base, url: `https://long.example/${'x'.repeat(2000)}` }, 'url'],
+      [{ ...base, eventTypes: [] }, 'eventTypes'],
+      [{ ...base, eventTypes: ['inbound.status_changed', 'inbound.status_changed'] }, 'eventTypes[1]'],
+      [{ ...base, eventTypes: ['stock.changed'] }, 'eventTypes[0]'],
+      [{ ...base, description: 'x'.repeat(201) }, 'description'],
+    ] as const) {
+      expect(await refusal(api.caller.webhooks.create(input as never)), field).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field });
+    }
+    expect(await api.caller.webhooks.list({ partnerId })).toEqual([]);
+    expect(await refusal(api.caller.webhooks.deliveries({ partnerId, limit: 101 }))).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
+    expect(await refusal(api.caller.webhooks.deliveries({ partnerId, status: 'lost' as 'failed' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'status' });
+    expect(await refusal(api.caller.webhooks.redeliver({ partnerId, deliveryId: 0 }))).toMatchObject({ code: 'BAD_REQUEST', field: 'deliveryId' });
+  });
+
+  it('an unknown partner is NOT_FOUND on partnerId for every webhook procedure', async () => {
+    for (const call of [
+      () => api.caller.webhooks.create({ partnerId: 999_999, url: 'https://x.example', eventTypes: ['inbound.status_changed'] }),
+      () => api.caller.webhooks.list({ partnerId: 999_999 }),
+      () => api.caller.webhooks.delete({ partnerId: 999_999, id: 1 }),
+      () => api.caller.webhooks.deliveries({ partnerId: 999_999 }),
+      () => api.caller.webhooks.redeliver({ partnerId: 999_999, deliveryId: 1 }),
+    ]) {
+      expect(await refusal(call())).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'partnerId' });
+    }
+  });
+
+  it('without the service token every webhook procedure is UNAUTHORIZED, and nothing is registered', async () => {
+    const { id: partnerId } = await partner();
+    for (const call of [
+      () => api.anonymous.webhooks.create({ partnerId, url: 'https://x.example', eventTypes: ['inbound.status_changed'] }),
+      () => api.anonymous.webhooks.list({ partnerId }),
+      () => api.anonymous.webhooks.delete({ partnerId, id: 1 }),
+      () => api.anonymous.webhooks.deliveries({ partnerId }),
+      () => api.anonymous.webhooks.redeliver({ partnerId, deliveryId: 1 }),
+    ]) {
+      expect(await refusal(call())).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
+    }
+    expect(await api.caller.webhooks.list({ partnerId })).toEqual([]);
+  });
+});

@@ -1,0 +1,106 @@
+// A partner's webhook endpoints, registered by internal teams on its behalf: the signing secret is
+// returned by create only and stored encrypted with the configured key; recent deliveries can be
+// read and a finished one sent again.
+import { z } from 'zod';
+import { AppError, domainError, webhookEventType } from '@pits/domain';
+import {
+  type DeliveryView,
+  type WebhookEndpointRecord,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listDeliveries,
+  listWebhookEndpoints,
+  redeliver,
+} from '@pits/persistence';
+import { requirePartner } from './partner-router.js';
+import { idInput } from './procedure-inputs.js';
+import { protectedProcedure, router } from './trpc.js';
+
+const createInput = z
+  .strictObject({
+    partnerId: idInput,
+    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000),
+    eventTypes: z.array(webhookEventType).min(1),
+    description: z.string().trim().max(200).optional(),
+  })
+  .superRefine((input, ctx) => {
+    input.eventTypes.forEach((type, index) => {
+      if (input.eventTypes.indexOf(type) !== index) ctx.addIssue({ code: 'custom', path: ['eventTypes', index], message: 'is listed twice' });
+    });
+  });
+
+/** The operations name a delivery after the partners' path parameter (`id`); here the input is `deliveryId`. */
+function onDeliveryId(error: unknown): unknown {
+  if (error instanceof AppError && error.error.details.field === 'id') {
+    return new AppError(domainError(error.kind, error.message, { field: 'deliveryId', issue: error.error.details.issue }));
+  }
+  return error;
+}
+
+export const webhookRouter = router({
+  /**
+   * A new endpoint of the partner for the given event types. `secret` (`whsec_…`) signs its
+   * deliveries; it is shown here once and no procedure returns it again. Unknown partner:
+   * NOT_FOUND on `partnerId`.
+   */
+  create: protectedProcedure.input(createInput).mutation(async ({ ctx, input }): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> => {
+    await requirePartner(ctx.database, input.partnerId);
+    const { url, eventTypes, description } = input;
+    return createWebhookEndpoint(ctx.database, ctx.cipher, input.partnerId, { url, eventTypes, description }, ctx.now());
+  }),
+
+  /** The partner's endpoints, by id, without their secrets. */
+  list: protectedProcedure
+    .input(z.strictObject({ partnerId: idInput }))
+    .query(async ({ ctx, input }): Promise<WebhookEndpointRecord[]> => {
+      await requirePartner(ctx.database, input.partnerId);
+      return listWebhookEndpoints(ctx.database, input.partnerId);
+    }),
+
+  /**
+   * Removes an endpoint and returns it as it was: no new deliveries go to it, and its pending ones
+   * end as failed. Unknown, deleted or another partner's: NOT_FOUND on `id`.
+   */
+  delete: protectedProcedure
+    .input(z.strictObject({ partnerId: idInput, id: idInput }))
+    .mutation(async ({ ctx, input }): Promise<WebhookEndpointRecord> => {
+      await requirePartner(ctx.database, input.partnerId);
+      const endpoint = (await listWebhookEndpoints(ctx.database, input.partnerId)).find((e) => e.id === input.id);
+      if (!endpoint) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${input.id} does not exist`, { field: 'id' }));
+      await deleteWebhookEndpoint(ctx.database, input.partnerId, input.id, ctx.now());
+      return endpoint;
+    }),
+
+  /** The partner's recent deliveries, newest first (`limit` 1 to 100, default 20), each with every attempt. */
+  deliveries: protectedProcedure
+    .input(
+      z.strictObject({
+        partnerId: idInput,
+        limit: z.int().min(1).max(100).default(20),
+        status: z.enum(['pending', 'succeeded', 'failed']).optional(),
+        endpointId: idInput.optional(),
+      }),
+    )
+    .query(async ({ ctx, input }): Promise<DeliveryView[]> => {
+      await requirePartner(ctx.database, input.partnerId);
+      return listDeliveries(ctx.database, input.partnerId, { limit: input.limit, status: input.status, endpointId: input.endpointId });
+    }),
+
+  /**
+   * Sends a succeeded or failed delivery again: it is pending and due now, its attempt log kept.
+   * Still pending: CONFLICT, kind INVALID_STATE. Unknown, another partner's, or to a deleted
+   * endpoint: NOT_FOUND on `deliveryId`.
+   */
+  redeliver: protectedProcedure
+    .input(z.strictObject({ partnerId: idInput, deliveryId: idInput }))
+    .mutation(async ({ ctx, input }): Promise<{ id: number; status: 'pending'; nextAttemptAt: string }> => {
+      await requirePartner(ctx.database, input.partnerId);
+      const now = ctx.now();
+      try {
+        await redeliver(ctx.database, input.partnerId, input.deliveryId, now);
+      } catch (error) {
+        throw onDeliveryId(error);
+      }
+      return { id: input.deliveryId, status: 'pending', nextAttemptAt: now.toISOString() };
+    }),
+});
