@@ -26,7 +26,7 @@ const apps = [
 ];
 
 console.log('start: building');
-const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static', '--projects=@pits/gateway,@pits/internal-api'], {
+const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static', '--projects=@pits/gateway,@pits/internal-api,@pits/importer'], {
   cwd: root,
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
@@ -49,6 +49,8 @@ if (await persistence.isDatabaseEmpty(database)) {
 } else if (existsSync(credentialsFile)) {
   demo = JSON.parse(readFileSync(credentialsFile, 'utf8'));
 }
+const areas = await (await import('@pits/importer')).loadDemoAreas(database);
+if (areas) console.log(`start: loaded ${areas.inserted} areas from the idn-area-data package`);
 await database.destroy();
 
 const gatewayUrl = `http://${env.GATEWAY_HOST}:${env.GATEWAY_PORT}`;

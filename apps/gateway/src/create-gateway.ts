@@ -37,6 +37,7 @@ import { mountRoutes } from './routes/mount-routes.js';
 import { PUBLIC_ROUTES, mountPublicRoutes } from './routes/public-routes.js';
 import type { RouteSpec } from './routes/route-spec.js';
 import { adjustmentRoutes } from './routes/adjustment-routes.js';
+import { areaRoutes } from './routes/area-routes.js';
 import { inboundRoutes } from './routes/inbound-routes.js';
 import { webhookRoutes } from './routes/webhook-routes.js';
 import { stockRoutes } from './routes/stock-routes.js';
@@ -92,6 +93,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     ...stockRoutes({ database }),
     ...inboundRoutes({ database }),
     ...webhookRoutes({ database, cipher }),
+    ...areaRoutes({ database }),
   ];
 
   const operationLimit = config.rateLimit.operation;

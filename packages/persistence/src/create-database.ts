@@ -16,6 +16,7 @@ import {
 import pg from 'pg';
 import type { DatabaseConfig, Dialect } from './database-config.js';
 import { postgresTypeParsers } from './dialect.js';
+import { registerSqliteHandle } from './raw-driver.js';
 import type { DB } from './schema/index.js';
 
 /**
@@ -87,6 +88,7 @@ export function createDatabase(config: DatabaseConfig): Database {
   if (config.dialect === 'sqlite') {
     const raw = openSqlite(config.location);
     const db = new Kysely<DB>({ dialect: new ImmediateSqliteDialect(withStatementCache(raw)) });
+    registerSqliteHandle(db, raw);
     return { db, dialect: 'sqlite', destroy: () => db.destroy() };
   }
   const pool = new pg.Pool({

@@ -69,6 +69,22 @@ export function containsLower(column: Expression<string>, needle: string): RawBu
   return sql<boolean>`${column} like ${`%${escaped}%`} escape '\\'`;
 }
 
+/**
+ * Trigram indexes (SQLite FTS5 `tokenize='trigram'`, PostgreSQL pg_trgm) can only answer a
+ * substring of at least this many characters; a shorter needle needs a scan on both.
+ */
+export const TRIGRAM_MIN_CHARS = 3;
+
+/**
+ * A needle as an FTS5 phrase: in a trigram table, `match` on it finds rows whose text contains
+ * the needle (case-insensitively). Double quotes inside are doubled.
+ *
+ * @example fts5Phrase('ka"b') === '"ka""b"'
+ */
+export function fts5Phrase(needle: string): string {
+  return `"${needle.replace(/"/g, '""')}"`;
+}
+
 interface DriverError {
   code?: unknown;
   constraint?: unknown;

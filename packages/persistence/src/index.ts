@@ -27,3 +27,5 @@ export * from './repositories/stock-read-repository.js';
 export * from './repositories/webhook-repository.js';
 export * from './repositories/inbound-repository.js';
 export * from './operations/inbound-operations.js';
+export * from './repositories/area-repository.js';
+export * from './repositories/product-import-repository.js';

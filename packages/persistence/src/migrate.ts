@@ -1,6 +1,6 @@
 // Runs the migrations with Kysely's Migrator. Like the Migrator, it never throws for a failed
 // migration: it returns every migration's status and the error, for the caller to report.
-import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import { type Kysely, type Migration, sql, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import type { Database } from './create-database.js';
 import { migrationContext } from './migrations/migration-context.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -21,8 +21,15 @@ class ListedMigrations implements MigrationProvider {
   }
 }
 
-function migrator(database: Database): Migrator {
-  return new Migrator({ db: database.db as unknown as Kysely<unknown>, provider: new ListedMigrations(database) });
+/**
+ * On PostgreSQL the bookkeeping tables live in the current schema, named explicitly: Kysely
+ * otherwise takes a `kysely_migration` table of any other schema (another test worker's) as its own.
+ */
+async function migrator(database: Database): Promise<Migrator> {
+  const db = database.db as unknown as Kysely<unknown>;
+  if (database.dialect !== 'postgres') return new Migrator({ db, provider: new ListedMigrations(database) });
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return new Migrator({ db, provider: new ListedMigrations(database), migrationTableSchema: rows[0]!.schema });
 }
 
 /**
@@ -32,13 +39,19 @@ function migrator(database: Database): Migrator {
  * const { error, results } = await migrateToLatest(database);
  * if (error) { console.error(error); process.exit(1); }
  */
-export function migrateToLatest(database: Database): Promise<MigrationResultSet> {
-  return migrator(database).migrateToLatest();
+export async function migrateToLatest(database: Database): Promise<MigrationResultSet> {
+  let m: Migrator;
+  try {
+    m = await migrator(database);
+  } catch (error) {
+    return { error };
+  }
+  return m.migrateToLatest();
 }
 
 /** The migrations and whether each has run. */
 export async function migrationStatus(database: Database): Promise<{ name: string; executedAt: Date | undefined }[]> {
-  const all = await migrator(database).getMigrations();
+  const all = await (await migrator(database)).getMigrations();
   return all.map((m) => ({ name: m.name, executedAt: m.executedAt }));
 }
 

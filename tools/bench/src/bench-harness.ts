@@ -2,6 +2,7 @@
 // process (the servers run in their own processes), and a printed table.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -52,6 +53,24 @@ export async function startNode(args: string[], env: Record<string, string>, por
   };
 }
 
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux); null elsewhere.
+ * Per request, it measures a server's cost independently of what else the machine is running.
+ */
+export function cpuSeconds(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: 100 on every mainstream Linux build. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 export interface LoadResult {
   name: string;
   requestsPerSecond: number;
@@ -59,10 +78,22 @@ export interface LoadResult {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Responses by HTTP status. */
+  statusCodes: Record<string, number>;
+  /** Requests completed in the run. */
+  requests: number;
 }
 
-/** autocannon for `seconds` with `connections`, from this process. */
-export async function load(name: string, url: string, options: { headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST' | 'PATCH'; body?: string } = {}): Promise<LoadResult> {
+/**
+ * autocannon for `seconds` with `connections`, from this process. `requests` (autocannon's
+ * request objects, e.g. with `setupRequest` to vary path, headers and body per request) overrides
+ * method, headers and body.
+ */
+export async function load(
+  name: string,
+  url: string,
+  options: { headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST' | 'PATCH'; body?: string; requests?: autocannon.Request[] } = {},
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: options.connections ?? 50,
@@ -70,7 +101,9 @@ export async function load(name: string, url: string, options: { headers?: Recor
     headers: options.headers ?? {},
     method: options.method ?? 'GET',
     ...(options.body ? { body: options.body } : {}),
+    ...(options.requests ? { requests: options.requests } : {}),
   });
+  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   return {
     name,
     requestsPerSecond: result.requests.average,
@@ -78,6 +111,8 @@ export async function load(name: string, url: string, options: { headers?: Recor
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors,
+    statusCodes,
+    requests: result.requests.total,
   };
 }
 

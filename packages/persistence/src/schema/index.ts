@@ -2,6 +2,7 @@
 import type { AdjustmentItemTable, AdjustmentTable } from './adjustment-table.js';
 import type { ApiKeyTable } from './api-key-table.js';
 import type { AreaTable } from './area-table.js';
+import type { AreaRegionTable } from './area-region-table.js';
 import type { DocumentSequenceTable } from './document-sequence-table.js';
 import type { IdempotencyRecordTable } from './idempotency-table.js';
 import type { InboundDetailTable, InboundShipmentTable } from './inbound-table.js';
@@ -39,6 +40,7 @@ export interface DB {
   inbound_shipments: InboundShipmentTable;
   inbound_details: InboundDetailTable;
   areas: AreaTable;
+  area_regions: AreaRegionTable;
   idempotency_records: IdempotencyRecordTable;
   webhook_endpoints: WebhookEndpointTable;
   event_outbox: EventOutboxTable;
@@ -49,6 +51,7 @@ export interface DB {
 export type * from './adjustment-table.js';
 export type * from './api-key-table.js';
 export type * from './area-table.js';
+export type * from './area-region-table.js';
 export type * from './document-sequence-table.js';
 export type * from './idempotency-table.js';
 export type * from './inbound-table.js';

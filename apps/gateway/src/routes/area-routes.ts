@@ -1,0 +1,56 @@
+// The v1 area endpoints: search the province > city > district > subdistrict hierarchy, and read
+// one area by subdistrict code (envelope B, no tenant). Search has its own rate-limit bucket,
+// `areas.search`.
+import { AppError, areaDetailQuery, areaDetailResponse, areaSearchQuery, areaSearchResponse, domainError, morePagination, pageFacts } from '@pits/domain';
+import { type Database, findArea, searchAreas } from '@pits/persistence';
+import { presentArea, presentAreaDetail } from './area-presenters.js';
+import { pageOf } from './route-helpers.js';
+import { type RouteSpec, defineRoute } from './route-spec.js';
+
+export function areaRoutes(deps: { database: Database }): RouteSpec[] {
+  const { database } = deps;
+  return [
+    defineRoute({
+      name: 'areas.search',
+      method: 'GET',
+      path: '/api/partner/v1/areas',
+      summary: 'Search areas',
+      description:
+        '`search_value` is a case-insensitive substring of the level named by `search_by`: `province` (the state name), `city`, ' +
+        '`district` or `subdistrict` (the village name; five digits match the postcode exactly instead). Without `search_by` it ' +
+        'matches any of the four names or, with five digits, the postcode; without `search_value` every area is listed. ' +
+        'Ordered by `subdistrict_code`. Rate-limited in its own bucket besides the tier limit.',
+      tag: 'Areas',
+      tenantScoped: false,
+      query: areaSearchQuery,
+      envelope: 'B',
+      status: 200,
+      response: areaSearchResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: async ({ query }) => {
+        const page = pageOf(query);
+        const { rows, total } = await searchAreas(database, { searchBy: query.search_by, searchValue: query.search_value }, page);
+        return { areas: rows.map(presentArea), pagination: morePagination(pageFacts(total, page, rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'areas.detail',
+      method: 'GET',
+      path: '/api/partner/v1/areas/detail',
+      summary: 'Read an area',
+      description: 'One area by its `subdistrict_code` (`NN.NN.NN.NNNN`), with `created_at` and `updated_at`.',
+      tag: 'Areas',
+      tenantScoped: false,
+      query: areaDetailQuery,
+      envelope: 'B',
+      status: 200,
+      response: areaDetailResponse,
+      errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
+      handler: async ({ query }) => {
+        const row = await findArea(database, query.subdistrict_code);
+        if (!row) throw new AppError(domainError('NOT_FOUND', `area ${query.subdistrict_code} does not exist`, { field: 'subdistrict_code' }));
+        return presentAreaDetail(row);
+      },
+    }),
+  ];
+}

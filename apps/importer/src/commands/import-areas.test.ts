@@ -1,0 +1,186 @@
+// The whole of ../shared/data/areas_id.csv through the importer, on every dialect: what lands in
+// the database is checked against figures this test computes from the file itself.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type AreaRecord, findArea, searchAreas } from '@pits/persistence';
+import { SHARED_AREAS_CSV, type TestDatabase, childDatabaseUrl, openTestDatabase, readAreaRecords, sharedAreasAvailable, testDialects } from '@pits/persistence/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { areaDigest, spawnImporter, runImporter, storedAreaDigest, testContext } from '../testing/importer-fixtures.js';
+import { importAreasFile } from './import-areas.js';
+import type { ImportSummary } from './import-run.js';
+
+const dialects = await testDialects();
+const withData = sharedAreasAvailable();
+const dir = mkdtempSync(join(tmpdir(), 'pits-import-areas-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const file: AreaRecord[] = withData ? readAreaRecords() : [];
+const countBy = <K extends string>(key: (r: AreaRecord) => K) => {
+  const out = new Map<K, number>();
+  for (const r of file) out.set(key(r), (out.get(key(r)) ?? 0) + 1);
+  return out;
+};
+
+describe.runIf(withData).each(dialects)('[%s] importing areas_id.csv', (dialect) => {
+  let t: TestDatabase;
+  let first: ImportSummary;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    const context = testContext(t.database, join(dir, `${dialect}-full.rejected.csv`));
+    first = await importAreasFile(context, SHARED_AREAS_CSV);
+    await context.report.close();
+  }, 180_000);
+  afterAll(() => t.cleanup());
+
+  it('imports every row once', async () => {
+    expect(file).toHaveLength(83_762);
+    expect(first).toMatchObject({ read: file.length, inserted: file.length, updated: 0, unchanged: 0, rejected: 0 });
+    const { n } = await t.database.db.selectFrom('areas').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    expect(Number(n)).toBe(file.length);
+  });
+
+  it('holds as many villages per province as the file', async () => {
+    const rows = await t.database.db.selectFrom('areas').select(['state_code', ({ fn }) => fn.countAll<number>().as('n')]).groupBy('state_code').execute();
+    expect(new Map(rows.map((r) => [r.state_code, Number(r.n)]))).toEqual(countBy((r) => r.state_code));
+    expect(rows).toHaveLength(38);
+  });
+
+  it('finds the villages of a postcode, and searches a province case-insensitively', async () => {
+    const [postcode, villages] = [...countBy((r) => r.postcode)].sort((a, b) => b[1] - a[1])[0]!;
+    const byPostcode = await searchAreas(t.database, { searchBy: 'subdistrict', searchValue: postcode }, { page: 1, perPage: 100 });
+    const expected = file.filter((r) => r.postcode === postcode).map((r) => r.subdistrict_code).sort();
+    expect(byPostcode.total).toBe(villages);
+    expect(byPostcode.rows.map((r) => r.subdistrict_code)).toEqual(expected.slice(0, 100));
+
+    const province = await searchAreas(t.database, { searchBy: 'province', searchValue: 'jAwA tImUr' }, { page: 2, perPage: 50 });
+    const inJatim = file.filter((r) => r.state.toLowerCase().includes('jawa timur')).map((r) => r.subdistrict_code).sort();
+    expect(inJatim.length).toBeGreaterThan(8000);
+    expect(province.total).toBe(inJatim.length);
+    expect(province.rows.map((r) => r.subdistrict_code)).toEqual(inJatim.slice(50, 100));
+  });
+
+  it('shows the detail of a code exactly as the file has it', async () => {
+    const record = file.find((r) => r.subdistrict === 'Lambang Sari I, II, III')!;
+    expect(await findArea(t.database, record.subdistrict_code)).toMatchObject(record);
+  });
+
+  it('reports every row unchanged on a second import, and changes nothing', async () => {
+    const before = await storedAreaDigest(t.database);
+    const context = testContext(t.database, join(dir, `${dialect}-again.rejected.csv`));
+    const again = await importAreasFile(context, SHARED_AREAS_CSV);
+    expect(again).toMatchObject({ read: file.length, inserted: 0, updated: 0, unchanged: file.length, rejected: 0 });
+    expect(await storedAreaDigest(t.database)).toBe(before);
+    expect(before).toBe(areaDigest(file));
+  }, 120_000);
+});
+
+/** A file of the first `rows` records with 20 rows broken in 20 different ways, and the lines they are on. */
+function brokenFile(rows: number): { text: string; broken: Map<number, string>; good: AreaRecord[] } {
+  const line = (r: AreaRecord) => Object.values(r).map((v) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',');
+  const breakers: [string, (r: AreaRecord) => string][] = [
+    ['subdistrict_code', (r) => line({ ...r, subdistrict_code: r.subdistrict_code.replace(/\.(\d{4})$/, '.$1X') })],
+    ['district_code', (r) => line({ ...r, district_code: '99.99.99' })],
+    ['city_code', (r) => line({ ...r, city_code: '11.1' })],
+    ['state_code', (r) => line({ ...r, state_code: 'A1' })],
+    ['postcode', (r) => line({ ...r, postcode: '1234' })],
+    ['postcode', (r) => line({ ...r, postcode: '12a45' })],
+    ['latitude', (r) => line({ ...r, latitude: '91.00000000' })],
+    ['longitude', (r) => line({ ...r, longitude: '-181.5' })],
+    ['latitude', (r) => line({ ...r, latitude: 'north' })],
+    ['longitude', (r) => line({ ...r, longitude: '106.123456789' })],
+    ['subdistrict', (r) => line({ ...r, subdistrict: '' })],
+    ['state', (r) => line({ ...r, state: '   ' })],
+    ['country', (r) => line({ ...r, country: '' })],
+    ['country_code', (r) => line({ ...r, country_code: 'idn' })],
+    ['', (r) => line(r).split(',').slice(0, 12).join(',')],
+    ['', (r) => `${line(r)},extra`],
+    ['city', (r) => line({ ...r, city: 'Another Name For The Same City' })],
+    ['subdistrict_code', (r) => line({ ...r, subdistrict_code: file[0]!.subdistrict_code })],
+    ['district', (r) => line({ ...r, district: 'Renamed District' })],
+    ['subdistrict_code', (r) => line({ ...r, subdistrict_code: `11.01.99.${r.subdistrict_code.slice(-4)}` })],
+  ];
+  const out = [Object.keys(file[0]!).join(',')];
+  const broken = new Map<number, string>();
+  const good: AreaRecord[] = [];
+  for (let i = 0; i < rows; i += 1) {
+    const record = file[i]!;
+    const breaker = i > 0 && i % 25 === 0 ? breakers[i / 25 - 1] : undefined;
+    // A renamed region must have been named on an earlier row for the rename to be the odd one out.
+    if (breaker && ['city', 'district'].includes(breaker[0])) expect(file[i - 1]![`${breaker[0] as 'city' | 'district'}_code`]).toBe(record[`${breaker[0] as 'city' | 'district'}_code`]);
+    if (breaker) {
+      out.push(breaker[1](record));
+      broken.set(out.length, breaker[0]);
+    } else {
+      out.push(line(record));
+      good.push(record);
+    }
+  }
+  return { text: `${out.join('\r\n')}\r\n`, broken, good };
+}
+
+describe.runIf(withData).each(dialects)('[%s] a file with broken rows', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+  });
+  afterAll(() => t.cleanup());
+
+  it('rejects exactly the 20 broken rows, with their lines, fields and reasons, and imports the rest', async () => {
+    const { text, broken, good } = brokenFile(600);
+    expect(broken.size).toBe(20);
+    const path = join(dir, `${dialect}-broken.csv`);
+    writeFileSync(path, text);
+    const reportPath = join(dir, `${dialect}-broken.rejected.csv`);
+    const context = testContext(t.database, reportPath, { batchSize: 64 });
+    const summary = await importAreasFile(context, path);
+    await context.report.close();
+    expect(summary).toMatchObject({ read: 600, inserted: 580, updated: 0, unchanged: 0, rejected: 20 });
+
+    const report = readFileSync(reportPath, 'utf8').trim().split('\n');
+    expect(report[0]).toBe('file,line,field,reason');
+    const reported = new Map<number, string[]>();
+    for (const row of report.slice(1)) {
+      const [, line, field] = row.split(',');
+      reported.set(Number(line), [...(reported.get(Number(line)) ?? []), field!]);
+    }
+    expect([...reported.keys()].sort((a, b) => a - b)).toEqual([...broken.keys()]);
+    for (const [line, field] of broken) expect(reported.get(line)).toContain(field);
+    expect(await storedAreaDigest(t.database)).toBe(areaDigest(good));
+  });
+});
+
+describe.runIf(withData).each(dialects)('[%s] an import killed midway', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect, { file: true });
+  });
+  afterAll(() => t.cleanup());
+
+  const count = async () => Number((await t.database.db.selectFrom('areas').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('leaves whole batches behind, and a second run ends with exactly the file', async () => {
+    const env = { DATABASE_URL: await childDatabaseUrl(t.database) };
+    const args = ['areas', SHARED_AREAS_CSV, '--batch-size', '1000', '--report', join(dir, `${dialect}-killed.rejected.csv`)];
+    const child = spawnImporter(args, env);
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    let seen = 0;
+    const deadline = Date.now() + 90_000;
+    while (seen < 5000 && Date.now() < deadline && child.exitCode === null) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = await count();
+    }
+    child.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const left = await count();
+    expect(left).toBeGreaterThanOrEqual(5000);
+    expect(left).toBeLessThan(file.length);
+    expect(left % 1000).toBe(0);
+
+    const rerun = await runImporter(args, env);
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toContain(`${file.length} rows read: ${file.length - left} inserted, 0 updated, ${left} unchanged, 0 rejected`);
+    expect(await count()).toBe(file.length);
+    expect(await storedAreaDigest(t.database)).toBe(areaDigest(file));
+  }, 240_000);
+});

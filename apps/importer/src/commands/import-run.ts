@@ -1,0 +1,124 @@
+// What every import command shares: opening the input, feeding checked rows to the database in
+// batches (each its own transaction), rejected rows to the report, progress to the screen, and
+// the counts that make the summary.
+import { createReadStream } from 'node:fs';
+import { access, constants, stat } from 'node:fs/promises';
+import type { Database } from '@pits/persistence';
+import type { ProgressSink } from '../progress/progress-reporter.js';
+import type { RejectReport } from '../report/reject-report.js';
+import type { Checked } from '../validation/area-row.js';
+
+/** A problem that stops the import (exit code 2): unreadable input, wrong header, unknown tenant, database down. */
+export class FatalImportError extends Error {
+  override readonly name = 'FatalImportError';
+}
+
+export interface ImportContext {
+  database: Database;
+  /** Rows per transaction. */
+  batchSize: number;
+  dryRun: boolean;
+  report: RejectReport;
+  progress: ProgressSink;
+  now?: () => Date;
+}
+
+export interface ImportSummary {
+  command: string;
+  read: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  rejected: number;
+  seconds: number;
+  dryRun: boolean;
+}
+
+export interface BatchCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** One input row after its checks, with where it came from. */
+export interface CheckedRow<T> {
+  file: string;
+  line: number;
+  checked: Checked<T>;
+}
+
+export interface TextInput {
+  chunks: AsyncIterable<string>;
+  /** Share of the file read so far (0..1). */
+  fraction(): number;
+}
+
+/** Opens a UTF-8 file for streaming; an unreadable path is fatal. */
+export async function openTextInput(path: string): Promise<TextInput> {
+  let size: number;
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new Error('not a file');
+    await access(path, constants.R_OK);
+    size = info.size;
+  } catch (error) {
+    throw new FatalImportError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  return {
+    chunks: (async function* () {
+      try {
+        for await (const chunk of stream) yield chunk as string;
+      } catch (error) {
+        throw new FatalImportError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    })(),
+    fraction: () => (size === 0 ? 1 : Math.min(1, stream.bytesRead / size)),
+  };
+}
+
+/**
+ * Writes accepted rows in batches of `context.batchSize` through `write` (one transaction each),
+ * reports refused ones, and adds up the counts.
+ */
+export async function runBatches<T>(
+  command: string,
+  context: ImportContext,
+  rows: AsyncIterable<CheckedRow<T>>,
+  write: (batch: T[]) => Promise<BatchCounts>,
+  fraction: () => number = () => 0,
+): Promise<ImportSummary> {
+  const started = performance.now();
+  const summary: ImportSummary = { command, read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, seconds: 0, dryRun: context.dryRun };
+  let batch: T[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const counts = await write(batch);
+    summary.inserted += counts.inserted;
+    summary.updated += counts.updated;
+    summary.unchanged += counts.unchanged;
+    batch = [];
+  };
+  for await (const { file, line, checked } of rows) {
+    summary.read += 1;
+    if (checked.ok) {
+      batch.push(checked.value);
+      if (batch.length >= context.batchSize) await flush();
+    } else {
+      summary.rejected += 1;
+      context.report.reject(file, line, checked.issues);
+    }
+    if ((summary.read & 1023) === 0) context.progress.update(summary.read, fraction());
+  }
+  await flush();
+  context.progress.done(summary.read);
+  summary.seconds = (performance.now() - started) / 1000;
+  return summary;
+}
+
+/** Fields of a record by the header's names. */
+export function byHeader(header: readonly string[], fields: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i < header.length; i += 1) out[header[i]!] = fields[i] ?? '';
+  return out;
+}

@@ -1,0 +1,108 @@
+// Checks of one product row (CSV text or a JSON object) against the contract's Product fields,
+// with the catalogue's defaults for what a row leaves out, and one row per SKU in a file.
+import type { ProductImportRow } from '@pits/persistence';
+import type { RowIssue } from '../report/reject-report.js';
+import type { Checked } from './area-row.js';
+
+/** The columns a product file may carry; `sku` and `name` are required. */
+export const PRODUCT_COLUMNS = [
+  'sku', 'name', 'category_id', 'barcode', 'description', 'brand', 'product_type',
+  'published_price', 'cost_price', 'weight', 'width', 'height', 'length', 'status',
+  'is_bundle', 'is_managed_by_fulfillment', 'advance_qc', 'production_batch', 'cold_storage',
+  'fulfillment_manage_by', 'outbound_expired', 'inbound_expired', 'outer_barcode',
+] as const;
+type Column = (typeof PRODUCT_COLUMNS)[number];
+
+const TEXT = { sku: 100, name: 255, barcode: 100, description: 5000, product_type: 50, status: 50 } as const;
+const NULLABLE = { brand: 255, fulfillment_manage_by: 255, outer_barcode: 100 } as const;
+const DECIMALS = ['published_price', 'cost_price', 'weight', 'width', 'height', 'length'] as const;
+const BOOLEANS = ['is_bundle', 'is_managed_by_fulfillment', 'advance_qc', 'production_batch', 'cold_storage'] as const;
+const INTEGERS = ['category_id', 'outbound_expired', 'inbound_expired'] as const;
+
+const DEFAULTS: ProductImportRow = {
+  sku: '', name: '', category_id: 0, barcode: '', description: '', brand: null, product_type: 'physical',
+  published_price: '0.00', cost_price: '0.00', weight: '0.00', width: '0.00', height: '0.00', length: '0.00',
+  status: 'published', is_bundle: false, is_managed_by_fulfillment: true, advance_qc: false, production_batch: false,
+  cold_storage: false, fulfillment_manage_by: null, outbound_expired: 0, inbound_expired: 0, outer_barcode: null,
+};
+
+const TWO_PLACES = /^\d{1,18}(\.\d{1,2})?$/;
+const TRUE = new Set(['true', '1', 'yes']);
+const FALSE = new Set(['false', '0', 'no']);
+
+/** A value is absent when a CSV cell is empty or a JSON key is missing. */
+const absent = (v: unknown) => v === undefined || v === '';
+
+function decimal(value: unknown): string | undefined {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string' || !TWO_PLACES.test(text.trim())) return undefined;
+  const [whole, fraction = ''] = text.trim().split('.');
+  return `${whole}.${fraction.padEnd(2, '0')}`;
+}
+
+function integer(value: unknown): number | undefined {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+}
+
+function boolean(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  const text = String(value).trim().toLowerCase();
+  return TRUE.has(text) ? true : FALSE.has(text) ? false : undefined;
+}
+
+/** Checks product rows, refusing a SKU the file already listed. */
+export class ProductRowChecker {
+  readonly #skus = new Map<string, number>();
+
+  check(line: number, input: Readonly<Record<string, unknown>>): Checked<ProductImportRow> {
+    const issues: RowIssue[] = [];
+    const row: ProductImportRow = { ...DEFAULTS };
+    const set = <K extends keyof ProductImportRow>(key: K, value: ProductImportRow[K]) => {
+      row[key] = value;
+    };
+    for (const key of Object.keys(input)) {
+      if (!(PRODUCT_COLUMNS as readonly string[]).includes(key)) issues.push({ field: key, reason: 'is not a product field' });
+    }
+    for (const [field, max] of Object.entries(TEXT) as [keyof typeof TEXT, number][]) {
+      const value = input[field];
+      if (absent(value)) {
+        if (field === 'sku' || field === 'name') issues.push({ field, reason: 'is required' });
+      } else if (typeof value !== 'string') issues.push({ field, reason: 'must be a string' });
+      else if (value.trim().length > max) issues.push({ field, reason: `must be at most ${max} characters` });
+      else set(field, value.trim());
+    }
+    for (const [field, max] of Object.entries(NULLABLE) as [keyof typeof NULLABLE, number][]) {
+      const value = input[field];
+      if (absent(value) || value === null) continue;
+      if (typeof value !== 'string') issues.push({ field, reason: 'must be a string or null' });
+      else if (value.trim().length > max) issues.push({ field, reason: `must be at most ${max} characters` });
+      else set(field, value.trim());
+    }
+    for (const field of DECIMALS) {
+      if (absent(input[field])) continue;
+      const value = decimal(input[field]);
+      if (value === undefined) issues.push({ field, reason: 'must be a non-negative decimal with at most two places' });
+      else set(field, value);
+    }
+    for (const field of INTEGERS) {
+      if (absent(input[field])) continue;
+      const value = integer(input[field]);
+      if (value === undefined) issues.push({ field, reason: 'must be a non-negative integer' });
+      else set(field, value);
+    }
+    for (const field of BOOLEANS) {
+      if (absent(input[field])) continue;
+      const value = boolean(input[field]);
+      if (value === undefined) issues.push({ field, reason: 'must be true or false' });
+      else set(field, value);
+    }
+    if (issues.length > 0) return { ok: false, issues };
+    const seen = this.#skus.get(row.sku);
+    if (seen !== undefined) return { ok: false, issues: [{ field: 'sku', reason: `${row.sku} is already on line ${seen}` }] };
+    this.#skus.set(row.sku, line);
+    return { ok: true, value: row };
+  }
+}
+
+export type { Column as ProductColumn };

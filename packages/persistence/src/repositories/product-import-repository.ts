@@ -1,0 +1,104 @@
+// The product import's batch upsert: a tenant's catalogue rows by SKU, in one transaction per
+// batch, counting what was inserted, updated and left as it was.
+import { toFixedString } from '@pits/domain';
+import type { Insertable, Updateable } from 'kysely';
+import type { Database } from '../create-database.js';
+import { boolValue } from '../dialect.js';
+import type { ProductTable } from '../schema/index.js';
+import { importBatch } from './import-batch.js';
+
+/** One product as the import reads it: every field of the contract's Product that a file carries. */
+export interface ProductImportRow {
+  sku: string;
+  name: string;
+  category_id: number;
+  barcode: string;
+  description: string;
+  brand: string | null;
+  product_type: string;
+  /** Decimal strings with two places. */
+  published_price: string;
+  cost_price: string;
+  weight: string;
+  width: string;
+  height: string;
+  length: string;
+  status: string;
+  is_bundle: boolean;
+  is_managed_by_fulfillment: boolean;
+  advance_qc: boolean;
+  production_batch: boolean;
+  cold_storage: boolean;
+  fulfillment_manage_by: string | null;
+  outbound_expired: number;
+  inbound_expired: number;
+  outer_barcode: string | null;
+}
+
+const MONEY = ['published_price', 'cost_price', 'weight', 'width', 'height', 'length'] as const;
+const BOOLEANS = ['is_bundle', 'is_managed_by_fulfillment', 'advance_qc', 'production_batch', 'cold_storage'] as const;
+const PLAIN = ['name', 'category_id', 'barcode', 'description', 'brand', 'product_type', 'status', 'fulfillment_manage_by', 'outbound_expired', 'inbound_expired', 'outer_barcode'] as const;
+
+export interface ProductBatchResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** The stored columns a row sets (money with two places, booleans as 0/1). */
+function columns(row: ProductImportRow) {
+  return {
+    ...Object.fromEntries(PLAIN.map((f) => [f, row[f]])),
+    ...Object.fromEntries(MONEY.map((f) => [f, toFixedString(row[f], 2)])),
+    ...Object.fromEntries(BOOLEANS.map((f) => [f, boolValue(row[f])])),
+  } as Pick<ProductTable, (typeof PLAIN)[number] | (typeof MONEY)[number]> & Record<(typeof BOOLEANS)[number], 0 | 1>;
+}
+
+/**
+ * Upserts a batch of a tenant's products by SKU in one transaction. A product the file lists
+ * again after it was deleted comes back. SKUs within a batch must be distinct.
+ *
+ * @example
+ * await upsertProductBatch(database, tenantId, rows, { now: new Date(), actor: 'importer' });
+ */
+export async function upsertProductBatch(
+  database: Database,
+  tenantId: string,
+  rows: readonly ProductImportRow[],
+  options: { now: Date; actor: string; dryRun?: boolean },
+): Promise<ProductBatchResult> {
+  const at = options.now.toISOString();
+  return importBatch(database, options.dryRun, async (tx) => {
+    const existing = new Map<string, Record<string, unknown>>();
+    const skus = rows.map((r) => r.sku);
+    for (let i = 0; i < skus.length; i += 500) {
+      const found = await tx.db.selectFrom('products').selectAll().where('tenant_id', '=', tenantId).where('sku', 'in', skus.slice(i, i + 500)).execute();
+      for (const p of found) existing.set(p.sku, p as unknown as Record<string, unknown>);
+    }
+    const inserts: Insertable<ProductTable>[] = [];
+    let updated = 0;
+    for (const row of rows) {
+      const wanted = columns(row);
+      const old = existing.get(row.sku);
+      if (!old) {
+        inserts.push({ ...wanted, tenant_id: tenantId, sku: row.sku, created_by: options.actor, updated_by: options.actor, created_at: at, updated_at: at });
+        continue;
+      }
+      const same =
+        old.deleted_at === null &&
+        Object.entries(wanted as Record<string, unknown>).every(([k, v]) => (MONEY.includes(k as (typeof MONEY)[number]) ? toFixedString(String(old[k]), 2) === v : old[k] === v));
+      if (same) continue;
+      updated += 1;
+      await tx.db
+        .updateTable('products')
+        .set({ ...(wanted satisfies Updateable<ProductTable>), updated_by: options.actor, updated_at: at, deleted_at: null, deleted_by: null })
+        .where('tenant_id', '=', tenantId)
+        .where('sku', '=', row.sku)
+        .execute();
+    }
+    for (let i = 0; i < inserts.length; i += 200) {
+      await tx.db.insertInto('products').values(inserts.slice(i, i + 200)).execute();
+    }
+    return { inserted: inserts.length, updated, unchanged: rows.length - inserts.length - updated };
+  });
+}

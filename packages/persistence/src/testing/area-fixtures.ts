@@ -1,0 +1,73 @@
+// The real area list for tests: ../shared/data/areas_id.csv beside the repository (never copied
+// into it), read here on its own terms so that tests check the import against the file itself.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import type { Database } from '../create-database.js';
+import { AREA_FIELDS, type AreaRecord } from '../repositories/area-repository.js';
+import { testPostgresUrl } from './test-database.js';
+
+/** Where the shared data set sits: `../shared/data/areas_id.csv` from the repository root. */
+export const SHARED_AREAS_CSV = join(import.meta.dirname, '..', '..', '..', '..', '..', 'shared', 'data', 'areas_id.csv');
+
+/**
+ * True when the shared area file is there. Outside CI a missing file skips its tests with a
+ * printed reason; under CI=true it throws, because CI never skips them.
+ */
+export function sharedAreasAvailable(): boolean {
+  if (existsSync(SHARED_AREAS_CSV)) return true;
+  if (process.env.CI === 'true') throw new Error(`${SHARED_AREAS_CSV} is missing; CI requires it`);
+  console.warn(`[skip] area data tests skipped: ${SHARED_AREAS_CSV} is missing`);
+  return false;
+}
+
+/** One CSV line's fields (RFC 4180 quoting on one line: the file has no line breaks inside fields). */
+function fields(line: string): string[] {
+  const out: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i += 1) {
+    const c = line[i]!;
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') {
+        field += '"';
+        i += 1;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      out.push(field);
+      field = '';
+    } else field += c;
+  }
+  out.push(field);
+  return out;
+}
+
+/** Every record of a canonical area file, in file order. */
+export function readAreaRecords(path = SHARED_AREAS_CSV): AreaRecord[] {
+  const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l !== '');
+  const header = fields(lines[0]!);
+  if (header.join(',') !== AREA_FIELDS.join(',')) throw new Error(`unexpected header in ${path}`);
+  return lines.slice(1).map((line) => {
+    const values = fields(line);
+    return Object.fromEntries(AREA_FIELDS.map((f, i) => [f, values[i] ?? ''])) as AreaRecord;
+  });
+}
+
+/**
+ * The DATABASE_URL under which another process reaches the same test database: the SQLite file
+ * (open it with `openTestDatabase(dialect, { file: true })`), or PostgreSQL with the test's schema
+ * as its search_path.
+ */
+export async function childDatabaseUrl(database: Database): Promise<string> {
+  if (database.dialect === 'sqlite') {
+    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(database.db);
+    if (!rows[0]?.file) throw new Error('the SQLite test database must be a file: openTestDatabase(dialect, { file: true })');
+    return rows[0].file;
+  }
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
+  const url = new URL(testPostgresUrl());
+  url.searchParams.set('options', `-c search_path=${rows[0]!.schema}`);
+  return url.toString();
+}
