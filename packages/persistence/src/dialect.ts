@@ -21,7 +21,8 @@ export function columnTypes(dialect: Dialect) {
     bigint: isPg ? sql`bigint` : sql`integer`,
     /** A quantity scaled by 10^4 (see @pits/domain QUANTITY_SCALE). */
     quantity: isPg ? sql`bigint` : sql`integer`,
-    money: isPg ? sql`numeric(28, 8)` : sql`text`,
+    // Unconstrained numeric: exact at any size the validation lets through (500 lines of 1e11 x 1e13).
+    money: isPg ? sql`numeric` : sql`text`,
     timestamp: isPg ? sql`timestamptz(3)` : sql`text`,
     date: isPg ? sql`date` : sql`text`,
     boolean: isPg ? sql`boolean` : sql`integer`,

@@ -22,7 +22,7 @@ export interface PublicRoute {
 }
 
 class Components {
-  readonly schemas: Record<string, Json> = {};
+  readonly schemas = new Map<string, Json>();
   private readonly seen = new Map<string, string>();
 
   /** Converts a schema, moving its named parts into components; returns the schema to embed. */
@@ -55,7 +55,7 @@ class Components {
     for (const [id, def] of Object.entries(defs)) {
       const name = rename.get(id)!;
       this.seen.set(name, JSON.stringify(def));
-      this.schemas[name] = relink(def) as Json;
+      this.schemas.set(name, relink(def) as Json);
     }
     return relink(converted) as Json;
   }
@@ -115,7 +115,15 @@ export function buildOpenApiDocument(specs: readonly RouteSpec[], publicRoutes: 
       parameters.push({ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 }, description: 'Replays the first response for 24 h when the same key and body are sent again.' });
     }
     if (spec.query) {
-      const query = components.add(spec.query, 'input');
+      // A named query schema comes back as a $ref; its properties become the query parameters and
+      // the object itself is not a component anybody refers to.
+      let query = components.add(spec.query, 'input');
+      const ref = typeof query.$ref === 'string' ? query.$ref.split('/').pop()! : undefined;
+      const named = ref === undefined ? undefined : components.schemas.get(ref);
+      if (ref !== undefined && named !== undefined) {
+        query = named;
+        components.schemas.delete(ref);
+      }
       const properties = (query.properties ?? {}) as Record<string, Json>;
       const required = new Set((query.required ?? []) as string[]);
       for (const [name, schema] of Object.entries(properties)) {
@@ -163,7 +171,7 @@ export function buildOpenApiDocument(specs: readonly RouteSpec[], publicRoutes: 
       responses: {
         '200': {
           description: route.summary,
-          content: { [route.contentType]: { schema: route.schema ? components.add(route.schema, 'output') : { type: 'string' } } },
+          content: { [route.contentType]: { schema: route.schema ? components.add(route.schema, 'output') : { type: route.contentType === 'application/json' ? 'object' : 'string' } } },
         },
         ...(route.path === '/readyz' ? { '503': { description: 'The database is unreachable.', content: { 'application/json': { schema: { type: 'object' } } } } } : {}),
       },
@@ -185,7 +193,7 @@ export function buildOpenApiDocument(specs: readonly RouteSpec[], publicRoutes: 
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key, bare or as `Bearer <key>`.' },
       },
-      schemas: components.schemas,
+      schemas: Object.fromEntries(components.schemas),
     },
     paths,
   };

@@ -148,7 +148,9 @@ export async function receiveInbound(
   now: Date,
 ): Promise<ReceiveResult> {
   const touched = [...new Set(input.receipts.map((r) => r.itemId))];
-  await withTransaction(scope, async (tx) => {
+  // The shipment is read back inside the transaction, so the response shows this receipt's result
+  // even when other receipts commit right after it.
+  const shipment = await withTransaction(scope, async (tx) => {
     const row = await lockInbound(tx, input.tenantId, input.id);
     if (!row) throw notFound(input.id);
     const [location, details] = await Promise.all([
@@ -201,6 +203,7 @@ export async function receiveInbound(
       .where('id', '=', row.id)
       .execute();
     if (status !== row.status) await statusEvent(tx, input.tenantId, row, row.status, status, now);
+    return (await findInbound(tx, input.tenantId, input.id))!;
   });
-  return { shipment: (await findInbound(scope, input.tenantId, input.id))!, touched };
+  return { shipment, touched };
 }
