@@ -8,7 +8,7 @@ import { showOutputOnFailure } from './harness/failure-output.js';
 import { type GatewayClient, gatewayClient } from './harness/gateway-client.js';
 import { type OnboardedPartner, type OnboardedTenant, createTenant, onboardPartner } from './harness/partner-onboarding.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
-import { stopAfterLedgerCheck } from './harness/ledger-check.js';
+import { expectLedgerBalanced } from './harness/ledger-check.js';
 
 const AUTHORIZE = '/api/partner/v1/tenants/authorize';
 const DEAUTHORIZE = '/api/partner/v1/tenants/deauthorize';
@@ -32,7 +32,7 @@ describe.each(dialects)('[%s] tenant authorization lifecycle', (dialect) => {
     partner = await onboardPartner(stack.internal, gw, { label: 'Lifecycle', tenants: 0 });
     tenant = await createTenant(stack.internal, 'Cycle', { locations: 2, logistics: 1 });
   });
-  afterAll(() => stopAfterLedgerCheck(stack));
+  afterAll(() => stack?.stop());
   showOutputOnFailure(() => stack?.services() ?? []);
 
   let installationId: string;
@@ -109,6 +109,8 @@ describe.each(dialects)('[%s] tenant authorization lifecycle', (dialect) => {
   });
 
   it('SIGTERM stops the gateway and the internal API cleanly (exit code 0)', async () => {
+    // The suite's ledger check runs here, while the processes are still up.
+    await expectLedgerBalanced(stack);
     const exits = await stack.stop();
     expect(Object.keys(exits)).toHaveLength(2);
     for (const [name, exit] of Object.entries(exits)) expect(exit, name).toEqual({ code: 0, signal: null });

@@ -127,12 +127,13 @@ describe.each(dialects)('[%s] adjustment operations', (dialect) => {
 
   it("another tenant's adjustment is not found, exactly like an unknown one", async () => {
     const adj = await createAdjustment(t.database, { ...base(), items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW);
+    // Thunks, so that each refusal is awaited as it happens (never an unhandled rejection).
     for (const action of [
-      approveAdjustment(t.database, { tenantId: other.tenant.id, number: adj.number, actor: other.actor }, NOW),
-      rejectAdjustment(t.database, { tenantId: other.tenant.id, number: adj.number, actor: other.actor, reason: 'x' }, NOW),
-      approveAdjustment(t.database, { tenantId: w.tenant.id, number: 'ADJ-20261122-999999', actor: w.actor }, NOW),
+      () => approveAdjustment(t.database, { tenantId: other.tenant.id, number: adj.number, actor: other.actor }, NOW),
+      () => rejectAdjustment(t.database, { tenantId: other.tenant.id, number: adj.number, actor: other.actor, reason: 'x' }, NOW),
+      () => approveAdjustment(t.database, { tenantId: w.tenant.id, number: 'ADJ-20261122-999999', actor: w.actor }, NOW),
     ]) {
-      expect(await refusal(action)).toMatchObject({ kind: 'NOT_FOUND', field: 'id' });
+      expect(await refusal(action())).toMatchObject({ kind: 'NOT_FOUND', field: 'id' });
     }
     expect(await findAdjustment(t.database, other.tenant.id, adj.number)).toBeUndefined();
   });
