@@ -21,9 +21,10 @@ import {
 import {
   type AdjustmentRecord,
   type AdjustmentWithItems,
-  findAdjustment,
+  findAdjustmentRecord,
   lockAdjustment,
   listAdjustmentItems,
+  toAdjustmentItemRecord,
   toAdjustmentRecord,
 } from '../repositories/adjustment-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
@@ -87,11 +88,15 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
       total_cost: toPlainString(totals.lineTotals[index]!),
       notes: line.notes ?? '',
     }));
+    // The inserted lines come back from the insert itself (no second read); RETURNING promises no
+    // order, so they are put in line order here.
+    const inserted = [];
     for (let i = 0; i < itemRows.length; i += 200) {
-      await tx.db.insertInto('adjustment_items').values(itemRows.slice(i, i + 200)).execute();
+      inserted.push(...(await tx.db.insertInto('adjustment_items').values(itemRows.slice(i, i + 200)).returningAll().execute()));
     }
+    inserted.sort((a, b) => a.line_no - b.line_no);
     const record = toAdjustmentRecord(row, { id: location.id, code: location.code, name: location.name, address: location.address });
-    return { ...record, items: await listAdjustmentItems(tx, row.id) };
+    return { ...record, items: inserted.map(toAdjustmentItemRecord) };
   });
 }
 
@@ -110,8 +115,9 @@ async function statusChanged(tx: Tx, tenantId: string, number: string, previous:
   await enqueueEvent(tx, { tenantId, type: 'adjustment.status_changed', resource: { type: 'adjustment', id: number }, data: { adjustment_number: number, previous_status: previous, status } }, now);
 }
 
+/** The record after a decision; its items did not change and are not read again. */
 async function reload(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRecord> {
-  const record = await findAdjustment(tx, tenantId, number);
+  const record = await findAdjustmentRecord(tx, tenantId, number);
   if (!record) throw notFound(number);
   return record;
 }

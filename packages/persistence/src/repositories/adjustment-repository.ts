@@ -106,34 +106,16 @@ export function toAdjustmentRecord(row: AdjustmentRow, location: AdjustmentLocat
   };
 }
 
-const ADJUSTMENT_COLUMNS = [
-  'adjustments.id',
-  'adjustments.tenant_id',
-  'adjustments.partner_id',
-  'adjustments.number',
-  'adjustments.location_id',
-  'adjustments.type',
-  'adjustments.stock_source',
-  'adjustments.reason',
-  'adjustments.status',
-  'adjustments.total_amount',
-  'adjustments.item_count',
-  'adjustments.created_by',
-  'adjustments.approved_at',
-  'adjustments.approved_by',
-  'adjustments.rejected_at',
-  'adjustments.rejected_by',
-  'adjustments.rejection_reason',
-  'adjustments.created_at',
-  'adjustments.updated_at',
-] as const;
+// `adjustments.*` rather than the 19 columns by name: the same row, and Kysely builds and compiles
+// the query in about half the time (it parses and freezes one node per named column, on every call).
+const LOCATION_COLUMNS = ['locations.code as location_code', 'locations.name as location_name', 'locations.address as location_address'] as const;
 
 function withLocation(scope: Scope) {
   return scope.db
     .selectFrom('adjustments')
     .innerJoin('locations', 'locations.id', 'adjustments.location_id')
-    .select(ADJUSTMENT_COLUMNS)
-    .select(['locations.code as location_code', 'locations.name as location_name', 'locations.address as location_address']);
+    .selectAll('adjustments')
+    .select(LOCATION_COLUMNS);
 }
 
 type JoinedRow = AdjustmentRow & { location_code: string; location_name: string; location_address: string };
@@ -152,11 +134,17 @@ export async function listAdjustmentItems(scope: Scope, adjustmentId: number): P
   return rows.map(toAdjustmentItemRecord);
 }
 
+/** An adjustment of the tenant by its public number, without its items; another tenant's is undefined. */
+export async function findAdjustmentRecord(scope: Scope, tenantId: string, number: string): Promise<AdjustmentRecord | undefined> {
+  const row = await withLocation(scope).where('adjustments.tenant_id', '=', tenantId).where('adjustments.number', '=', number).executeTakeFirst();
+  return row && fromJoined(row);
+}
+
 /** An adjustment of the tenant by its public number, with its items; another tenant's is undefined. */
 export async function findAdjustment(scope: Scope, tenantId: string, number: string): Promise<AdjustmentWithItems | undefined> {
-  const row = await withLocation(scope).where('adjustments.tenant_id', '=', tenantId).where('adjustments.number', '=', number).executeTakeFirst();
-  if (!row) return undefined;
-  return { ...fromJoined(row), items: await listAdjustmentItems(scope, row.id) };
+  const record = await findAdjustmentRecord(scope, tenantId, number);
+  if (!record) return undefined;
+  return { ...record, items: await listAdjustmentItems(scope, record.id) };
 }
 
 /** Locks the adjustment row until the transaction ends (PostgreSQL row lock; SQLite holds the write lock already). */
@@ -187,8 +175,8 @@ export async function listAdjustments(
     base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     base
       .innerJoin('locations', 'locations.id', 'adjustments.location_id')
-      .select(ADJUSTMENT_COLUMNS)
-      .select(['locations.code as location_code', 'locations.name as location_name', 'locations.address as location_address'])
+      .selectAll('adjustments')
+      .select(LOCATION_COLUMNS)
       .orderBy('adjustments.created_at', 'desc')
       .orderBy('adjustments.id', 'desc')
       .limit(page.perPage)

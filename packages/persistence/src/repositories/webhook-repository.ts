@@ -180,16 +180,21 @@ export async function claimDueDeliveries(
 ): Promise<ClaimedDelivery[]> {
   const at = options.now.toISOString();
   const until = new Date(options.now.getTime() + options.leaseMs).toISOString();
-  const claimed = await withTransaction(scope, async (tx) => {
-    let due = tx.db
+  const dueIds = (from: Scope) =>
+    from.db
       .selectFrom('webhook_deliveries')
       .select('id')
       .where('status', '=', 'pending')
       .where('next_attempt_at', '<=', at)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
       .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(options.limit);
+      .orderBy('id');
+  // An idle poll takes no write lock: on SQLite the claiming transaction (BEGIN IMMEDIATE) would
+  // hold off every other writer, the gateway's requests included, on every poll. What becomes
+  // due after this look is claimed by the next poll, as it would be after the transaction.
+  if ((await dueIds(scope).limit(1).executeTakeFirst()) === undefined) return [];
+  const claimed = await withTransaction(scope, async (tx) => {
+    let due = dueIds(tx).limit(options.limit);
     if (tx.dialect === 'postgres') due = due.forUpdate().skipLocked();
     const ids = (await due.execute()).map((r) => r.id);
     if (ids.length === 0) return [];

@@ -1,0 +1,373 @@
+// The bare routes of the inventory benchmark: a plain Koa app, started as its own process on the
+// benchmark's database, whose four adjustment routes run the same SQL statements as the gateway
+// (inventory-sql.ts, checked against the gateway before each run) straight on the driver:
+// better-sqlite3 prepared statements, or named (prepared) queries on a pg pool of the same size.
+// Like the gateway, every request resolves its API key (SHA-256, cached for KEY_CACHE_TTL_MS) and
+// checks the tenant's installation with one query. Left out on purpose: rate limiting, the
+// request id header, access log, idempotency lookup (a no-op without the header), zod
+// validation (only what the SQL needs is checked) and exact-decimal presentation (JSON numbers
+// are built with Number()). It answers with the same JSON shapes.
+import { createHash, randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type BetterSqlite3 from 'better-sqlite3';
+import Koa, { type Context } from 'koa';
+import pg from 'pg';
+import { openSqlite, parseDatabaseUrl, postgresTypeParsers } from '@pits/persistence';
+import { type BenchDialect, inventorySql } from './inventory-sql.js';
+
+type Param = string | number | null;
+type Row = Record<string, unknown>;
+
+/** The few driver calls the routes make; SQLite's are synchronous underneath. */
+interface Queries {
+  one(text: string, params: readonly Param[]): Promise<Row | undefined>;
+  all(text: string, params: readonly Param[]): Promise<Row[]>;
+  run(text: string, params: readonly Param[]): Promise<void>;
+}
+
+interface Driver extends Queries {
+  dialect: BenchDialect;
+  transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+}
+
+function sqliteDriver(location: string): Driver {
+  const db = openSqlite(location);
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const prepared = (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+  const queries: Queries = {
+    one: async (text, params) => prepared(text).get(...params) as Row | undefined,
+    all: async (text, params) => prepared(text).all(...params) as Row[],
+    run: async (text, params) => {
+      prepared(text).run(...params);
+    },
+  };
+  let open = false;
+  return {
+    dialect: 'sqlite',
+    ...queries,
+    // Every call above completes synchronously, so the awaits between the statements of a
+    // transaction only queue microtasks: no other request's handler (started by I/O) can run
+    // statements inside it. `open` makes sure of that.
+    async transaction(work) {
+      if (open) throw new Error('nested or interleaved SQLite transaction');
+      open = true;
+      prepared('begin immediate').run();
+      try {
+        const result = await work(queries);
+        prepared('commit').run();
+        return result;
+      } catch (error) {
+        prepared('rollback').run();
+        throw error;
+      } finally {
+        open = false;
+      }
+    },
+  };
+}
+
+function postgresDriver(url: string): Driver {
+  const pool = new pg.Pool({ connectionString: url, max: 10, types: postgresTypeParsers() });
+  const names = new Map<string, string>();
+  const query = (text: string, values: readonly Param[]): pg.QueryConfig<Param[]> => {
+    let name = names.get(text);
+    if (!name) {
+      name = `bare_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return { name, text, values: [...values] };
+  };
+  const on = (target: pg.Pool | pg.PoolClient): Queries => ({
+    one: async (text, params) => (await target.query<Row>(query(text, params))).rows[0],
+    all: async (text, params) => (await target.query<Row>(query(text, params))).rows,
+    run: async (text, params) => {
+      await target.query(query(text, params));
+    },
+  });
+  return {
+    dialect: 'postgres',
+    ...on(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await work(on(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(code);
+  }
+}
+
+const config = parseDatabaseUrl(process.env.DATABASE_URL);
+const driver = config.dialect === 'sqlite' ? sqliteDriver(config.location) : postgresDriver(config.url);
+const sql = inventorySql(driver.dialect);
+const keyTtlMs = Number(process.env.KEY_CACHE_TTL_MS ?? 2000);
+
+interface Partner {
+  partnerId: number;
+  name: string;
+  email: string;
+}
+
+const keyCache = new Map<string, { partner: Partner; expiresAt: number }>();
+
+async function authenticate(ctx: Context): Promise<Partner> {
+  const key = ctx.get('authorization').trim().replace(/^bearer\s+/i, '');
+  if (key === '') throw new HttpError(401, 'UNAUTHORIZED');
+  const digest = createHash('sha256').update(key).digest('hex');
+  const cached = keyCache.get(digest);
+  if (cached && cached.expiresAt > Date.now()) return cached.partner;
+  const row = await driver.one(sql.keyOwner, [digest]);
+  if (!row) throw new HttpError(401, 'UNAUTHORIZED');
+  const partner = { partnerId: Number(row.partner_id), name: String(row.name), email: String(row.email) };
+  keyCache.set(digest, { partner, expiresAt: Date.now() + keyTtlMs });
+  return partner;
+}
+
+async function requireTenant(ctx: Context, partner: Partner): Promise<string> {
+  const tenantId = ctx.get('x-tenant-id').trim().toLowerCase();
+  if (tenantId === '') throw new HttpError(400, 'INVALID_REQUEST');
+  const row = await driver.one(sql.installation, [partner.partnerId, tenantId]);
+  if (!row || row.uninstall_at !== null) throw new HttpError(403, 'FORBIDDEN');
+  return tenantId;
+}
+
+function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve(text === '' ? {} : (JSON.parse(text) as Record<string, unknown>));
+      } catch {
+        reject(new HttpError(400, 'INVALID_REQUEST'));
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/** A decimal input (number or string) as a bigint scaled by 10^4. */
+function scaled4(value: unknown): bigint {
+  const [whole = '0', fraction = ''] = String(value).split('.');
+  return BigInt(`${whole}${fraction.padEnd(4, '0').slice(0, 4)}`);
+}
+
+function plain(value: bigint, places: number): string {
+  const digits = value.toString().padStart(places + 1, '0');
+  const fraction = digits.slice(digits.length - places).replace(/0+$/, '');
+  return `${digits.slice(0, digits.length - places)}${fraction ? `.${fraction}` : ''}`;
+}
+
+const parseJson = (value: unknown) => (value === null ? null : (JSON.parse(String(value)) as unknown));
+const quantity = (value: unknown) => Number(value) / 10_000;
+
+function head(row: Row, location: { id: unknown; code: unknown; name: unknown; address: unknown }) {
+  return {
+    id: row.number,
+    adjustment_number: row.number,
+    location,
+    type: row.type,
+    stock_source: row.stock_source,
+    reason: row.reason,
+    status: row.status,
+    total_amount: Number(row.total_amount),
+    item_count: row.item_count,
+    created_by: parseJson(row.created_by),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    approved_at: row.approved_at,
+    approved_by: parseJson(row.approved_by),
+    rejected_at: row.rejected_at,
+    rejected_by: parseJson(row.rejected_by),
+    rejection_reason: row.rejection_reason,
+  };
+}
+
+function item(row: Row) {
+  return {
+    id: row.id,
+    product_id: String(row.product_id),
+    product_name: row.product_name,
+    sku: row.sku,
+    quantity: quantity(row.quantity),
+    unit_cost: Number(row.unit_cost),
+    total_cost: Number(row.total_cost),
+    notes: row.notes,
+  };
+}
+
+const envelope = (data: unknown) => ({ status: 'ok', data, errors: null, request_id: randomUUID() });
+const joinedLocation = (row: Row) => ({ id: row.location_id, code: row.location_code, name: row.location_name, address: row.location_address });
+
+async function createAdjustment(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
+  const body = await readJson(ctx.req);
+  const lines = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
+  const locationId = Number(body.location_id);
+  if (lines.length === 0 || !Number.isSafeInteger(locationId)) throw new HttpError(422, 'VALIDATION_ERROR');
+  const parsed = lines.map((l) => {
+    const q = scaled4(l.quantity);
+    const cost = scaled4(l.unit_cost);
+    return { productId: Number(l.product_id), quantity: q, unitCost: plain(cost, 4), totalCost: q * cost, notes: typeof l.notes === 'string' ? l.notes : '' };
+  });
+  const total = parsed.reduce((sum, l) => sum + l.totalCost, 0n);
+  const now = new Date();
+  const at = now.toISOString();
+  const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
+  const n = parsed.length;
+  const created = await driver.transaction(async (tx) => {
+    const location = await tx.one(sql.location, [tenantId, locationId]);
+    if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
+    const products = await tx.all(sql.products(n), [tenantId, ...parsed.map((l) => l.productId)]);
+    const byId = new Map(products.map((p) => [Number(p.id), p]));
+    if (parsed.some((l) => !byId.has(l.productId))) throw new HttpError(422, 'VALIDATION_ERROR');
+    const sequence = await tx.one(sql.nextSequence, [tenantId, 'ADJ', 1, 1]);
+    const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
+    const row = (await tx.one(sql.insertAdjustment, [
+      tenantId, partner.partnerId, number, locationId, String(body.type), String(body.stock_source), String(body.reason), 'pending',
+      plain(total, 8), n, actor, null, null, null, null, null, at, at,
+    ]))!;
+    const items = await tx.all(
+      sql.insertItems(n),
+      parsed.flatMap((l, i) => {
+        const product = byId.get(l.productId)!;
+        return [Number(row.id), i + 1, l.productId, String(product.name), String(product.sku), Number(l.quantity), l.unitCost, plain(l.totalCost, 8), l.notes];
+      }),
+    );
+    items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
+    return { row, location, items };
+  });
+  ctx.status = 201;
+  ctx.body = envelope({
+    adjustment: { ...head(created.row, { id: created.location.id, code: created.location.code, name: created.location.name, address: created.location.address }), items: created.items.map(item) },
+  });
+}
+
+async function adjustmentDetail(ctx: Context, tenantId: string, number: string): Promise<void> {
+  const row = await driver.one(sql.adjustmentByNumber, [tenantId, number]);
+  if (!row) throw new HttpError(404, 'NOT_FOUND');
+  const items = await driver.all(sql.items, [Number(row.id)]);
+  const productIds = [...new Set(items.map((i) => Number(i.product_id)))].sort((a, b) => a - b);
+  const levels = await driver.all(sql.stockRead(productIds.length), productIds.flatMap((id) => [Number(row.location_id), id]));
+  const bucket = String(row.stock_source);
+  const current = new Map(levels.map((l) => [Number(l.product_id), quantity(l[bucket])]));
+  ctx.body = envelope({ adjustment: { ...head(row, joinedLocation(row)), items: items.map((i) => ({ ...item(i), current_stock: current.get(Number(i.product_id)) ?? 0 })) } });
+}
+
+async function listAdjustments(ctx: Context, tenantId: string): Promise<void> {
+  const page = Number(ctx.query.page ?? 1);
+  const perPage = Number(ctx.query.per_page ?? 10);
+  if (!Number.isSafeInteger(page) || page < 1 || !Number.isSafeInteger(perPage) || perPage < 1 || perPage > 100) throw new HttpError(422, 'VALIDATION_ERROR');
+  const status = typeof ctx.query.status === 'string' ? ctx.query.status : undefined;
+  const filter: Param[] = status ? [tenantId, status] : [tenantId];
+  const [count, rows] = await Promise.all([driver.one(sql.listCount(status !== undefined), filter), driver.all(sql.listPage(status !== undefined), [...filter, perPage, (page - 1) * perPage])]);
+  const total = Number(count!.total);
+  ctx.body = envelope({
+    adjustments: rows.map((r) => ({
+      id: r.number,
+      adjustment_number: r.number,
+      location: { id: r.location_id, code: r.location_code, name: r.location_name },
+      type: r.type,
+      reason: r.reason,
+      status: r.status,
+      total_amount: Number(r.total_amount),
+      item_count: r.item_count,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    })),
+    pagination: { current_page: page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+  });
+}
+
+async function approveAdjustment(ctx: Context, partner: Partner, tenantId: string, number: string): Promise<void> {
+  const at = new Date().toISOString();
+  const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
+  const ledgerActor = `partner:${partner.partnerId}:${partner.name}`;
+  await driver.transaction(async (tx) => {
+    const row = await tx.one(sql.lockAdjustment, [tenantId, number]);
+    if (!row) throw new HttpError(404, 'NOT_FOUND');
+    const items = await tx.all(sql.items, [Number(row.id)]);
+    if (row.status !== 'pending') throw new HttpError(422, 'INVALID_STATE');
+    const locationId = Number(row.location_id);
+    const bucket = row.stock_source === 'damaged' ? 'damaged' : 'good';
+    const sign = row.type === 'increase' ? 1 : -1;
+    const lines = items.map((i) => ({ productId: Number(i.product_id), delta: sign * Number(i.quantity) })).sort((a, b) => a.productId - b.productId);
+    const n = lines.length;
+    await tx.run(sql.ensureStock(n), lines.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
+    const locked = await tx.all(sql.lockStock(n), lines.flatMap((l) => [locationId, l.productId]));
+    const levels = new Map(locked.map((l) => [Number(l.product_id), { good: Number(l.good), damaged: Number(l.damaged), reserved: Number(l.reserved) }]));
+    const ledger: Param[] = [];
+    for (const line of lines) {
+      const level = levels.get(line.productId)!;
+      const before = level[bucket];
+      const after = before + line.delta;
+      if (after < (bucket === 'good' ? level.reserved : 0)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+      level[bucket] = after;
+      ledger.push(tenantId, locationId, line.productId, bucket, line.delta, before, after, 'adjustment', number, number, ledgerActor, at);
+    }
+    for (const line of lines) {
+      const level = levels.get(line.productId)!;
+      await tx.run(sql.updateStock, [level.good, level.damaged, level.reserved, at, locationId, line.productId]);
+    }
+    await tx.run(sql.insertLedger(n), ledger);
+    await tx.run(sql.markApproved, ['approved', at, actor, at, Number(row.id), 'pending']);
+    // The gateway's event fan-out reads the subscribed endpoints; the benchmark registers none,
+    // so, as in the gateway, nothing more is written.
+    await tx.all(sql.subscribedEndpoints, [tenantId]);
+    // The gateway reloads the approved adjustment (and discards it: the response is data null).
+    await tx.one(sql.adjustmentByNumber, [tenantId, number]);
+  });
+  ctx.body = envelope(null);
+}
+
+const DETAIL = /^\/api\/engine\/v1\/adjustments\/([^/]+)$/;
+const APPROVE = /^\/api\/partner\/v1\/adjustments\/([^/]+)\/approve$/;
+
+const app = new Koa();
+app.use(async (ctx) => {
+  try {
+    if (ctx.path === '/healthz') {
+      ctx.body = { status: 'ok' };
+      return;
+    }
+    const partner = await authenticate(ctx);
+    const tenantId = await requireTenant(ctx, partner);
+    let match: RegExpExecArray | null;
+    if (ctx.method === 'POST' && ctx.path === '/api/partner/v1/adjustments') await createAdjustment(ctx, partner, tenantId);
+    else if (ctx.method === 'GET' && ctx.path === '/api/engine/v1/adjustments') await listAdjustments(ctx, tenantId);
+    else if (ctx.method === 'GET' && (match = DETAIL.exec(ctx.path))) await adjustmentDetail(ctx, tenantId, decodeURIComponent(match[1]!));
+    else if ((ctx.method === 'PATCH' || ctx.method === 'POST') && (match = APPROVE.exec(ctx.path))) await approveAdjustment(ctx, partner, tenantId, decodeURIComponent(match[1]!));
+    else throw new HttpError(404, 'NOT_FOUND');
+  } catch (error) {
+    const known = error instanceof HttpError ? error : undefined;
+    if (!known) console.error(error);
+    ctx.status = known?.status ?? 500;
+    ctx.body = { status: 'error', error: { code: known?.code ?? 'INTERNAL_ERROR', message: known?.code ?? 'unexpected' }, request_id: randomUUID() };
+  }
+});
+app.listen(Number(process.env.PORT), '127.0.0.1');
+// Exit normally on SIGTERM, so that a --cpu-prof profile gets written.
+process.on('SIGTERM', () => process.exit(0));

@@ -1,0 +1,111 @@
+// What the gateway sends to the database for each benchmarked endpoint, captured rather than
+// assumed: the persistence functions the routes call run once on a Kysely instance with a `log`
+// hook, on the benchmark's database, and every statement text is recorded. The benchmark compares
+// them with the bare routes' statements (inventory-sql.ts) before it measures anything.
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import {
+  type DB,
+  type Scope,
+  approveAdjustment,
+  createAdjustment,
+  findAdjustment,
+  findKeyOwner,
+  installationState,
+  listAdjustments,
+  postgresTypeParsers,
+  readStockLevels,
+} from '@pits/persistence';
+import { type BenchDialect, type InventoryCase, inventorySql, plannedStatements } from './inventory-sql.js';
+import type { SeedTenant } from './inventory-seed.js';
+
+const TRANSACTION_CONTROL = /^(begin|commit|rollback)\b/i;
+
+export interface CaptureSamples {
+  tenant: SeedTenant;
+  /** An existing adjustment of the tenant, for detail. */
+  detailNumber: string;
+  /** A pending increase adjustment of the tenant, consumed by approve. */
+  approveNumber: string;
+  /** Lines of the create body the benchmark sends. */
+  createLines: number;
+}
+
+export interface SqlCheck {
+  kind: InventoryCase | 'auth';
+  lines: number;
+  matches: boolean;
+  gateway: string[];
+  bare: string[];
+}
+
+/** Runs each endpoint's persistence calls once and compares the SQL with the bare routes'. */
+export async function checkBareRoutesAgainstGateway(
+  target: { dialect: 'sqlite'; location: string } | { dialect: 'postgres'; url: string },
+  samples: CaptureSamples,
+): Promise<SqlCheck[]> {
+  let statements: string[] = [];
+  const log = (event: { level: string; query: { sql: string } }) => {
+    if (!TRANSACTION_CONTROL.test(event.query.sql)) statements.push(event.query.sql);
+  };
+  const db =
+    target.dialect === 'sqlite'
+      ? new Kysely<DB>({ dialect: new SqliteDialect({ database: new BetterSqlite3(target.location) }), log })
+      : new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 2, types: postgresTypeParsers() }) }), log });
+  const scope: Scope = { db, dialect: target.dialect };
+  const dialect: BenchDialect = target.dialect;
+  const { tenant } = samples;
+  const actor = { id: tenant.partnerId, name: tenant.partnerName, email: tenant.partnerEmail };
+  const checks: SqlCheck[] = [];
+  // The list runs its count and its page concurrently (Promise.all): on PostgreSQL they finish,
+  // and are logged, in either order, so those two are compared as a set.
+  const take = (kind: SqlCheck['kind'], lines: number, bare: string[], unordered = false) => {
+    const order = (list: string[]) => (unordered ? [...list].sort() : list);
+    const [got, want] = [order(statements), order(bare)];
+    checks.push({ kind, lines, gateway: statements, bare, matches: got.length === want.length && got.every((s, i) => s === want[i]) });
+    statements = [];
+  };
+  try {
+    const sql = inventorySql(dialect);
+    await findKeyOwner(scope, tenant.apiKey);
+    await installationState(scope, tenant.partnerId, tenant.tenantId);
+    take('auth', 0, [sql.keyOwner, sql.installation]);
+
+    const products = tenant.products.slice(0, samples.createLines);
+    await createAdjustment(
+      scope,
+      {
+        tenantId: tenant.tenantId,
+        partnerId: tenant.partnerId,
+        actor,
+        locationId: tenant.locationIds[0],
+        type: 'increase',
+        stockSource: 'good',
+        reason: 'bench SQL capture',
+        items: products.map((p) => ({ productId: p.id, quantity: '1', unitCost: '10' })),
+      },
+      new Date(),
+    );
+    take('create', products.length, plannedStatements('create', dialect, products.length));
+
+    // The detail route: findAdjustment, then readStockLevels for its lines.
+    const found = await findAdjustment(scope, tenant.tenantId, samples.detailNumber);
+    if (!found) throw new Error(`adjustment ${samples.detailNumber} not found`);
+    await readStockLevels(scope, found.items.map((i) => ({ locationId: found.location.id, productId: i.productId })));
+    take('detail', found.items.length, plannedStatements('detail', dialect, found.items.length));
+
+    await listAdjustments(scope, tenant.tenantId, {}, { page: 3, perPage: 10 });
+    take('list', 0, plannedStatements('list', dialect, 0), true);
+    await listAdjustments(scope, tenant.tenantId, { status: 'pending' }, { page: 1, perPage: 10 });
+    take('list-status', 0, plannedStatements('list-status', dialect, 0), true);
+
+    const pending = await findAdjustment(scope, tenant.tenantId, samples.approveNumber);
+    statements = [];
+    await approveAdjustment(scope, { tenantId: tenant.tenantId, number: samples.approveNumber, actor }, new Date());
+    take('approve', pending?.items.length ?? 0, plannedStatements('approve', dialect, pending?.items.length ?? 0));
+  } finally {
+    await db.destroy();
+  }
+  return checks;
+}

@@ -1,0 +1,302 @@
+// npm run bench:inventory — requests per second and p50/p99 latency of the adjustment endpoints
+// (create, detail, list, approve) through the whole gateway, each beside a bare Koa route that
+// runs the same SQL straight on the driver (bare-inventory-server.ts), in the same run, on SQLite
+// and on PostgreSQL. Both servers are child processes; autocannon runs here with 50 connections.
+// The database is seeded with 100,000 adjustments and 20,000 transfers over 5 tenants.
+// Goal: every endpoint at no less than half of its bare route's requests per second.
+//
+// Environment: BENCH_SECONDS (10), BENCH_DIALECTS (sqlite,postgres), BENCH_CASES
+// (create,detail,list,approve), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
+// a database pits_bench_<pid> is created and dropped), BENCH_APPROVE_POOL_PER_SECOND (4000: pending
+// adjustments written per second of an approve run), BENCH_PROFILE_DIR (run the gateway under
+// --cpu-prof, profiles written there when it stops).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+import pg from 'pg';
+import { type Database, createDatabase, migrateOrThrow } from '@pits/persistence';
+import { type Child, type LoadResult, ROOT, cpuSeconds, freePort, load, startNode } from './bench-harness.js';
+import { checkBareRoutesAgainstGateway } from './gateway-sql-capture.js';
+import { type BulkWriter, type PoolEntry, type SeedTenant, openBulkWriter, seedInventory, writePendingPool } from './inventory-seed.js';
+import type { BenchDialect } from './inventory-sql.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const warmupSeconds = Math.min(2, seconds);
+const connections = 50;
+const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean) as BenchDialect[];
+const CASES = ['create', 'detail', 'list', 'approve'] as const;
+type Case = (typeof CASES)[number];
+const cases = (process.env.BENCH_CASES ?? CASES.join(',')).split(',').map((c) => c.trim()).filter((c): c is Case => (CASES as readonly string[]).includes(c));
+const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const approvePerSecond = Number(process.env.BENCH_APPROVE_POOL_PER_SECOND ?? 4000);
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const credentialsKey = 'b'.repeat(64);
+const TENANTS = 5;
+const ADJUSTMENTS_PER_TENANT = 20_000;
+const TRANSFERS_PER_TENANT = 4_000;
+const CREATE_LINES = 2;
+
+for (const d of dialects) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown dialect ${d}`);
+
+interface Measured extends LoadResult {
+  /** Server CPU (user + system) per completed request, in microseconds; null off Linux. */
+  cpuUs: number | null;
+  /** PostgreSQL backends' CPU per completed request (postgres only), in microseconds. */
+  dbCpuUs: number | null;
+}
+
+/** CPU seconds so far of every other PostgreSQL backend on the benchmark database, by pid. */
+async function backendCpu(writer: BulkWriter): Promise<Map<number, number>> {
+  const rows = await writer.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid) ?? 0]));
+}
+
+interface Pair {
+  kind: Case;
+  path: string;
+  gateway: Measured;
+  bare: Measured;
+}
+
+/** Picks from a list in a fixed pseudo-random order shared by both servers' runs. */
+function picker(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (Math.imul(a, 1_664_525) + 1_013_904_223) >>> 0;
+    return a % n;
+  };
+}
+
+function headersFor(tenant: SeedTenant): Record<string, string> {
+  return { authorization: `Bearer ${tenant.apiKey}`, 'x-tenant-id': tenant.tenantId, 'content-type': 'application/json' };
+}
+
+/** autocannon request objects for a case; each request is built afresh by setupRequest. */
+function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: { entries: PoolEntry[]; next: number }): autocannon.Request[] {
+  const pick = picker(kind.length * 7919);
+  let turn = 0;
+  const setup = (build: () => { method: 'GET' | 'POST' | 'PATCH'; path: string; tenant: SeedTenant; body?: string }) => [
+    {
+      setupRequest: (request: autocannon.Request) => {
+        const next = build();
+        return { ...request, method: next.method, path: next.path, headers: headersFor(next.tenant), ...(next.body ? { body: next.body } : {}) };
+      },
+    },
+  ];
+  switch (kind) {
+    case 'create': {
+      const bodies = tenants.map((t) =>
+        JSON.stringify({
+          location_id: t.locationIds[0],
+          type: 'increase',
+          stock_source: 'good',
+          reason: 'Benchmark count correction',
+          items: t.products.slice(0, CREATE_LINES).map((p, i) => ({ product_id: String(p.id), quantity: 2 + i, unit_cost: 1500.5 + i })),
+        }),
+      );
+      return setup(() => {
+        const i = turn++ % tenants.length;
+        return { method: 'POST', path: '/api/partner/v1/adjustments', tenant: tenants[i]!, body: bodies[i]! };
+      });
+    }
+    case 'detail':
+      return setup(() => {
+        const tenant = tenants[pick(tenants.length)]!;
+        return { method: 'GET', path: `/api/engine/v1/adjustments/${tenant.adjustmentNumbers[pick(tenant.adjustmentNumbers.length)]!}`, tenant };
+      });
+    case 'list':
+      return setup(() => {
+        const tenant = tenants[pick(tenants.length)]!;
+        const filter = ['', '&status=pending', '&status=approved'][turn++ % 3]!;
+        return { method: 'GET', path: `/api/engine/v1/adjustments?page=${1 + pick(50)}&per_page=10${filter}`, tenant };
+      });
+    case 'approve':
+      return setup(() => {
+        // Past the end of the pool, the last entry repeats: those answer 422 INVALID_STATE and
+        // show up as non-2xx, a pool too small for the run rather than an API failure.
+        const entry = pool.entries[Math.min(pool.next++, pool.entries.length - 1)]!;
+        return { method: 'PATCH', path: `/api/partner/v1/adjustments/${entry.number}/approve`, tenant: tenants[entry.tenant]!, body: '{}' };
+      });
+  }
+}
+
+const PATHS: Record<Case, string> = {
+  create: 'POST /api/partner/v1/adjustments',
+  detail: 'GET /api/engine/v1/adjustments/:id',
+  list: 'GET /api/engine/v1/adjustments?page=N&per_page=10',
+  approve: 'PATCH /api/partner/v1/adjustments/:id/approve',
+};
+
+/** The structure of a JSON value: keys and value types, arrays by their first element. */
+function shapeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `[${value.length ? shapeOf(value[0]) : ''}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => `${k}:${shapeOf(v)}`).join(',')}}`;
+  }
+  return typeof value;
+}
+
+/** One request of each case to both servers: same status, same JSON shape (values may differ). */
+async function compareResponses(targets: { gateway: string; bare: string }, tenants: readonly SeedTenant[], writer: BulkWriter): Promise<string[]> {
+  const problems: string[] = [];
+  const approvals = { entries: await writePendingPool(writer, tenants.slice(0, 1), 2, new Date(), 3), next: 0 };
+  for (const kind of CASES) {
+    const answers: { status: number; shape: string }[] = [];
+    for (const side of ['gateway', 'bare'] as const) {
+      const [template] = requestsFor(kind, tenants, approvals);
+      const request = (template!.setupRequest as (r: autocannon.Request) => autocannon.Request)({});
+      const res = await fetch(`${targets[side]}${request.path}`, { method: request.method!, headers: request.headers as Record<string, string>, ...(request.body ? { body: request.body as string } : {}) });
+      answers.push({ status: res.status, shape: shapeOf(await res.json()) });
+    }
+    const [g, b] = answers as [(typeof answers)[0], (typeof answers)[0]];
+    if (g.status !== b.status) problems.push(`${kind}: gateway ${g.status}, bare ${b.status}`);
+    else if (g.shape !== b.shape) problems.push(`${kind}: response shapes differ\n    gateway ${g.shape}\n    bare    ${b.shape}`);
+  }
+  return problems;
+}
+
+const fmt = (n: number, width: number, digits = 0) => n.toFixed(digits).padStart(width);
+
+function nonOk(r: LoadResult): string {
+  const codes = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
+  return codes.length ? codes.map(([code, count]) => `${count}x${code}`).join(' ') : '0';
+}
+
+function printPairs(title: string, pairs: Pair[]): void {
+  console.log(`\n${title}`);
+  console.log(
+    `${'case'.padEnd(10)} ${'gw req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'bare req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'ratio'.padStart(6)}  ${'gw non-2xx'.padEnd(11)} ${'bare non-2xx'.padEnd(12)} ${'errors'.padStart(6)} ${'CPU us/req gw'.padStart(13)} ${'bare'.padStart(5)}${pairs.some((p) => p.gateway.dbCpuUs !== null) ? ` ${'PG us/req gw'.padStart(12)} ${'bare'.padStart(5)}` : ''}`,
+  );
+  for (const p of pairs) {
+    const ratio = p.bare.requestsPerSecond > 0 ? (p.gateway.requestsPerSecond / p.bare.requestsPerSecond) * 100 : 0;
+    const cpu = (m: Measured, width: number) => (m.cpuUs === null ? '-' : m.cpuUs.toFixed(0)).padStart(width);
+    const db = (m: Measured, width: number) => (m.dbCpuUs === null ? '-' : m.dbCpuUs.toFixed(0)).padStart(width);
+    console.log(
+      `${p.kind.padEnd(10)} ${fmt(p.gateway.requestsPerSecond, 9)} ${fmt(p.gateway.p50, 7)} ${fmt(p.gateway.p99, 7)} ${fmt(p.bare.requestsPerSecond, 10)} ${fmt(p.bare.p50, 7)} ${fmt(p.bare.p99, 7)} ${`${ratio.toFixed(0)}%`.padStart(6)}  ${nonOk(p.gateway).padEnd(11)} ${nonOk(p.bare).padEnd(12)} ${`${p.gateway.errors}/${p.bare.errors}`.padStart(6)} ${cpu(p.gateway, 13)} ${cpu(p.bare, 5)}${p.gateway.dbCpuUs !== null ? ` ${db(p.gateway, 12)} ${db(p.bare, 5)}` : ''}`,
+    );
+  }
+  const clean = (p: Pair) => p.gateway.non2xx === 0 && p.bare.non2xx === 0 && p.gateway.errors === 0 && p.bare.errors === 0;
+  const meets = pairs.filter((p) => p.gateway.requestsPerSecond >= p.bare.requestsPerSecond / 2);
+  const misses = pairs.filter((p) => p.gateway.requestsPerSecond < p.bare.requestsPerSecond / 2);
+  console.log(`goal (gateway >= 50% of bare req/s): met by ${meets.map((p) => p.kind).join(', ') || 'none'}; missed by ${misses.map((p) => p.kind).join(', ') || 'none'}`);
+  const dirty = pairs.filter((p) => !clean(p));
+  console.log(dirty.length ? `WARNING: non-2xx responses or socket errors in: ${dirty.map((p) => p.kind).join(', ')} (see the columns above)` : 'all responses 2xx, no socket errors');
+}
+
+async function createPostgresDatabase(name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropPostgresDatabase(name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function runDialect(dialect: BenchDialect): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'pits-inventory-bench-'));
+  const pgName = `pits_bench_${process.pid}`;
+  let database: Database | undefined;
+  let writer: BulkWriter | undefined;
+  const children: Child[] = [];
+  try {
+    const target =
+      dialect === 'sqlite'
+        ? ({ dialect: 'sqlite', location: join(dir, 'bench.sqlite') } as const)
+        : ({ dialect: 'postgres', url: await createPostgresDatabase(pgName) } as const);
+    const databaseUrl = target.dialect === 'sqlite' ? target.location : target.url;
+    database = createDatabase(target);
+    await migrateOrThrow(database);
+    writer = await openBulkWriter(target);
+    const seedStarted = performance.now();
+    const now = new Date();
+    const { tenants, counts } = await seedInventory(database, writer, { tenants: TENANTS, adjustmentsPerTenant: ADJUSTMENTS_PER_TENANT, transfersPerTenant: TRANSFERS_PER_TENANT, now });
+    console.log(
+      `\n[${dialect}] seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s: ${counts.adjustments} adjustments (${counts.adjustmentItems} lines, ${counts.pendingIncrease} pending increases), ${counts.transfers} transfers (${counts.transferItems} lines), ${counts.ledgerRows} ledger rows, ${TENANTS} tenants`,
+    );
+
+    const [sample] = await writePendingPool(writer, tenants.slice(0, 1), 1, now, 1);
+    const tenant = tenants[0]!;
+    const checks = await checkBareRoutesAgainstGateway(target, { tenant, detailNumber: tenant.adjustmentNumbers[123]!, approveNumber: sample!.number, createLines: CREATE_LINES });
+    for (const check of checks) {
+      if (check.matches) {
+        console.log(`[${dialect}] SQL of ${check.kind}${check.lines ? ` (${check.lines} lines)` : ''}: the bare route runs the gateway's ${check.gateway.length} statements`);
+      } else {
+        console.log(`[${dialect}] SQL of ${check.kind} DIFFERS\n  gateway:\n    ${check.gateway.join('\n    ')}\n  bare:\n    ${check.bare.join('\n    ')}`);
+      }
+    }
+    await database.destroy();
+    database = undefined;
+
+    const gatewayPort = await freePort();
+    const gatewayArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=gateway-${dialect}-${process.pid}.cpuprofile`] : []), join(ROOT, 'apps/gateway/dist/main.js')];
+    const env = { DATABASE_URL: databaseUrl, CREDENTIALS_KEY: credentialsKey, LOG_LEVEL: 'warn' };
+    children.push(await startNode(gatewayArgs, { ...env, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(gatewayPort), RATE_LIMIT_SMALL: '1000000' }, gatewayPort));
+    const barePort = await freePort();
+    // No fixed profile name for the bare server: tsx's loader thread writes a profile of its own.
+    const bareArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, `bare-${dialect}-${process.pid}`)}`] : []), '--import', 'tsx', join(ROOT, 'tools/bench/src/bare-inventory-server.ts')];
+    children.push(await startNode(bareArgs, { ...env, PORT: String(barePort) }, barePort));
+    const targets = { gateway: `http://127.0.0.1:${gatewayPort}`, bare: `http://127.0.0.1:${barePort}` };
+    const pids = { gateway: children[0]!.process.pid, bare: children[1]!.process.pid };
+    const problems = await compareResponses(targets, tenants, writer);
+    console.log(problems.length ? `[${dialect}] RESPONSES DIFFER: ${problems.join('; ')}` : `[${dialect}] one request per case to both servers: same statuses and JSON shapes`);
+
+    const pairs: Pair[] = [];
+    for (const kind of cases) {
+      const results: Partial<Record<'gateway' | 'bare', Measured>> = {};
+      for (const side of ['gateway', 'bare'] as const) {
+        const pool = { entries: [] as PoolEntry[], next: 0 };
+        if (kind === 'approve') {
+          pool.entries = await writePendingPool(writer, tenants, Math.ceil((seconds + warmupSeconds) * approvePerSecond), new Date(), side === 'gateway' ? 11 : 12);
+        }
+        await load(`warm-up ${side} ${kind}`, targets[side], { seconds: warmupSeconds, connections, requests: requestsFor(kind, tenants, pool) });
+        const dbBefore = dialect === 'postgres' ? await backendCpu(writer) : null;
+        const cpuBefore = cpuSeconds(pids[side]);
+        const result = await load(`${side} ${kind}`, targets[side], { seconds, connections, requests: requestsFor(kind, tenants, pool) });
+        const cpuAfter = cpuSeconds(pids[side]);
+        const dbAfter = dbBefore ? await backendCpu(writer) : null;
+        const perRequest = (used: number) => (result.requests === 0 ? null : (used * 1e6) / result.requests);
+        results[side] = {
+          ...result,
+          cpuUs: cpuBefore === null || cpuAfter === null ? null : perRequest(cpuAfter - cpuBefore),
+          // Backends that exist at the end of the run, minus what they had used at its start.
+          dbCpuUs: dbBefore && dbAfter ? perRequest([...dbAfter].reduce((sum, [pid, used]) => sum + used - (dbBefore.get(pid) ?? 0), 0)) : null,
+        };
+        if (kind === 'approve' && pool.next > pool.entries.length) {
+          console.log(`[${dialect}] approve pool of ${pool.entries.length} ran out on ${side} (${pool.next} requests built): raise BENCH_APPROVE_POOL_PER_SECOND`);
+        }
+      }
+      pairs.push({ kind, path: PATHS[kind], gateway: results.gateway!, bare: results.bare! });
+    }
+    printPairs(
+      `[${dialect}] adjustments, ${seconds} s per run, ${connections} connections, ${TENANTS} tenants (${ADJUSTMENTS_PER_TENANT} adjustments and ${TRANSFERS_PER_TENANT} transfers each); p50/p99 in ms`,
+      pairs,
+    );
+    for (const p of pairs) console.log(`  ${p.kind.padEnd(8)} ${p.path}`);
+    console.log(`  CPU us/req: the server process's user+system CPU over the measured run / requests completed${dialect === 'postgres' ? '; PG us/req: the same for the PostgreSQL backends serving it' : ' (SQLite runs inside it)'}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
+  } finally {
+    for (const child of children) await child.stop();
+    await writer?.close();
+    await database?.destroy();
+    if (dialect === 'postgres') await dropPostgresDatabase(pgName);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+for (const dialect of dialects) await runDialect(dialect);
