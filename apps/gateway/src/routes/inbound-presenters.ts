@@ -3,6 +3,7 @@
 // the detail's items[].id and the item_id that receive takes.
 import { fromScaled, isoMicros, pendingQuantity, toFixedString, toJsonNumber } from '@pits/domain';
 import type { InboundAggregate, InboundDetailRow, LocationRow, ProductRow } from '@pits/persistence';
+import { presentTenantLocation } from './tenant-presenters.js';
 
 const two = (value: string) => toFixedString(value, 2);
 
@@ -41,28 +42,10 @@ function product(p: ProductRow) {
   };
 }
 
+/** The tenant-location object plus the fields only the inbound embedding carries. */
 function inboundLocation(l: LocationRow) {
   return {
-    location_id: l.id,
-    name: l.name,
-    code: l.code,
-    type: l.type,
-    address: l.address,
-    city: l.city,
-    state: l.state,
-    zip: l.zip,
-    subdistrict: l.subdistrict,
-    country: l.country,
-    pic_name: l.pic_name,
-    phone: l.phone,
-    latitude: l.latitude,
-    longitude: l.longitude,
-    is_default: l.is_default === 1,
-    is_pickup: l.is_pickup === 1,
-    status: l.status,
-    origin_code: l.origin_code,
-    created_by: l.created_by,
-    created_at: l.created_at,
+    ...presentTenantLocation(l),
     is_return: l.is_return === 1,
     updated_by: l.updated_by,
     deleted_by: l.deleted_by,
