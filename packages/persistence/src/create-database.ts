@@ -16,6 +16,7 @@ import {
 import pg from 'pg';
 import type { DatabaseConfig, Dialect } from './database-config.js';
 import { postgresTypeParsers } from './dialect.js';
+import { NamedStatementClient } from './named-statements.js';
 import { registerSqliteHandle } from './raw-driver.js';
 import type { DB } from './schema/index.js';
 
@@ -92,6 +93,7 @@ export function createDatabase(config: DatabaseConfig): Database {
     return { db, dialect: 'sqlite', destroy: () => db.destroy() };
   }
   const pool = new pg.Pool({
+    Client: NamedStatementClient,
     connectionString: config.url,
     max: config.poolSize ?? 10,
     types: postgresTypeParsers(),
