@@ -109,7 +109,7 @@ async function statusEvent(tx: Tx, tenantId: string, shipment: { id: number; cod
 
 /** Cancels a pending shipment. */
 export async function cancelInbound(scope: Scope, input: { tenantId: string; id: number; actor: string }, now: Date): Promise<InboundAggregate> {
-  await withTransaction(scope, async (tx) => {
+  return withTransaction(scope, async (tx) => {
     const row = await lockInbound(tx, input.tenantId, input.id);
     if (!row) throw notFound(input.id);
     unwrap(decideCancel(row));
@@ -119,8 +119,8 @@ export async function cancelInbound(scope: Scope, input: { tenantId: string; id:
       .where('id', '=', row.id)
       .execute();
     await statusEvent(tx, input.tenantId, row, row.status, 'cancelled', now);
+    return (await findInbound(tx, input.tenantId, input.id))!;
   });
-  return (await findInbound(scope, input.tenantId, input.id))!;
 }
 
 export interface ReceiptInput {
