@@ -118,6 +118,8 @@ describe.each(dialects)('[%s] inventory routes', (dialect) => {
     const rest = await call(stockMovementsResponse, 'GET', `/api/partner/v1/stock/movements?product_id=${w.products[2]!.id}&limit=3&cursor=${movements.data.next_cursor}`);
     expect(rest.data.movements.map((m) => m.cause_type)).toEqual(['transfer', 'opening']);
     expect(rest.data.next_cursor).toBeNull();
+    const backwards = await call(errorEnvelope, 'GET', '/api/partner/v1/stock/movements?from=2026-11-23&to=2026-11-22', undefined, 422);
+    expect(backwards.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'to' } });
   });
 
   it('rejects a transfer with its reason', async () => {

@@ -7,5 +7,6 @@ export const actorOf = (partner: AuthenticatedPartner): Actor => ({ id: partner.
 export const pageOf = (query: { page: number; per_page: number }) => ({ page: query.page, perPage: query.per_page });
 
 export function notFound(what: string, id: string | undefined): AppError {
-  return new AppError(domainError('NOT_FOUND', `${what} ${id ?? ''} does not exist`.replace('  ', ' '), { field: 'id' }));
+  const name = id === undefined || id === '' ? what : `${what} ${id}`;
+  return new AppError(domainError('NOT_FOUND', `${name} does not exist`, { field: 'id' }));
 }

@@ -1,6 +1,6 @@
 // Stock reads for partners (extension): levels per location and product, and the complete ledger
 // of movements with their causes, cursor-paged newest first.
-import { AppError, pageFacts, simplePagination, stockLevelsResponse, stockMovementsQuery, stockMovementsResponse, stockQuery } from '@pits/domain';
+import { AppError, domainError, pageFacts, simplePagination, stockLevelsResponse, stockMovementsQuery, stockMovementsResponse, stockQuery } from '@pits/domain';
 import { type Database, listStockLevels, listStockMovements } from '@pits/persistence';
 import * as p from './inventory-presenters.js';
 import { pageOf } from './route-helpers.js';
@@ -60,7 +60,7 @@ export function stockRoutes({ database }: { database: Database }): RouteSpec[] {
         const from = lowerBound(query.from);
         const before = upperBound(query.to);
         if (from !== undefined && before !== undefined && from >= before) {
-          throw new AppError({ kind: 'VALIDATION_ERROR', message: 'to must not be before from', details: { field: 'to', issue: 'must not be before from' } });
+          throw new AppError(domainError('VALIDATION_ERROR', 'to must not be before from', { field: 'to', issue: 'must not be before from' }));
         }
         const { rows, nextCursor } = await listStockMovements(
           database,
