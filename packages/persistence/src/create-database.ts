@@ -52,23 +52,24 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Kysely prepares every query anew; better-sqlite3 statements are reusable, so keep the recent ones. */
+/**
+ * Kysely prepares every query anew; better-sqlite3 statements are reusable, so keep them. A hit
+ * costs one map lookup; when full, the oldest statement goes (the hot ones come straight back).
+ */
 function withStatementCache(raw: BetterSqlite3.Database, size = 500): SqliteDatabase {
   const cache = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => raw.close(),
     prepare(text: string): SqliteStatement {
       let statement = cache.get(text);
-      if (statement) {
-        cache.delete(text);
-      } else {
+      if (!statement) {
         statement = raw.prepare(text);
         if (cache.size >= size) {
           const oldest = cache.keys().next().value;
           if (oldest !== undefined) cache.delete(oldest);
         }
+        cache.set(text, statement);
       }
-      cache.set(text, statement);
       return statement as unknown as SqliteStatement;
     },
   };

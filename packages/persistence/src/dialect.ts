@@ -66,8 +66,17 @@ export function boolValue(value: boolean): 0 | 1 {
  * columns). `needle` must already be lower-cased; LIKE wildcards in it are escaped.
  */
 export function containsLower(column: Expression<string>, needle: string): RawBuilder<boolean> {
-  const escaped = needle.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return sql<boolean>`${column} like ${`%${escaped}%`} escape '\\'`;
+  return likePattern(column, containsPattern(needle));
+}
+
+/** The LIKE pattern (escape `\\`) of "contains `needle`". */
+export function containsPattern(needle: string): string {
+  return `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** `column like pattern escape '\\'`, the pattern bound as a parameter (prepared queries build it once). */
+export function likePattern(column: Expression<string>, pattern: string): RawBuilder<boolean> {
+  return sql<boolean>`${column} like ${pattern} escape '\\'`;
 }
 
 /**

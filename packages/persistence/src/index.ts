@@ -29,3 +29,4 @@ export * from './repositories/inbound-repository.js';
 export * from './operations/inbound-operations.js';
 export * from './repositories/area-repository.js';
 export * from './repositories/product-import-repository.js';
+export * from './prepared-query.js';

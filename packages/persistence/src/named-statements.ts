@@ -11,13 +11,26 @@ const MAX_NAMED_PER_CONNECTION = 400;
 const MAX_TEXT_LENGTH = 8000;
 const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 
+/** Names by statement text, shared by every connection (a hash per query costs more than the lookup). */
+const namesByText = new Map<string, string>();
+const MAX_REMEMBERED_NAMES = 2000;
+
+function nameOf(text: string): string {
+  let name = namesByText.get(text);
+  if (name === undefined) {
+    name = `k${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+    if (namesByText.size < MAX_REMEMBERED_NAMES) namesByText.set(text, name);
+  }
+  return name;
+}
+
 export class NamedStatementClient extends pg.Client {
   readonly #named = new Set<string>();
 
   /** The name a statement gets, or undefined when it stays unnamed. */
   statementName(text: string): string | undefined {
     if (text.length > MAX_TEXT_LENGTH || !DATA_STATEMENT.test(text)) return undefined;
-    const name = `k${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+    const name = nameOf(text);
     if (this.#named.has(name)) return name;
     if (this.#named.size >= MAX_NAMED_PER_CONNECTION) return undefined;
     this.#named.add(name);

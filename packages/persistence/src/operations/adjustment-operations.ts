@@ -1,6 +1,7 @@
 // Adjustment use cases: create, approve, reject. Each runs in one transaction; approval locks the
 // adjustment and its stock rows, asks the domain, and writes the state change, the stock and the
 // ledger together.
+import type { Insertable, Updateable } from 'kysely';
 import {
   type Actor,
   type AdjustmentType,
@@ -30,6 +31,8 @@ import {
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
 import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
+import { preparedQuery } from '../prepared-query.js';
+import type { AdjustmentItemTable, AdjustmentTable } from '../schema/index.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
 
@@ -44,6 +47,11 @@ export interface CreateAdjustmentInput {
   items: readonly { productId: number; quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined }[];
 }
 
+const insertAdjustment = preparedQuery((scope, row: Insertable<AdjustmentTable>) => scope.db.insertInto('adjustments').values(row).returningAll());
+const insertItems = preparedQuery((scope, p: { rows: Insertable<AdjustmentItemTable>[] }) =>
+  scope.db.insertInto('adjustment_items').values(p.rows).returningAll(),
+);
+
 /** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
 export async function createAdjustment(scope: Scope, input: CreateAdjustmentInput, now: Date): Promise<AdjustmentWithItems> {
   const lines = input.items.map((item) => ({ ...item, quantity: dec(item.quantity), unitCost: dec(item.unitCost) }));
@@ -53,30 +61,27 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
     const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
     const products = await requireTenantProducts(tx, input.tenantId, lines.map((l) => l.productId));
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
-    const row = await tx.db
-      .insertInto('adjustments')
-      .values({
-        tenant_id: input.tenantId,
-        partner_id: input.partnerId,
-        number,
-        location_id: location.id,
-        type: input.type,
-        stock_source: input.stockSource,
-        reason: input.reason,
-        status: 'pending',
-        total_amount: toPlainString(totals.totalAmount),
-        item_count: totals.itemCount,
-        created_by: JSON.stringify(input.actor),
-        approved_at: null,
-        approved_by: null,
-        rejected_at: null,
-        rejected_by: null,
-        rejection_reason: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await insertAdjustment.takeFirst(tx, {
+      tenant_id: input.tenantId,
+      partner_id: input.partnerId,
+      number,
+      location_id: location.id,
+      type: input.type,
+      stock_source: input.stockSource,
+      reason: input.reason,
+      status: 'pending',
+      total_amount: toPlainString(totals.totalAmount),
+      item_count: totals.itemCount,
+      created_by: JSON.stringify(input.actor),
+      approved_at: null,
+      approved_by: null,
+      rejected_at: null,
+      rejected_by: null,
+      rejection_reason: null,
+      created_at: at,
+      updated_at: at,
+    });
+    if (!row) throw new Error('insert into adjustments returned no row');
     const itemRows = lines.map((line, index) => ({
       adjustment_id: row.id,
       line_no: index + 1,
@@ -92,7 +97,7 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
     // order, so they are put in line order here.
     const inserted = [];
     for (let i = 0; i < itemRows.length; i += 200) {
-      inserted.push(...(await tx.db.insertInto('adjustment_items').values(itemRows.slice(i, i + 200)).returningAll().execute()));
+      inserted.push(...(await insertItems.execute(tx, { rows: itemRows.slice(i, i + 200) })));
     }
     inserted.sort((a, b) => a.line_no - b.line_no);
     const record = toAdjustmentRecord(row, { id: location.id, code: location.code, name: location.name, address: location.address });
@@ -121,6 +126,11 @@ async function reload(tx: Tx, tenantId: string, number: string): Promise<Adjustm
   if (!record) throw notFound(number);
   return record;
 }
+
+/** A decision's columns, written only while the adjustment is still pending. */
+const decidePending = preparedQuery((scope, p: { id: number; set: Updateable<AdjustmentTable> }) =>
+  scope.db.updateTable('adjustments').set(p.set).where('id', '=', p.id).where('status', '=', 'pending'),
+);
 
 export interface AdjustmentActionInput {
   tenantId: string;
@@ -162,17 +172,15 @@ export async function approveAdjustment(
       { type: 'adjustment', id: row.number, documentNumber: row.number, actor: ledgerActor(input.actor) },
       now,
     );
-    await tx.db
-      .updateTable('adjustments')
-      .set({
+    await decidePending.run(tx, {
+      id: row.id,
+      set: {
         status: 'approved',
         approved_at: approval.next.approvedAt.toISOString(),
         approved_by: JSON.stringify(approval.next.approvedBy),
         updated_at: now.toISOString(),
-      })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .execute();
+      },
+    });
     await statusChanged(tx, input.tenantId, row.number, row.status, 'approved', now);
     return reload(tx, input.tenantId, input.number);
   });
@@ -187,18 +195,16 @@ export async function rejectAdjustment(
   return withTransaction(scope, async (tx) => {
     const row = await lockOrThrow(tx, input.tenantId, input.number);
     const rejection = unwrap(decideRejection(row, input.reason, now, input.actor));
-    await tx.db
-      .updateTable('adjustments')
-      .set({
+    await decidePending.run(tx, {
+      id: row.id,
+      set: {
         status: 'rejected',
         rejected_at: rejection.next.rejectedAt.toISOString(),
         rejected_by: JSON.stringify(rejection.next.rejectedBy),
         rejection_reason: rejection.next.rejectionReason,
         updated_at: now.toISOString(),
-      })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .execute();
+      },
+    });
     await statusChanged(tx, input.tenantId, row.number, row.status, 'rejected', now);
     return reload(tx, input.tenantId, input.number);
   });

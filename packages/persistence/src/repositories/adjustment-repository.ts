@@ -11,6 +11,7 @@ import {
   fromScaled,
   pageOffset,
 } from '@pits/domain';
+import { preparedQuery } from '../prepared-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { AdjustmentItemTable, AdjustmentTable } from '../schema/index.js';
 
@@ -129,14 +130,21 @@ function fromJoined(row: JoinedRow): AdjustmentRecord {
   });
 }
 
+const itemsOf = preparedQuery((scope, p: { adjustmentId: number }) =>
+  scope.db.selectFrom('adjustment_items').selectAll().where('adjustment_id', '=', p.adjustmentId).orderBy('line_no'),
+);
+
 export async function listAdjustmentItems(scope: Scope, adjustmentId: number): Promise<AdjustmentItemRecord[]> {
-  const rows = await scope.db.selectFrom('adjustment_items').selectAll().where('adjustment_id', '=', adjustmentId).orderBy('line_no').execute();
-  return rows.map(toAdjustmentItemRecord);
+  return (await itemsOf.execute(scope, { adjustmentId })).map(toAdjustmentItemRecord);
 }
+
+const byNumber = preparedQuery((scope, p: { tenantId: string; number: string }) =>
+  withLocation(scope).where('adjustments.tenant_id', '=', p.tenantId).where('adjustments.number', '=', p.number),
+);
 
 /** An adjustment of the tenant by its public number, without its items; another tenant's is undefined. */
 export async function findAdjustmentRecord(scope: Scope, tenantId: string, number: string): Promise<AdjustmentRecord | undefined> {
-  const row = await withLocation(scope).where('adjustments.tenant_id', '=', tenantId).where('adjustments.number', '=', number).executeTakeFirst();
+  const row = await byNumber.takeFirst(scope, { tenantId, number });
   return row && fromJoined(row);
 }
 
@@ -148,10 +156,13 @@ export async function findAdjustment(scope: Scope, tenantId: string, number: str
 }
 
 /** Locks the adjustment row until the transaction ends (PostgreSQL row lock; SQLite holds the write lock already). */
+const lockByNumber = preparedQuery((scope, p: { tenantId: string; number: string }) => {
+  const query = scope.db.selectFrom('adjustments').selectAll().where('tenant_id', '=', p.tenantId).where('number', '=', p.number);
+  return scope.dialect === 'postgres' ? query.forUpdate() : query;
+});
+
 export async function lockAdjustment(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRow | undefined> {
-  let query = tx.db.selectFrom('adjustments').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number);
-  if (tx.dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+  return lockByNumber.takeFirst(tx, { tenantId, number });
 }
 
 export interface AdjustmentFilters {
@@ -160,6 +171,36 @@ export interface AdjustmentFilters {
   type?: AdjustmentType | undefined;
 }
 
+interface ListParams {
+  tenantId: string;
+  status: AdjustmentStatus | undefined;
+  locationId: number | undefined;
+  type: AdjustmentType | undefined;
+  limit: number;
+  offset: number;
+}
+
+function filtered(scope: Scope, p: ListParams) {
+  let base = scope.db.selectFrom('adjustments').where('adjustments.tenant_id', '=', p.tenantId);
+  if (p.status !== undefined) base = base.where('adjustments.status', '=', p.status);
+  if (p.locationId !== undefined) base = base.where('adjustments.location_id', '=', p.locationId);
+  if (p.type !== undefined) base = base.where('adjustments.type', '=', p.type);
+  return base;
+}
+
+const countFiltered = preparedQuery((scope, p: ListParams) => filtered(scope, p).select((eb) => eb.fn.countAll<number>().as('total')));
+
+const pageFiltered = preparedQuery((scope, p: ListParams) =>
+  filtered(scope, p)
+    .innerJoin('locations', 'locations.id', 'adjustments.location_id')
+    .selectAll('adjustments')
+    .select(LOCATION_COLUMNS)
+    .orderBy('adjustments.created_at', 'desc')
+    .orderBy('adjustments.id', 'desc')
+    .limit(p.limit)
+    .offset(p.offset),
+);
+
 /** A page of the tenant's adjustments, newest first (created_at, then id, descending), and the total. */
 export async function listAdjustments(
   scope: Scope,
@@ -167,21 +208,14 @@ export async function listAdjustments(
   filters: AdjustmentFilters,
   page: PageRequest,
 ): Promise<{ rows: AdjustmentRecord[]; total: number }> {
-  let base = scope.db.selectFrom('adjustments').where('adjustments.tenant_id', '=', tenantId);
-  if (filters.status) base = base.where('adjustments.status', '=', filters.status);
-  if (filters.locationId !== undefined) base = base.where('adjustments.location_id', '=', filters.locationId);
-  if (filters.type) base = base.where('adjustments.type', '=', filters.type);
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base
-      .innerJoin('locations', 'locations.id', 'adjustments.location_id')
-      .selectAll('adjustments')
-      .select(LOCATION_COLUMNS)
-      .orderBy('adjustments.created_at', 'desc')
-      .orderBy('adjustments.id', 'desc')
-      .limit(page.perPage)
-      .offset(pageOffset(page))
-      .execute(),
-  ]);
-  return { rows: rows.map(fromJoined), total: Number(count.total) };
+  const params = {
+    tenantId,
+    status: filters.status || undefined,
+    locationId: filters.locationId,
+    type: filters.type || undefined,
+    limit: page.perPage,
+    offset: pageOffset(page),
+  };
+  const [count, rows] = await Promise.all([countFiltered.takeFirst(scope, params), pageFiltered.execute(scope, params)]);
+  return { rows: rows.map(fromJoined), total: Number(count!.total) };
 }

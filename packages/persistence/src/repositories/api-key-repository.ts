@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { ApiKeyTable, PartnerTier } from '../schema/index.js';
+import { preparedQuery } from '../prepared-query.js';
 import { type Scope, withTransaction } from '../transaction.js';
 
 export type ApiKeyEnvironment = 'live' | 'test';
@@ -107,13 +108,16 @@ export async function rotateApiKey(scope: Scope, partnerId: number, keyId: numbe
 }
 
 /** The partner of an unrevoked key with this secret, or null. */
-export async function findKeyOwner(scope: Scope, secret: string): Promise<KeyOwner | null> {
-  const row = await scope.db
+const keyOwner = preparedQuery((scope, p: { keyHash: string }) =>
+  scope.db
     .selectFrom('api_keys')
     .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
     .select(['api_keys.id as key_id', 'partners.id as partner_id', 'partners.name', 'partners.email', 'partners.tier'])
-    .where('api_keys.key_hash', '=', hashApiKey(secret))
-    .where('api_keys.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('api_keys.key_hash', '=', p.keyHash)
+    .where('api_keys.revoked_at', 'is', null),
+);
+
+export async function findKeyOwner(scope: Scope, secret: string): Promise<KeyOwner | null> {
+  const row = await keyOwner.takeFirst(scope, { keyHash: hashApiKey(secret) });
   return row ? { keyId: row.key_id, partnerId: row.partner_id, name: row.name, email: row.email, tier: row.tier } : null;
 }

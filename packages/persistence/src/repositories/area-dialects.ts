@@ -10,7 +10,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import type { Database } from '../create-database.js';
 import type { Dialect } from '../database-config.js';
-import { containsLower, fts5Phrase } from '../dialect.js';
+import { containsPattern, fts5Phrase, likePattern } from '../dialect.js';
+import { preparedQuery } from '../prepared-query.js';
 import { sqliteHandleOf } from '../raw-driver.js';
 import type { AreaRegionLevel } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
@@ -104,6 +105,17 @@ function prepared(handle: BetterSqlite3.Database, text: string): BetterSqlite3.S
   return statement;
 }
 
+const sqliteRegionMatches = preparedQuery(
+  (_scope, p: { levels: AreaRegionLevel[]; phrase: string }) => sql<RegionMatch>`select r.level, r.code, r.area_count from area_regions_fts f
+      join area_regions r on r.id = f.rowid
+      where area_regions_fts match ${p.phrase} and r.level in (${sql.join(p.levels)})`,
+);
+
+const sqliteVillageMatches = preparedQuery(
+  (_scope, p: { phrase: string }) => sql<{ subdistrict_code: string }>`select a.subdistrict_code from areas a
+      where a.region_id in (select rowid from areas_fts where areas_fts match ${p.phrase})`,
+);
+
 const INSERT_COLUMNS = [...AREA_FIELDS, ...SEARCH_COLUMNS.map(([column]) => column), 'created_at', 'updated_at'];
 
 /** Indexes the rows of `table` with ids first..last in its FTS table (they are all new). */
@@ -183,16 +195,11 @@ const sqliteAreas: AreaDialect = {
   },
 
   async matchRegions(scope, levels, needle) {
-    const { rows } = await sql<RegionMatch>`select r.level, r.code, r.area_count from area_regions_fts f
-      join area_regions r on r.id = f.rowid
-      where area_regions_fts match ${fts5Phrase(needle)} and r.level in (${sql.join(levels)})`.execute(scope.db);
-    return rows;
+    return sqliteRegionMatches.execute(scope, { levels: [...levels], phrase: fts5Phrase(needle) });
   },
 
   async matchVillageCodes(scope, needle) {
-    const { rows } = await sql<{ subdistrict_code: string }>`select a.subdistrict_code from areas a
-      where a.region_id in (select rowid from areas_fts where areas_fts match ${fts5Phrase(needle)})`.execute(scope.db);
-    return rows.map((r) => r.subdistrict_code);
+    return (await sqliteVillageMatches.execute(scope, { phrase: fts5Phrase(needle) })).map((r) => r.subdistrict_code);
   },
 };
 
@@ -200,6 +207,18 @@ const sqliteAreas: AreaDialect = {
 // PostgreSQL
 
 const textArray = (values: readonly string[]) => sql`${values}::text[]`;
+
+const postgresRegionMatches = preparedQuery((scope, p: { levels: AreaRegionLevel[]; pattern: string }) =>
+  scope.db
+    .selectFrom('area_regions')
+    .select(['level', 'code', 'area_count'])
+    .where('level', 'in', p.levels)
+    .where(({ ref }) => likePattern(ref('name_search'), p.pattern)),
+);
+
+const postgresVillageMatches = preparedQuery((scope, p: { pattern: string }) =>
+  scope.db.selectFrom('areas').select('subdistrict_code').where(({ ref }) => likePattern(ref('subdistrict_search'), p.pattern)),
+);
 
 const postgresAreas: AreaDialect = {
   async existingAreas(_database, tx, codes) {
@@ -246,21 +265,11 @@ const postgresAreas: AreaDialect = {
   },
 
   async matchRegions(scope, levels, needle) {
-    return scope.db
-      .selectFrom('area_regions')
-      .select(['level', 'code', 'area_count'])
-      .where('level', 'in', levels)
-      .where(({ ref }) => containsLower(ref('name_search'), needle))
-      .execute();
+    return postgresRegionMatches.execute(scope, { levels: [...levels], pattern: containsPattern(needle) });
   },
 
   async matchVillageCodes(scope, needle) {
-    const rows = await scope.db
-      .selectFrom('areas')
-      .select('subdistrict_code')
-      .where(({ ref }) => containsLower(ref('subdistrict_search'), needle))
-      .execute();
-    return rows.map((r) => r.subdistrict_code);
+    return (await postgresVillageMatches.execute(scope, { pattern: containsPattern(needle) })).map((r) => r.subdistrict_code);
   },
 };
 

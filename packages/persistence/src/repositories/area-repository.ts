@@ -13,6 +13,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '../create-database.js';
 import { TRIGRAM_MIN_CHARS, containsLower } from '../dialect.js';
 import type { AreaRegionLevel, AreaTable } from '../schema/index.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import { importBatch } from './import-batch.js';
 import {
@@ -133,8 +134,28 @@ export async function hasAreas(scope: Scope): Promise<boolean> {
 
 /** The area with this subdistrict code, or undefined. */
 export async function findArea(scope: Scope, subdistrictCode: string): Promise<AreaView | undefined> {
-  return scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', '=', subdistrictCode).executeTakeFirst();
+  return areaByCode.takeFirst(scope, { code: subdistrictCode });
 }
+
+// The search's statements, prepared (a search runs two to four of them).
+const areaByCode = preparedQuery((scope, p: { code: string }) => scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', '=', p.code));
+const areasByCodes = preparedQuery((scope, p: { codes: string[] }) => scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', 'in', p.codes));
+const areasInRange = preparedQuery((scope, p: { from: string; to: string; take: number; skip: number }) =>
+  scope.db
+    .selectFrom('areas')
+    .select(VIEW_COLUMNS)
+    .where('subdistrict_code', '>=', p.from)
+    .where('subdistrict_code', '<=', p.to)
+    .orderBy('subdistrict_code')
+    .limit(p.take)
+    .offset(p.skip),
+);
+const codesOfPostcode = preparedQuery((scope, p: { postcode: string }) => scope.db.selectFrom('areas').select('subdistrict_code').where('postcode', '=', p.postcode));
+const regionsOfLevel = preparedQuery((scope, p: { level: AreaRegionLevel; from?: string | undefined; to?: string | undefined }) => {
+  let query = scope.db.selectFrom('area_regions').select(['code', 'area_count']).where('level', '=', p.level);
+  if (p.from !== undefined && p.to !== undefined) query = query.where('code', '>=', p.from).where('code', '<=', p.to);
+  return query.orderBy('code');
+});
 
 /** The level `searchValue` is matched on; absent matches any name or the postcode. */
 export type AreaSearchLevel = 'province' | 'city' | 'district' | 'subdistrict';
@@ -245,9 +266,7 @@ async function pageWindow(scope: Scope, segments: readonly Segment[], skip: numb
 
 /** The regions of `level` inside the region `parent` ('' for every province), by code. */
 async function childSegments(scope: Scope, level: AreaRegionLevel, parent: string): Promise<Segment[]> {
-  let query = scope.db.selectFrom('area_regions').select(['code', 'area_count']).where('level', '=', level);
-  if (parent !== '') query = query.where('code', '>=', `${parent}.00`).where('code', '<=', `${parent}.99`);
-  const rows = await query.orderBy('code').execute();
+  const rows = await regionsOfLevel.execute(scope, parent === '' ? { level } : { level, from: `${parent}.00`, to: `${parent}.99` });
   return rows.map((r) => ({ code: r.code, level, count: Number(r.area_count) }));
 }
 
@@ -261,7 +280,7 @@ async function readPieces(scope: Scope, pieces: readonly Piece[]): Promise<AreaV
   const single = pieces.filter((p) => p.segment.level === 'village').map((p) => p.segment.code);
   const byCode = new Map<string, AreaView>();
   if (single.length > 0) {
-    const rows = await scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', 'in', single).execute();
+    const rows = await areasByCodes.execute(scope, { codes: single });
     for (const row of rows) byCode.set(row.subdistrict_code, row);
   }
   const out: AreaView[] = [];
@@ -272,23 +291,13 @@ async function readPieces(scope: Scope, pieces: readonly Piece[]): Promise<AreaV
       continue;
     }
     const [from, to] = codeRange(segment.code);
-    out.push(
-      ...(await scope.db
-        .selectFrom('areas')
-        .select(VIEW_COLUMNS)
-        .where('subdistrict_code', '>=', from)
-        .where('subdistrict_code', '<=', to)
-        .orderBy('subdistrict_code')
-        .limit(take)
-        .offset(skip)
-        .execute()),
-    );
+    out.push(...(await areasInRange.execute(scope, { from, to, take, skip })));
   }
   return out;
 }
 
 async function postcodeCodes(scope: Scope, postcode: string): Promise<string[]> {
-  const rows = await scope.db.selectFrom('areas').select('subdistrict_code').where('postcode', '=', postcode).execute();
+  const rows = await codesOfPostcode.execute(scope, { postcode });
   return rows.map((r) => r.subdistrict_code);
 }
 

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset } from '@pits/domain';
 import type { InstallationTable, InstallationType } from '../schema/index.js';
+import { preparedQuery } from '../prepared-query.js';
 import { type Scope, withTransaction } from '../transaction.js';
 import { isUniqueViolation } from '../dialect.js';
 
@@ -122,14 +123,13 @@ export async function deauthorizeTenant(
   });
 }
 
+const installationOf = preparedQuery((scope, p: { partnerId: number; tenantId: string }) =>
+  scope.db.selectFrom('installations').select('uninstall_at').where('partner_id', '=', p.partnerId).where('tenant_id', '=', p.tenantId),
+);
+
 /** Whether the partner may act for the tenant now. */
 export async function installationState(scope: Scope, partnerId: number, tenantId: string): Promise<'active' | 'inactive' | 'unknown'> {
-  const row = await scope.db
-    .selectFrom('installations')
-    .select('uninstall_at')
-    .where('partner_id', '=', partnerId)
-    .where('tenant_id', '=', tenantId)
-    .executeTakeFirst();
+  const row = await installationOf.takeFirst(scope, { partnerId, tenantId });
   if (!row) return 'unknown';
   return row.uninstall_at === null ? 'active' : 'inactive';
 }

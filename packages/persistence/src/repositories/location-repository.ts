@@ -2,6 +2,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset } from '@pits/domain';
 import { boolValue } from '../dialect.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { Scope } from '../transaction.js';
 import type { LocationTable } from '../schema/index.js';
 
@@ -64,14 +65,12 @@ export async function createLocation(scope: Scope, tenantId: string, input: NewL
 }
 
 /** A live location of the tenant, or undefined (another tenant's location is undefined too). */
+const tenantLocation = preparedQuery((scope, p: { tenantId: string; id: number }) =>
+  scope.db.selectFrom('locations').selectAll().where('tenant_id', '=', p.tenantId).where('id', '=', p.id).where('deleted_at', 'is', null),
+);
+
 export async function findTenantLocation(scope: Scope, tenantId: string, id: number): Promise<LocationRow | undefined> {
-  return scope.db
-    .selectFrom('locations')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return tenantLocation.takeFirst(scope, { tenantId, id });
 }
 
 /** Fields internal teams may change on a location; absent fields stay as they are. */

@@ -2,6 +2,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset, toFixedString } from '@pits/domain';
 import { boolValue } from '../dialect.js';
+import { preparedQuery } from '../prepared-query.js';
 import type { Scope } from '../transaction.js';
 import type { ProductTable } from '../schema/index.js';
 
@@ -75,19 +76,17 @@ export async function createProduct(scope: Scope, tenantId: string, input: NewPr
 }
 
 /** The tenant's live products among `ids`, by id. Ids of other tenants or unknown ids are absent. */
+const tenantProducts = preparedQuery((scope, p: { tenantId: string; ids: number[] }) =>
+  scope.db.selectFrom('products').selectAll().where('tenant_id', '=', p.tenantId).where('id', 'in', p.ids).where('deleted_at', 'is', null),
+);
+
 export async function findTenantProducts(scope: Scope, tenantId: string, ids: readonly number[]): Promise<Map<number, ProductRow>> {
   if (ids.length === 0) return new Map();
   const rows: ProductRow[] = [];
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
     rows.push(
-      ...(await scope.db
-        .selectFrom('products')
-        .selectAll()
-        .where('tenant_id', '=', tenantId)
-        .where('id', 'in', unique.slice(i, i + 500))
-        .where('deleted_at', 'is', null)
-        .execute()),
+      ...(await tenantProducts.execute(scope, { tenantId, ids: unique.slice(i, i + 500) })),
     );
   }
   return new Map(rows.map((r) => [r.id, r]));

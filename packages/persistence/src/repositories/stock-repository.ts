@@ -1,5 +1,6 @@
 // Stock levels and the ledger. Levels are read under lock, changed by the domain's rules, and
 // written back with one immutable ledger row per bucket change, all in the caller's transaction.
+import type { Insertable } from 'kysely';
 import {
   type Actor,
   type Dec,
@@ -10,8 +11,9 @@ import {
   stockKey,
   toScaled,
 } from '@pits/domain';
+import { preparedQuery } from '../prepared-query.js';
 import type { Scope, Tx } from '../transaction.js';
-import type { StockCauseType, StockLevelTable } from '../schema/index.js';
+import type { StockCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
 
 /** Why stock moved: the document that caused it. */
 export interface StockCause {
@@ -35,19 +37,36 @@ export function toStockLevel(row: Pick<StockLevelTable, 'good' | 'damaged' | 're
   return { good: fromScaled(row.good), damaged: fromScaled(row.damaged), reserved: fromScaled(row.reserved) };
 }
 
+const levelsOf = preparedQuery((scope, p: { keys: StockKey[]; lock: boolean }) => {
+  let query = scope.db
+    .selectFrom('stock_levels')
+    .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
+    .where((eb) => eb(eb.refTuple('location_id', 'product_id'), 'in', p.keys.map((k) => eb.tuple(k.locationId, k.productId))));
+  if (!p.lock) return query;
+  query = query.orderBy('location_id').orderBy('product_id');
+  // SQLite has one writer at a time (BEGIN IMMEDIATE); PostgreSQL needs row locks.
+  return scope.dialect === 'postgres' ? query.forUpdate() : query;
+});
+
+type LevelRow = Pick<StockLevelTable, 'location_id' | 'product_id' | 'good' | 'damaged' | 'reserved'>;
+
+function byStockKey(rows: readonly LevelRow[]): Map<string, StockLevel> {
+  return new Map(rows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), toStockLevel(r)]));
+}
+
 /** Current levels of the keys, unlocked (reads and previews). Missing rows are absent from the map. */
 export async function readStockLevels(scope: Scope, keys: readonly StockKey[]): Promise<Map<string, StockLevel>> {
   const wanted = uniqueSorted(keys);
   if (wanted.length === 0) return new Map();
-  const rows = await scope.db
-    .selectFrom('stock_levels')
-    .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
-    .where((eb) =>
-      eb(eb.refTuple('location_id', 'product_id'), 'in', wanted.map((k) => eb.tuple(k.locationId, k.productId))),
-    )
-    .execute();
-  return new Map(rows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), toStockLevel(r)]));
+  return byStockKey(await levelsOf.execute(scope, { keys: wanted, lock: false }));
 }
+
+const ensureLevels = preparedQuery((scope, p: { rows: Insertable<StockLevelTable>[] }) =>
+  scope.db
+    .insertInto('stock_levels')
+    .values(p.rows)
+    .onConflict((oc) => oc.columns(['location_id', 'product_id']).doNothing()),
+);
 
 /**
  * Locks the stock rows of the keys for the rest of the transaction, creating empty rows where none
@@ -58,35 +77,30 @@ export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly S
   if (wanted.length === 0) return new Map();
   const at = now.toISOString();
   for (let i = 0; i < wanted.length; i += 500) {
-    await tx.db
-      .insertInto('stock_levels')
-      .values(
-        wanted.slice(i, i + 500).map((k) => ({
-          tenant_id: tenantId,
-          location_id: k.locationId,
-          product_id: k.productId,
-          good: 0,
-          damaged: 0,
-          reserved: 0,
-          updated_at: at,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['location_id', 'product_id']).doNothing())
-      .execute();
+    const rows = wanted.slice(i, i + 500).map((k) => ({
+      tenant_id: tenantId,
+      location_id: k.locationId,
+      product_id: k.productId,
+      good: 0,
+      damaged: 0,
+      reserved: 0,
+      updated_at: at,
+    }));
+    await ensureLevels.run(tx, { rows });
   }
-  let query = tx.db
-    .selectFrom('stock_levels')
-    .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
-    .where((eb) =>
-      eb(eb.refTuple('location_id', 'product_id'), 'in', wanted.map((k) => eb.tuple(k.locationId, k.productId))),
-    )
-    .orderBy('location_id')
-    .orderBy('product_id');
-  // SQLite has one writer at a time (BEGIN IMMEDIATE); PostgreSQL needs row locks.
-  if (tx.dialect === 'postgres') query = query.forUpdate();
-  const rows = await query.execute();
-  return new Map(rows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), toStockLevel(r)]));
+  return byStockKey(await levelsOf.execute(tx, { keys: wanted, lock: true }));
 }
+
+const updateLevel = preparedQuery(
+  (scope, p: { locationId: number; productId: number; good: number; damaged: number; reserved: number; at: string }) =>
+    scope.db
+      .updateTable('stock_levels')
+      .set({ good: p.good, damaged: p.damaged, reserved: p.reserved, updated_at: p.at })
+      .where('location_id', '=', p.locationId)
+      .where('product_id', '=', p.productId),
+);
+
+const insertLedgerRows = preparedQuery((scope, p: { rows: Insertable<StockLedgerTable>[] }) => scope.db.insertInto('stock_ledger').values(p.rows));
 
 /**
  * Writes new levels and their ledger rows. The rows must have been locked with `lockStockLevels`
@@ -97,12 +111,7 @@ export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: Stock
   const at = now.toISOString();
   for (const [key, level] of outcome.levels) {
     const [locationId, productId] = key.split(':').map(Number) as [number, number];
-    await tx.db
-      .updateTable('stock_levels')
-      .set({ good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved), updated_at: at })
-      .where('location_id', '=', locationId)
-      .where('product_id', '=', productId)
-      .execute();
+    await updateLevel.run(tx, { locationId, productId, good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved), at });
   }
   const rows = outcome.movements.map((m) => ({
     tenant_id: tenantId,
@@ -119,7 +128,7 @@ export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: Stock
     occurred_at: at,
   }));
   for (let i = 0; i < rows.length; i += 300) {
-    await tx.db.insertInto('stock_ledger').values(rows.slice(i, i + 300)).execute();
+    await insertLedgerRows.run(tx, { rows: rows.slice(i, i + 300) });
   }
 }
 

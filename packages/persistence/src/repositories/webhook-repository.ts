@@ -7,6 +7,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';
 import type { WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
+import { preparedQuery } from '../prepared-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 
 export type WebhookEventType = 'inbound.status_changed' | 'adjustment.status_changed' | 'transfer.status_changed';
@@ -88,20 +89,24 @@ export interface EventInput {
   data: Record<string, unknown>;
 }
 
+/** Every live endpoint of a partner installed for the tenant (on every status change, so prepared). */
+const subscribedEndpoints = preparedQuery((scope, p: { tenantId: string }) =>
+  scope.db
+    .selectFrom('webhook_endpoints')
+    .innerJoin('installations', 'installations.partner_id', 'webhook_endpoints.partner_id')
+    .select(['webhook_endpoints.id', 'webhook_endpoints.partner_id', 'webhook_endpoints.event_types'])
+    .where('installations.tenant_id', '=', p.tenantId)
+    .where('installations.uninstall_at', 'is', null)
+    .where('webhook_endpoints.deleted_at', 'is', null),
+);
+
 /**
  * Writes the event for every partner installed for the tenant that has an endpoint subscribed to
  * its type, with one pending delivery per endpoint. Call inside the transaction of the change.
  * Returns the event ids written.
  */
 export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promise<string[]> {
-  const endpoints = await tx.db
-    .selectFrom('webhook_endpoints')
-    .innerJoin('installations', 'installations.partner_id', 'webhook_endpoints.partner_id')
-    .select(['webhook_endpoints.id', 'webhook_endpoints.partner_id', 'webhook_endpoints.event_types'])
-    .where('installations.tenant_id', '=', event.tenantId)
-    .where('installations.uninstall_at', 'is', null)
-    .where('webhook_endpoints.deleted_at', 'is', null)
-    .execute();
+  const endpoints = await subscribedEndpoints.execute(tx, { tenantId: event.tenantId });
   const byPartner = new Map<number, number[]>();
   for (const e of endpoints) {
     if (!(JSON.parse(e.event_types) as string[]).includes(event.type)) continue;
