@@ -6,7 +6,7 @@ const KEY = 'k'.repeat(64);
 describe('gateway configuration', () => {
   it('has working defaults for everything but the credentials key', () => {
     const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, keyCacheTtlMs: 2000, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200 } });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, keyCacheTtlMs: 2000, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200, storeTimeoutMs: 250 } });
     expect(config.database.dialect).toBe('sqlite');
   });
 
@@ -18,6 +18,11 @@ describe('gateway configuration', () => {
     expect(attempt).toThrow(/REDIS_URL/);
     expect(attempt).toThrow(/LOG_LEVEL/);
     expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, DATABASE_URL: 'mysql://db/x' })).toThrow(/DATABASE_URL/);
+  });
+
+  it('takes the rate-limit store timeout from the environment, within bounds', () => {
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_STORE_TIMEOUT_MS: '40' }).rateLimit.storeTimeoutMs).toBe(40);
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_STORE_TIMEOUT_MS: '0' })).toThrow(/RATE_LIMIT_STORE_TIMEOUT_MS/);
   });
 
   it('reads PostgreSQL and Redis URLs', () => {

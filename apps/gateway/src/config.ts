@@ -14,7 +14,8 @@ export interface GatewayConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** How long a verified API key is trusted before it is looked up again (revocation delay). */
   keyCacheTtlMs: number;
-  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operation: number };
+  /** `storeTimeoutMs`: a rate-limit store slower than this lets the request through uncounted (logged). */
+  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operation: number; storeTimeoutMs: number };
   /** How long shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
 }
@@ -51,6 +52,7 @@ const schema = z.object({
   RATE_LIMIT_MEDIUM: int(1, 1_000_000).default(2000),
   RATE_LIMIT_LARGE: int(1, 1_000_000).default(5000),
   RATE_LIMIT_OPERATION: int(1, 1_000_000).default(200),
+  RATE_LIMIT_STORE_TIMEOUT_MS: int(10, 60_000).default(250),
   SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(10_000),
   WEBHOOK_POLL_MS: int(10, 60_000).default(100),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
@@ -107,6 +109,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
       windowMs: e.RATE_LIMIT_WINDOW_MS,
       tiers: { small: e.RATE_LIMIT_SMALL, medium: e.RATE_LIMIT_MEDIUM, large: e.RATE_LIMIT_LARGE },
       operation: e.RATE_LIMIT_OPERATION,
+      storeTimeoutMs: e.RATE_LIMIT_STORE_TIMEOUT_MS,
     },
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };

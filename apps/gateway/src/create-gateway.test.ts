@@ -68,6 +68,24 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
     expect(await docs.text()).toContain('/api/partner/v1/tenants/available-logistics');
   });
 
+  it('lets a request through uncounted after RATE_LIMIT_STORE_TIMEOUT_MS when the rate-limit store hangs', async () => {
+    const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', DATABASE_URL: ':memory:', RATE_LIMIT_STORE_TIMEOUT_MS: '40' });
+    const hanging = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }), rateLimitStore: { hit: () => new Promise(() => undefined) } });
+    const { url: hangingUrl } = await hanging.listen();
+    try {
+      const started = performance.now();
+      const res = await fetch(`${hangingUrl}/api/partner/v1/tenants/locations`, { headers: { Authorization: `Bearer ${secret}`, 'X-Tenant-Id': w.tenant.id } });
+      const elapsed = performance.now() - started;
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      // The default 250 ms would not fit: the configured 40 ms is what the limiter waited.
+      expect(elapsed).toBeGreaterThanOrEqual(35);
+      expect(elapsed).toBeLessThan(240);
+    } finally {
+      await hanging.close();
+    }
+  });
+
   it('answers health and readiness without a key', async () => {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ok', database: 'ok' });

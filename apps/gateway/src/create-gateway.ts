@@ -111,7 +111,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     rateLimitStore,
     idempotencyStore: databaseIdempotencyStore(database),
     logger,
-    rateLimit: { windowMs: config.rateLimit.windowMs, tiers: config.rateLimit.tiers, operations },
+    rateLimit: { windowMs: config.rateLimit.windowMs, tiers: config.rateLimit.tiers, operations, storeTimeoutMs: config.rateLimit.storeTimeoutMs },
     now,
   });
 

@@ -30,7 +30,7 @@ export interface RouteServices {
   rateLimitStore: RateLimitStore;
   idempotencyStore: IdempotencyStore;
   logger: GatewayLogger;
-  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operations: Record<string, number> };
+  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operations: Record<string, number>; storeTimeoutMs: number };
   now: () => Date;
 }
 
@@ -62,6 +62,7 @@ export function mountRoutes(router: Router<GatewayState>, specs: readonly RouteS
     tiers: services.rateLimit.tiers,
     operations: services.rateLimit.operations,
     windowMs: services.rateLimit.windowMs,
+    storeTimeoutMs: services.rateLimit.storeTimeoutMs,
     now: () => services.now().getTime(),
   });
   const body = jsonBody();
