@@ -101,11 +101,16 @@ export async function updateLocation(scope: Scope, tenantId: string, id: number,
 }
 
 /** A page of the tenant's live locations by id ascending, and the total. */
+const liveLocations = (scope: Scope, tenantId: string) => scope.db.selectFrom('locations').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+const locationPage = preparedQuery((scope, p: { tenantId: string; limit: number; offset: number }) =>
+  liveLocations(scope, p.tenantId).selectAll().orderBy('id').limit(p.limit).offset(p.offset),
+);
+const locationCount = preparedQuery((scope, p: { tenantId: string }) => liveLocations(scope, p.tenantId).select((eb) => eb.fn.countAll<number>().as('n')));
+
 export async function listLocations(scope: Scope, tenantId: string, page: PageRequest): Promise<{ rows: LocationRow[]; total: number }> {
-  const base = scope.db.selectFrom('locations').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page)).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    locationPage.execute(scope, { tenantId, limit: page.perPage, offset: pageOffset(page) }),
+    locationCount.takeFirst(scope, { tenantId }),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows, total: Number(count?.n ?? 0) };
 }
