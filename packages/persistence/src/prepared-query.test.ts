@@ -61,6 +61,21 @@ describe.each(dialects)('[%s] preparedQuery', (dialect) => {
     expect(await byFilters.takeFirst(t.database, { tenantId: 'no-such-tenant', ids, limit: 1 })).toBeUndefined();
   });
 
+  it('builds once per shape: later calls of the shape only bind', async () => {
+    let builds = 0;
+    const counted = preparedQuery((scope, p: { tenantId: string; ids: number[] }) => {
+      builds += 1;
+      return scope.db.selectFrom('products').select('id').where('tenant_id', '=', p.tenantId).where('id', 'in', p.ids);
+    });
+    const [a, b, c] = world.products.map((p) => p.id);
+    expect(await counted.execute(t.database, { tenantId: world.tenant.id, ids: [a!] })).toEqual([{ id: a }]);
+    expect(await counted.execute(t.database, { tenantId: world.tenant.id, ids: [b!] })).toEqual([{ id: b }]);
+    expect(await counted.execute(t.database, { tenantId: world.tenant.id, ids: [c!] })).toEqual([{ id: c }]);
+    expect(builds).toBe(1);
+    await counted.execute(t.database, { tenantId: world.tenant.id, ids: [a!, b!] });
+    expect(builds).toBe(2);
+  });
+
   it('keeps constants the build put in the SQL, and runs inside a transaction', async () => {
     const constant = preparedQuery((scope, p: { tenantId: string }) =>
       scope.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', p.tenantId).where('deleted_at', 'is', null).where('sku', '!=', 'never-a-sku'),
