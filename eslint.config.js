@@ -6,6 +6,7 @@ import tseslint from 'typescript-eslint';
 const IO_PACKAGES = ['kysely', 'pg', 'better-sqlite3', 'koa', '@koa/*', '@trpc/*', 'ioredis', 'pino', 'node:fs', 'node:net', 'node:http', 'node:child_process'];
 const APPS = ['@pits/gateway', '@pits/gateway/*', '@pits/internal-api', '@pits/internal-api/*', '@pits/importer', '@pits/importer/*'];
 const DEEP = ['@pits/*/src/*', '**/packages/*/src/**', '**/apps/*/src/**'];
+const CLIENT_ONLY = 'packages/internal-api-client re-exports @pits/internal-api/client and nothing else: its users have no server code.';
 
 const restrict = (groups, message) => ({
   'no-restricted-imports': ['error', { patterns: [{ group: groups, message }] }],
@@ -28,6 +29,10 @@ export default tseslint.config(
     rules: restrict([...IO_PACKAGES, '@pits/*', ...DEEP], 'packages/domain is pure: no I/O libraries and no other workspace package.'),
   },
   {
+    files: ['packages/service-runtime/src/**/*.ts'],
+    rules: restrict(['koa', '@koa/*', '@trpc/*', ...APPS, ...DEEP], 'packages/service-runtime serves every app and knows none of them.'),
+  },
+  {
     files: ['packages/persistence/src/**/*.ts'],
     rules: restrict(['koa', '@koa/*', '@trpc/*', ...APPS, ...DEEP], 'packages/persistence knows no transport and no app.'),
   },
@@ -42,6 +47,19 @@ export default tseslint.config(
   {
     files: ['apps/importer/src/**/*.ts'],
     rules: restrict(['@pits/gateway', '@pits/gateway/*', '@pits/internal-api', '@pits/internal-api/*', ...DEEP], 'Apps never import each other.'),
+  },
+  {
+    // Published to other repositories: it may take the client subpath only, never server code.
+    files: ['packages/internal-api-client/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@pits/internal-api', message: CLIENT_ONLY }],
+          patterns: [{ group: [...IO_PACKAGES.filter((name) => name !== '@trpc/*'), 'zod', '@pits/domain', '@pits/persistence', '@pits/service-runtime', '@pits/gateway', '@pits/importer', ...DEEP], message: CLIENT_ONLY }],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.test.ts', 'e2e/**/*.ts', 'tools/**/*.ts'],

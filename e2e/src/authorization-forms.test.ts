@@ -5,7 +5,7 @@ import { e2eDialects } from './harness/e2e-database.js';
 import { expectError } from './harness/error-envelope.js';
 import { showOutputOnFailure } from './harness/failure-output.js';
 import { type GatewayClient, gatewayClient } from './harness/gateway-client.js';
-import { type OnboardedPartner, createTenant, onboardPartner } from './harness/partner-onboarding.js';
+import { type OnboardedPartner, createTenant, grantTenant, onboardPartner } from './harness/partner-onboarding.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
 import { stopAfterLedgerCheck } from './harness/ledger-check.js';
 
@@ -55,6 +55,7 @@ describe.each(dialects)('[%s] Authorization header forms', (dialect) => {
 
   it('the two forms are the same partner: a tenant authorized with one is listed with the other', async () => {
     const extra = await createTenant(stack.internal, 'Both');
+    await grantTenant(stack.internal, extra.id, alpha.id);
     const res = await gw.post('/api/partner/v1/tenants/authorize', { tenant_id: extra.id, days_connected: 1, installation_type: 'marketplace' }, { authorization: alpha.key });
     expect(res.status, res.text).toBe(200);
     const listed = await gw.get('/api/partner/v1/tenants', { authorization: `Bearer ${alpha.key}` });

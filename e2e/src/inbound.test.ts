@@ -115,9 +115,9 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
     gw = gatewayClient(stack.gateway.url);
     alpha = await onboardPartner(stack.internal, gw, { label: 'Inbound', tenants: 0 });
     bravo = await onboardPartner(stack.internal, gw, { label: 'Other', tenants: 1 });
-    main = await createWarehouseTenant(stack.internal, gw, alpha.key, 'Main');
-    filters = await createWarehouseTenant(stack.internal, gw, alpha.key, 'Filter');
-    pager = await createWarehouseTenant(stack.internal, gw, alpha.key, 'Pager', 1);
+    main = await createWarehouseTenant(stack.internal, gw, alpha, 'Main');
+    filters = await createWarehouseTenant(stack.internal, gw, alpha, 'Filter');
+    pager = await createWarehouseTenant(stack.internal, gw, alpha, 'Pager', 1);
   });
   afterAll(() => stopAfterLedgerCheck(stack));
   showOutputOnFailure(() => stack?.services() ?? []);

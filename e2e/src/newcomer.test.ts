@@ -64,6 +64,7 @@ describe.skipIf(!enabled)('the newcomer path of README.md on a fresh clone', () 
       try {
         const [, apiKey] = await session.waitFor(/Demo API key:\s+(pk_test_[A-Za-z0-9_-]+)/, TEN_MINUTES - 90_000);
         const [, tenantId] = await session.waitFor(/Demo tenant id:\s+([0-9a-f-]{36})/, 10_000);
+        const [, invitedTenantId] = await session.waitFor(/Demo tenant to authorize:\s+([0-9a-f-]{36})/, 10_000);
         // The service is up when the gateway answers its health probe (a person would just retry curl).
         const deadline = Date.now() + 60_000;
         for (;;) {
@@ -74,8 +75,8 @@ describe.skipIf(!enabled)('the newcomer path of README.md on a fresh clone', () 
         }
 
         // The block assigns placeholders (API_KEY=pk_test_...); the newcomer replaces them with the printed values.
-        const variables = { API_KEY: apiKey!, TENANT_ID: tenantId! };
-        for (const line of curls.filter((l) => !/^(API_KEY|TENANT_ID)=/.test(l))) {
+        const variables = { API_KEY: apiKey!, TENANT_ID: tenantId!, INVITED_TENANT_ID: invitedTenantId! };
+        for (const line of curls.filter((l) => !/^(API_KEY|TENANT_ID|INVITED_TENANT_ID)=/.test(l))) {
           const stdout = runLine(line, clone, variables);
           let body: { status?: unknown; errors?: unknown; request_id?: unknown; data?: unknown };
           try {
@@ -86,6 +87,9 @@ describe.skipIf(!enabled)('the newcomer path of README.md on a fresh clone', () 
           expect(body, `${line}\n${stdout.slice(0, 500)}`).toMatchObject({ status: 200, message: 'Ok', errors: null });
           expect(body.request_id).toMatch(/^[0-9a-f-]{36}$/);
         }
+        // The install says nothing about the project: every dependency accepts this Node (no
+        // EBADENGINE) and every install script is allowed or denied on purpose in allowScripts.
+        expect(session.output(), 'npm ci on the fresh clone').not.toMatch(/EBADENGINE|install-scripts|allowScripts/);
       } catch (error) {
         console.error(`----- output of \`${start.join(' ; ')}\` (last 8000 characters) -----\n${session.output().slice(-8000)}`);
         throw error;

@@ -7,7 +7,7 @@ import { expectError } from './harness/error-envelope.js';
 import { showOutputOnFailure } from './harness/failure-output.js';
 import { type GatewayClient, gatewayClient } from './harness/gateway-client.js';
 import type { JsonBody } from './harness/gateway-response.js';
-import { type OnboardedPartner, authorizeThroughGateway, createTenant, onboardPartner } from './harness/partner-onboarding.js';
+import { type OnboardedPartner, authorizeThroughGateway, createTenant, grantTenant, onboardPartner } from './harness/partner-onboarding.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
 import { stopAfterLedgerCheck } from './harness/ledger-check.js';
 
@@ -80,6 +80,7 @@ describe.each(dialects)('[%s] tenant isolation between partners', (dialect) => {
 
   it('two partners installed on the same tenant have independent installations', async () => {
     const shared = a.tenants[1]!.id;
+    await grantTenant(stack.internal, shared, b.id);
     const byB = await authorizeThroughGateway(gw, b.key, shared, { installation_type: 'marketplace', days_connected: 9 });
     expect(byB.body.data.installation).toMatchObject({ tenant_id: shared, partner_id: String(b.id), installation_type: 'marketplace', days_connected: 9 });
     const deauth = await gw.post('/api/partner/v1/tenants/deauthorize', { tenant_id: shared, uninstall_reason: 'B leaves' }, { key: b.key });
@@ -97,6 +98,8 @@ describe.each(dialects)('[%s] tenant isolation between partners', (dialect) => {
     const key = `shared-key-${Date.now()}`;
     const forA = await createTenant(stack.internal, 'IdemA');
     const forB = await createTenant(stack.internal, 'IdemB');
+    await grantTenant(stack.internal, forA.id, a.id);
+    await grantTenant(stack.internal, forB.id, b.id);
     const first = await gw.post('/api/partner/v1/tenants/authorize', { tenant_id: forA.id, days_connected: 1, installation_type: 'custom' }, { key: a.key, headers: { 'idempotency-key': key } });
     expect(first.status, first.text).toBe(200);
     const second = await gw.post('/api/partner/v1/tenants/authorize', { tenant_id: forB.id, days_connected: 2, installation_type: 'custom' }, { key: b.key, headers: { 'idempotency-key': key } });

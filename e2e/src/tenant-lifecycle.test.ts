@@ -6,7 +6,7 @@ import { e2eDialects } from './harness/e2e-database.js';
 import { expectError } from './harness/error-envelope.js';
 import { showOutputOnFailure } from './harness/failure-output.js';
 import { type GatewayClient, gatewayClient } from './harness/gateway-client.js';
-import { type OnboardedPartner, type OnboardedTenant, createTenant, onboardPartner } from './harness/partner-onboarding.js';
+import { type OnboardedPartner, type OnboardedTenant, createTenant, grantTenant, onboardPartner } from './harness/partner-onboarding.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
 import { expectLedgerBalanced } from './harness/ledger-check.js';
 
@@ -31,6 +31,7 @@ describe.each(dialects)('[%s] tenant authorization lifecycle', (dialect) => {
     gw = gatewayClient(stack.gateway.url);
     partner = await onboardPartner(stack.internal, gw, { label: 'Lifecycle', tenants: 0 });
     tenant = await createTenant(stack.internal, 'Cycle', { locations: 2, logistics: 1 });
+    await grantTenant(stack.internal, tenant.id, partner.id);
   });
   afterAll(() => stack?.stop());
   showOutputOnFailure(() => stack?.services() ?? []);

@@ -44,7 +44,7 @@ let demo;
 if (await persistence.isDatabaseEmpty(database)) {
   demo = await persistence.seedDemoData(database, persistence.createCredentialCipher(env.CREDENTIALS_KEY), new Date());
   mkdirSync(join(root, 'data'), { recursive: true });
-  writeFileSync(credentialsFile, `${JSON.stringify({ database: env.DATABASE_URL, apiKey: demo.apiKey, tenantId: demo.tenantId }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(credentialsFile, `${JSON.stringify({ database: env.DATABASE_URL, apiKey: demo.apiKey, tenantId: demo.tenantId, invitedTenantId: demo.invitedTenantId }, null, 2)}\n`, { mode: 0o600 });
   console.log('start: seeded demo data');
 } else if (existsSync(credentialsFile)) {
   demo = JSON.parse(readFileSync(credentialsFile, 'utf8'));
@@ -58,9 +58,11 @@ if (demo) {
   console.log(`
   Demo API key:   ${demo.apiKey}
   Demo tenant id: ${demo.tenantId}
+  Demo tenant to authorize: ${demo.invitedTenantId} (granted access, not connected yet)
 
   curl -s ${gatewayUrl}/api/partner/v1/tenants -H "Authorization: Bearer ${demo.apiKey}"
   curl -s ${gatewayUrl}/api/partner/v1/tenants/locations -H "Authorization: Bearer ${demo.apiKey}" -H "X-Tenant-Id: ${demo.tenantId}"
+  curl -s -X POST ${gatewayUrl}/api/partner/v1/tenants/authorize -H "Authorization: Bearer ${demo.apiKey}" -H "Content-Type: application/json" -d '{"tenant_id":"${demo.invitedTenantId}","days_connected":0,"installation_type":"custom"}'
   Reference: ${gatewayUrl}/docs
 `);
 } else {

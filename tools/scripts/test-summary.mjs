@@ -38,8 +38,9 @@ for (const file of files) {
 }
 
 const line = (c) => `${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`;
+const width = Math.max(14, ...rows.map(([name]) => name.length));
 console.log('\nTest summary');
-for (const [name, c] of rows) console.log(`  project ${name.padEnd(14)} ${line(c)}`);
-for (const [name, c] of Object.entries(dialects)) console.log(`  dialect ${name.padEnd(14)} ${line(c)}`);
+for (const [name, c] of rows) console.log(`  project ${name.padEnd(width)} ${line(c)}`);
+for (const [name, c] of Object.entries(dialects)) console.log(`  dialect ${name.padEnd(width)} ${line(c)}`);
 console.log(`Tests: ${line(total)}`);
 process.exit(total.failed > 0 || total.passed === 0 ? 1 : 0);

@@ -6,7 +6,7 @@ const KEY = 'k'.repeat(64);
 describe('gateway configuration', () => {
   it('has working defaults for everything but the credentials key', () => {
     const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, keyCacheTtlMs: 2000, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200, storeTimeoutMs: 250 } });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200, storeTimeoutMs: 250 } });
     expect(config.database.dialect).toBe('sqlite');
   });
 
@@ -27,8 +27,65 @@ describe('gateway configuration', () => {
 
   it('reads PostgreSQL and Redis URLs', () => {
     const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY, DATABASE_URL: 'postgres://u@db/pits', REDIS_URL: 'redis://cache:6379' });
-    expect(config.database).toEqual({ dialect: 'postgres', url: 'postgres://u@db/pits' });
+    expect(config.database).toEqual({ dialect: 'postgres', url: 'postgres://u@db/pits', poolSize: 10, deadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 } });
     expect(config.redisUrl).toBe('redis://cache:6379');
+  });
+
+  it('says what was wrong with a value, and never takes an empty value for the default', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadGatewayConfig({ CREDENTIALS_KEY: KEY, ...env });
+      } catch (error) {
+        return (error as ConfigError).message;
+      }
+      throw new Error('expected a ConfigError');
+    };
+    expect(problems({ GATEWAY_PORT: 'abc' })).toContain('GATEWAY_PORT: must be a whole number from 0 to 65535, got "abc"');
+    expect(problems({ RATE_LIMIT_SMALL: 'abc' })).toContain('RATE_LIMIT_SMALL: must be a whole number from 1 to 1000000, got "abc"');
+    expect(problems({ GATEWAY_PORT: '' })).toContain('GATEWAY_PORT: is set but empty');
+    expect(problems({ DB_STATEMENT_TIMEOUT_MS: '10' })).toContain('DB_STATEMENT_TIMEOUT_MS: must be from 100 to 600000, got 10');
+    expect(problems({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' })).toContain('HTTP_REQUEST_TIMEOUT_MS: must be at least HTTP_HEADERS_TIMEOUT_MS');
+    expect(problems({ REQUEST_DEADLINE_MS: '60000', IDEMPOTENCY_CLAIM_LEASE_MS: '30000' })).toContain('IDEMPOTENCY_CLAIM_LEASE_MS: must be longer than REQUEST_DEADLINE_MS');
+  });
+
+  it('reads the deadlines, server limits and retention settings', () => {
+    const config = loadGatewayConfig({
+      CREDENTIALS_KEY: KEY,
+      DATABASE_URL: 'postgres://u@db/pits',
+      DB_CONNECT_TIMEOUT_MS: '500',
+      DB_STATEMENT_TIMEOUT_MS: '1500',
+      DB_POOL_SIZE: '4',
+      REQUEST_DEADLINE_MS: '3000',
+      READY_TIMEOUT_MS: '300',
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_REQUEST_TIMEOUT_MS: '9000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+      HTTP_MAX_HEADER_BYTES: '8192',
+      IDEMPOTENCY_CLAIM_LEASE_MS: '4000',
+      WEBHOOK_RETENTION_MS: '86400000',
+      RETENTION_INTERVAL_MS: '60000',
+      RETENTION_BATCH_SIZE: '100',
+    });
+    expect(config).toMatchObject({
+      database: { poolSize: 4, deadlines: { connectTimeoutMs: 500, statementTimeoutMs: 1500 } },
+      requestDeadlineMs: 3000,
+      readyTimeoutMs: 300,
+      http: { headersTimeoutMs: 5000, requestTimeoutMs: 9000, keepAliveTimeoutMs: 1000, maxHeaderBytes: 8192 },
+      idempotencyClaimLeaseMs: 4000,
+      retention: { deliveryRetentionMs: 86_400_000, intervalMs: 60_000, batchSize: 100 },
+    });
+  });
+
+  it('keeps webhooks to public https hosts unless WEBHOOK_ALLOW_PRIVATE_URLS is exactly true or false', () => {
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY }).webhookAllowPrivateUrls).toBe(false);
+    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY }).allowPrivateUrls).toBe(false);
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).webhookAllowPrivateUrls).toBe(true);
+    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
+    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).allowPrivateUrls).toBe(false);
+    for (const value of ['1', 'yes', 'TRUE', 'on']) {
+      expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: value }), value).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS: must be one of true, false/);
+      expect(() => loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: value }), value).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS: must be one of true, false/);
+    }
   });
 
   it('gives the webhook worker a lease longer than its request timeout', () => {

@@ -1,7 +1,19 @@
 // The gateway's configuration, read from the environment here and nowhere else, validated at
-// start-up. A bad value stops the process with a message naming the variable.
-import { type DatabaseConfig, parseDatabaseUrl } from '@pits/persistence';
-import { z } from 'zod';
+// start-up. A bad value stops the process with a message naming the variable, what was wrong and
+// what was found.
+import type { DatabaseConfig } from '@pits/persistence';
+import {
+  ConfigError,
+  type Env,
+  type HttpServerLimits,
+  type LogLevel,
+  SettingsReader,
+  readDatabaseConfig,
+  readHttpLimits,
+  readLogLevel,
+} from '@pits/service-runtime';
+
+export { ConfigError };
 
 export interface GatewayConfig {
   host: string;
@@ -11,106 +23,107 @@ export interface GatewayConfig {
   redisUrl: string | null;
   /** Key for credentials encrypted at rest (logistics). */
   credentialsKey: string;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  /** How long a verified API key is trusted before it is looked up again (revocation delay). */
-  keyCacheTtlMs: number;
+  logLevel: LogLevel;
   /** `storeTimeoutMs`: a rate-limit store slower than this lets the request through uncounted (logged). */
   rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operation: number; storeTimeoutMs: number };
   /** How long shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
+  /** The HTTP server's limits on slow or oversized requests. */
+  http: HttpServerLimits;
+  /** A request not finished within this is answered 503, and its work does not commit. */
+  requestDeadlineMs: number;
+  /** /readyz answers within this, 503 when the database has not answered by then. */
+  readyTimeoutMs: number;
+  /** An unfinished Idempotency-Key claim older than this is taken to be dead (its process crashed). */
+  idempotencyClaimLeaseMs: number;
+  /** The retention purge: how often it runs, how long finished webhook deliveries are kept, rows per batch. */
+  retention: { intervalMs: number; deliveryRetentionMs: number; batchSize: number };
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: registration accepts http:// and private, loopback... hosts (development and tests only). */
+  webhookAllowPrivateUrls: boolean;
 }
 
 /** The webhook worker's settings (same app, its own entry point). */
 export interface WebhookWorkerConfig {
   database: DatabaseConfig;
   credentialsKey: string;
-  logLevel: GatewayConfig['logLevel'];
+  logLevel: LogLevel;
   pollMs: number;
   timeoutMs: number;
   concurrency: number;
   batchSize: number;
   /** How long a claimed delivery stays with a worker; after a crash it is sent again once this runs out. */
   leaseMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: also deliver over http:// and to private, loopback... addresses. */
+  allowPrivateUrls: boolean;
 }
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
+const DAY_MS = 24 * 60 * 60 * 1000;
 
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-
-const schema = z.object({
-  GATEWAY_HOST: z.string().min(1).default('0.0.0.0'),
-  GATEWAY_PORT: int(0, 65535).default(4000),
-  DATABASE_URL: z.string().optional(),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
-  CREDENTIALS_KEY: z.string().min(32, 'must be at least 32 characters (64 hex characters recommended)'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  KEY_CACHE_TTL_MS: int(0, 60_000).default(2000),
-  RATE_LIMIT_WINDOW_MS: int(1000, 3_600_000).default(60_000),
-  RATE_LIMIT_SMALL: int(1, 1_000_000).default(1000),
-  RATE_LIMIT_MEDIUM: int(1, 1_000_000).default(2000),
-  RATE_LIMIT_LARGE: int(1, 1_000_000).default(5000),
-  RATE_LIMIT_OPERATION: int(1, 1_000_000).default(200),
-  RATE_LIMIT_STORE_TIMEOUT_MS: int(10, 60_000).default(250),
-  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(10_000),
-  WEBHOOK_POLL_MS: int(10, 60_000).default(100),
-  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
-  WEBHOOK_CONCURRENCY: int(1, 256).default(16),
-  WEBHOOK_BATCH_SIZE: int(1, 1000).default(50),
-  WEBHOOK_LEASE_MS: int(1000, 3_600_000).default(30_000),
-});
-
-function parse(env: Record<string, string | undefined>) {
-  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')));
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.code === 'invalid_type' && i.input === undefined ? 'is required' : i.message}`);
-    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`);
-  }
-  let database: DatabaseConfig;
-  try {
-    database = parseDatabaseUrl(parsed.data.DATABASE_URL);
-  } catch (error) {
-    throw new ConfigError(`invalid configuration:\n  DATABASE_URL: ${(error as Error).message}`);
-  }
-  return { e: parsed.data, database };
+function common(read: SettingsReader) {
+  return {
+    database: readDatabaseConfig(read),
+    credentialsKey: read.required('CREDENTIALS_KEY', { minLength: 32, hint: '64 hex characters, or a passphrase of 32+ characters' }),
+    logLevel: readLogLevel(read),
+  };
 }
 
 /** The worker's configuration: DATABASE_URL, CREDENTIALS_KEY, LOG_LEVEL and the WEBHOOK_* settings. */
-export function loadWebhookWorkerConfig(env: Record<string, string | undefined>): WebhookWorkerConfig {
-  const { e, database } = parse(env);
-  return {
-    database,
-    credentialsKey: e.CREDENTIALS_KEY,
-    logLevel: e.LOG_LEVEL,
-    pollMs: e.WEBHOOK_POLL_MS,
-    timeoutMs: e.WEBHOOK_TIMEOUT_MS,
-    concurrency: e.WEBHOOK_CONCURRENCY,
-    batchSize: e.WEBHOOK_BATCH_SIZE,
-    leaseMs: Math.max(e.WEBHOOK_LEASE_MS, e.WEBHOOK_TIMEOUT_MS + 1000),
+export function loadWebhookWorkerConfig(env: Env): WebhookWorkerConfig {
+  const read = new SettingsReader(env);
+  const base = common(read);
+  const timeoutMs = read.integer('WEBHOOK_TIMEOUT_MS', { default: 10_000, min: 100, max: 120_000 });
+  const config: WebhookWorkerConfig = {
+    ...base,
+    pollMs: read.integer('WEBHOOK_POLL_MS', { default: 100, min: 10, max: 60_000 }),
+    timeoutMs,
+    concurrency: read.integer('WEBHOOK_CONCURRENCY', { default: 16, min: 1, max: 256 }),
+    batchSize: read.integer('WEBHOOK_BATCH_SIZE', { default: 50, min: 1, max: 1000 }),
+    leaseMs: Math.max(read.integer('WEBHOOK_LEASE_MS', { default: 30_000, min: 1000, max: 3_600_000 }), timeoutMs + 1000),
+    allowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
   };
+  read.done('webhook worker');
+  return config;
 }
 
 /**
  * @example
  * const config = loadGatewayConfig(process.env); // throws ConfigError naming each bad variable
  */
-export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
-  const { e, database } = parse(env);
-  return {
-    host: e.GATEWAY_HOST,
-    port: e.GATEWAY_PORT,
-    database,
-    redisUrl: e.REDIS_URL ?? null,
-    credentialsKey: e.CREDENTIALS_KEY,
-    logLevel: e.LOG_LEVEL,
-    keyCacheTtlMs: e.KEY_CACHE_TTL_MS,
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  const read = new SettingsReader(env);
+  const base = common(read);
+  const requestDeadlineMs = read.integer('REQUEST_DEADLINE_MS', { default: 10_000, min: 100, max: 600_000 });
+  const idempotencyClaimLeaseMs = read.integer('IDEMPOTENCY_CLAIM_LEASE_MS', { default: 60_000, min: 1000, max: DAY_MS });
+  if (idempotencyClaimLeaseMs <= requestDeadlineMs) {
+    read.problem('IDEMPOTENCY_CLAIM_LEASE_MS', `must be longer than REQUEST_DEADLINE_MS (${requestDeadlineMs}), got ${idempotencyClaimLeaseMs}`);
+  }
+  const config: GatewayConfig = {
+    ...base,
+    host: read.text('GATEWAY_HOST', '0.0.0.0'),
+    port: read.integer('GATEWAY_PORT', { default: 4000, min: 0, max: 65535 }),
+    redisUrl: read.optional('REDIS_URL', { pattern: /^rediss?:\/\//, hint: 'must be a redis:// or rediss:// URL' }) ?? null,
     rateLimit: {
-      windowMs: e.RATE_LIMIT_WINDOW_MS,
-      tiers: { small: e.RATE_LIMIT_SMALL, medium: e.RATE_LIMIT_MEDIUM, large: e.RATE_LIMIT_LARGE },
-      operation: e.RATE_LIMIT_OPERATION,
-      storeTimeoutMs: e.RATE_LIMIT_STORE_TIMEOUT_MS,
+      windowMs: read.integer('RATE_LIMIT_WINDOW_MS', { default: 60_000, min: 1000, max: 3_600_000 }),
+      tiers: {
+        small: read.integer('RATE_LIMIT_SMALL', { default: 1000, min: 1, max: 1_000_000 }),
+        medium: read.integer('RATE_LIMIT_MEDIUM', { default: 2000, min: 1, max: 1_000_000 }),
+        large: read.integer('RATE_LIMIT_LARGE', { default: 5000, min: 1, max: 1_000_000 }),
+      },
+      operation: read.integer('RATE_LIMIT_OPERATION', { default: 200, min: 1, max: 1_000_000 }),
+      storeTimeoutMs: read.integer('RATE_LIMIT_STORE_TIMEOUT_MS', { default: 250, min: 10, max: 60_000 }),
     },
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', { default: 10_000, min: 0, max: 600_000 }),
+    http: readHttpLimits(read),
+    requestDeadlineMs,
+    readyTimeoutMs: read.integer('READY_TIMEOUT_MS', { default: 1000, min: 50, max: 60_000 }),
+    idempotencyClaimLeaseMs,
+    retention: {
+      intervalMs: read.integer('RETENTION_INTERVAL_MS', { default: 10 * 60_000, min: 1000, max: DAY_MS }),
+      deliveryRetentionMs: read.integer('WEBHOOK_RETENTION_MS', { default: 30 * DAY_MS, min: 1000, max: 3650 * DAY_MS }),
+      batchSize: read.integer('RETENTION_BATCH_SIZE', { default: 500, min: 1, max: 100_000 }),
+    },
+    webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
   };
+  read.done('gateway');
+  return config;
 }

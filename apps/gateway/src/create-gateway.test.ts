@@ -1,7 +1,7 @@
 // The assembled gateway in-process, on every dialect: the tenant endpoints through the full
 // middleware chain, and the OpenAPI document covering every route served.
-import { type Database, authorizeTenant, createApiKey, createCredentialCipher, createLogisticPreference } from '@pits/persistence';
-import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { type Database, createApiKey, createCredentialCipher, createLogisticPreference, revokeApiKey } from '@pits/persistence';
+import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config.js';
@@ -21,7 +21,7 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
     const database: Database = t.database;
     w = await seedTenantWorld(database);
     secret = (await createApiKey(database, w.partner.id, { environment: 'test' }, new Date())).secret;
-    await authorizeTenant(database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 3, installationType: 'custom' }, new Date());
+    await connectTenant(database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 3, installationType: 'custom' }, new Date());
     await createLogisticPreference(database, createCredentialCipher(KEY), w.tenant.id, {
       logisticProviderId: 1, logisticProviderName: 'JNE', availableServiceTypes: { Reguler: true, Cargo: false },
       username: 'jne-user-0001', password: 'hunter2-secret', apiKey: 'AKIA1234567890', apiSecret: 'shh-very-secret-9876',
@@ -65,7 +65,14 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
     for (const path of ['/healthz', '/readyz', '/openapi.json', '/docs']) expect(doc.paths[path]?.get).toBeDefined();
     const docs = await fetch(`${url}/docs`);
     expect(docs.headers.get('content-type')).toContain('text/html');
-    expect(await docs.text()).toContain('/api/partner/v1/tenants/available-logistics');
+    const page = await docs.text();
+    expect(page).toContain('data-url="/openapi.json"');
+    expect(page).toContain('<script src="/docs/scalar.js"></script>');
+    // The renderer comes from this server (the npm package's standalone bundle), never a CDN.
+    const bundle = await fetch(`${url}/docs/scalar.js`);
+    expect(bundle.headers.get('content-type')).toContain('text/javascript');
+    expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    expect(page).not.toMatch(/https?:\/\//);
   });
 
   it('lets a request through uncounted after RATE_LIMIT_STORE_TIMEOUT_MS when the rate-limit store hangs', async () => {
@@ -86,6 +93,38 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
       expect(logged.some((line) => line.includes('rate-limit store did not answer within 40 ms'))).toBe(true);
     } finally {
       await hanging.close();
+    }
+  });
+
+  it('sends the headers a security review expects, on successes and refusals alike', async () => {
+    for (const res of [
+      await get('/api/partner/v1/tenants/locations', { 'X-Tenant-Id': w.tenant.id }),
+      await fetch(`${url}/api/partner/v1/tenants`),
+      await get('/api/partner/v1/nothing-here'),
+    ]) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(res.headers.get('x-powered-by')).toBeNull();
+      await res.body?.cancel();
+    }
+    const docs = await fetch(`${url}/docs`);
+    expect(docs.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(docs.headers.get('cache-control')).toBe('no-cache');
+    await docs.body?.cancel();
+  });
+
+  it('a key revoked through one gateway process fails at once on another (no key cache)', async () => {
+    const other = createGateway(loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' }), { database: t.database, logger: pino({ level: 'silent' }) });
+    const { url: otherUrl } = await other.listen();
+    try {
+      const { key, secret: doomed } = await createApiKey(t.database, w.partner.id, { environment: 'test' }, new Date());
+      const call = (base: string) => fetch(`${base}/api/partner/v1/tenants/locations`, { headers: { Authorization: doomed, 'X-Tenant-Id': w.tenant.id } });
+      for (const base of [url, otherUrl]) expect((await call(base)).status).toBe(200);
+      await revokeApiKey(t.database, w.partner.id, key.id, new Date());
+      for (const base of [url, otherUrl]) expect((await call(base)).status).toBe(401);
+    } finally {
+      await other.close();
     }
   });
 

@@ -1,48 +1,47 @@
 // Builds the partner gateway from its configuration and dependencies. main.ts and the tests use
 // the same factory; nothing here reads the environment.
 import { once } from 'node:events';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { Redis } from 'ioredis';
 import { type Logger, pino } from 'pino';
+import { AppError, type HostResolver, domainError } from '@pits/domain';
 import {
   type Database,
+  DEFAULT_IDEMPOTENCY_TIMINGS,
   abandonIdempotencyKey,
   claimIdempotencyKey,
   completeIdempotencyKey,
   createCredentialCipher,
-  findKeyOwner,
-  installationState,
+  resolveApiKey,
+  isDatabaseReachable,
 } from '@pits/persistence';
+import { createLimitedServer } from '@pits/service-runtime';
 import type { GatewayConfig } from './config.js';
 import { buildOpenApiDocument } from './docs/openapi-document.js';
-import { renderDocsPage } from './docs/docs-page.js';
-import { webhookGuide } from './docs/webhook-guide.js';
+import { readScalarBundle, renderDocsPage } from './docs/docs-page.js';
+import { partnerGuide } from './docs/guides.js';
 import {
   type GatewayState,
   type IdempotencyStore,
   type RateLimitStore,
   DEFAULT_OPERATION_LIMITS,
   accessLog,
-  createCachedKeyLookup,
   createMemoryRateLimitStore,
   createRedisRateLimitStore,
   errorMapper,
   methodNotAllowed,
+  requestDeadline,
   requestId,
+  securityHeaders,
 } from './http/index.js';
+import { type RetentionJob, createRetentionJob } from './retention-job.js';
 import { mountRoutes } from './routes/mount-routes.js';
 import { PUBLIC_ROUTES, mountPublicRoutes } from './routes/public-routes.js';
-import type { RouteSpec } from './routes/route-spec.js';
-import { adjustmentRoutes } from './routes/adjustment-routes.js';
-import { areaRoutes } from './routes/area-routes.js';
-import { inboundRoutes } from './routes/inbound-routes.js';
-import { webhookRoutes } from './routes/webhook-routes.js';
-import { stockRoutes } from './routes/stock-routes.js';
-import { tenantRoutes } from './routes/tenant-routes.js';
-import { transferRoutes } from './routes/transfer-routes.js';
+import type { Route } from './routes/route-spec.js';
+import { partnerRoutes } from './routes/partner-routes.js';
+import { systemHostResolver } from './webhooks/system-host-resolver.js';
 
 export const SERVICE_VERSION = '1.0.0';
 
@@ -51,26 +50,59 @@ export interface GatewayDeps {
   logger?: Logger;
   /** Overrides the store chosen from config.redisUrl (tests). */
   rateLimitStore?: RateLimitStore;
+  /** How webhook host names are resolved at registration (tests map names to addresses); the system resolver by default. */
+  resolveHost?: HostResolver;
   now?: () => Date;
+  /**
+   * False when the database is not migrated yet (main.ts starts serving first, then migrates):
+   * until `markReady()`, partner calls answer 503 and /readyz says no. Default true.
+   */
+  ready?: boolean;
 }
 
 export interface Gateway {
   readonly app: Koa<GatewayState>;
-  readonly routes: readonly RouteSpec[];
+  readonly routes: readonly Route[];
   readonly logger: Logger;
-  /** Starts listening on config.host:config.port (0 picks a free port). */
+  readonly retention: RetentionJob;
+  /** Starts listening on config.host:config.port (0 picks a free port), and the retention job. */
   listen(): Promise<{ port: number; url: string }>;
-  /** Stops accepting, lets in-flight requests finish (up to config.shutdownTimeoutMs), closes Redis. The database stays open: its owner closes it. */
+  /** The database is migrated: serve partner calls. */
+  markReady(): void;
+  /**
+   * Stops accepting, closes idle keep-alive connections at once, lets in-flight requests finish
+   * (up to config.shutdownTimeoutMs), stops the retention job, closes Redis. The database stays
+   * open: its owner closes it.
+   */
   close(): Promise<void>;
 }
 
-function databaseIdempotencyStore(database: Database): IdempotencyStore {
+function databaseIdempotencyStore(database: Database, claimLeaseMs: number): IdempotencyStore {
+  const timings = { ...DEFAULT_IDEMPOTENCY_TIMINGS, claimLeaseMs };
   return {
-    begin: (partnerId, key, fingerprint, now) => claimIdempotencyKey(database, partnerId, key, fingerprint, now),
-    complete: (partnerId, key, status, body) => completeIdempotencyKey(database, partnerId, key, status, body),
-    abandon: (partnerId, key) => abandonIdempotencyKey(database, partnerId, key),
+    begin: (partnerId, key, fingerprint, now) => claimIdempotencyKey(database, partnerId, key, fingerprint, now, timings),
+    complete: (scope, partnerId, key, token, status, body) => completeIdempotencyKey(scope ?? database, partnerId, key, token, status, body),
+    abandon: (partnerId, key, token) => abandonIdempotencyKey(database, partnerId, key, token),
   };
 }
+
+/** A Redis client that never stops the gateway: unreachable at start-up or later, rate limits fail open and it keeps reconnecting. */
+function connectRedis(url: string, logger: Logger): Redis {
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, retryStrategy: (times) => Math.min(times * 200, 2000) });
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (down) return;
+    down = true;
+    logger.warn({ reason: error.message }, 'redis unreachable; rate limits fail open until it is back');
+  });
+  redis.on('ready', () => {
+    if (down) logger.info('redis reachable again; rate limits are shared');
+    down = false;
+  });
+  return redis;
+}
+
+const PROBES = new Set(['/healthz', '/readyz']);
 
 /**
  * @example
@@ -82,34 +114,23 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   const now = deps.now ?? (() => new Date());
   const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'gateway' } });
   const cipher = createCredentialCipher(config.credentialsKey);
-  const redis = !deps.rateLimitStore && config.redisUrl ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : null;
-  redis?.on('error', (error: Error) => logger.warn({ err: error.message }, 'redis connection problem; rate limits fail open'));
+  const redis = !deps.rateLimitStore && config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
   const rateLimitStore = deps.rateLimitStore ?? (redis ? createRedisRateLimitStore({ redis }) : createMemoryRateLimitStore());
+  let ready = deps.ready ?? true;
 
-  const routes: RouteSpec[] = [
-    ...tenantRoutes({ database, cipher }),
-    ...adjustmentRoutes({ database }),
-    ...transferRoutes({ database }),
-    ...stockRoutes({ database }),
-    ...inboundRoutes({ database }),
-    ...webhookRoutes({ database, cipher }),
-    ...areaRoutes({ database }),
-  ];
+  const routes = partnerRoutes({ cipher, urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls }, resolveHost: deps.resolveHost ?? systemHostResolver() });
 
   const operationLimit = config.rateLimit.operation;
   const operations = Object.fromEntries(Object.keys(DEFAULT_OPERATION_LIMITS).map((name) => [name, operationLimit]));
   const partnerRouter = new Router<GatewayState>();
   mountRoutes(partnerRouter, routes, {
-    lookupApiKey: createCachedKeyLookup(
-      async (secret) => {
-        const owner = await findKeyOwner(database, secret);
-        return owner && { partnerId: owner.partnerId, name: owner.name, email: owner.email, tier: owner.tier, keyId: owner.keyId };
-      },
-      { ttlMs: config.keyCacheTtlMs },
-    ),
-    checkInstallation: (partnerId, tenantId) => installationState(database, partnerId, tenantId),
+    database,
+    resolveApiKey: async (secret, tenantId) => {
+      const key = await resolveApiKey(database, secret, tenantId);
+      return key && { partner: { partnerId: key.partnerId, name: key.name, email: key.email, tier: key.tier, keyId: key.keyId }, installation: key.installation };
+    },
     rateLimitStore,
-    idempotencyStore: databaseIdempotencyStore(database),
+    idempotencyStore: databaseIdempotencyStore(database, config.idempotencyClaimLeaseMs),
     logger,
     rateLimit: { windowMs: config.rateLimit.windowMs, tiers: config.rateLimit.tiers, operations, storeTimeoutMs: config.rateLimit.storeTimeoutMs },
     now,
@@ -117,45 +138,61 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
 
   let openApi: object | undefined;
   let docsHtml: string | undefined;
-  const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION }));
+  let docsBundle: Buffer | undefined;
+  const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION, description: partnerGuide() }));
   const publicRouter = new Router<GatewayState>();
   mountPublicRoutes(publicRouter, {
-    database,
+    isReady: async () => ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs)),
     openApi: document,
-    docsHtml: () => (docsHtml ??= renderDocsPage(document() as Record<string, unknown>, [webhookGuide()])),
+    docsHtml: () => (docsHtml ??= renderDocsPage()),
+    docsBundle: () => (docsBundle ??= readScalarBundle()),
   });
 
   const app = new Koa<GatewayState>({ proxy: false });
   app
     .use(requestId())
+    .use(securityHeaders())
     .use(accessLog({ logger }))
     .use(errorMapper({ logger }))
+    .use(requestDeadline({ timeoutMs: config.requestDeadlineMs, exempt: (path) => PROBES.has(path) }))
+    .use(async (ctx, next) => {
+      if (!ready && !PROBES.has(ctx.path)) {
+        throw new AppError(domainError('SERVICE_UNAVAILABLE', 'the service is starting', { issue: 'the database is not ready yet; retry after the Retry-After delay' }));
+      }
+      await next();
+    })
     .use(publicRouter.routes())
     .use(partnerRouter.routes())
     .use(methodNotAllowed([publicRouter, partnerRouter]));
 
-  let server: Server | undefined;
+  const http = createLimitedServer(app.callback(), config.http);
+  const retention = createRetentionJob({
+    database,
+    logger,
+    intervalMs: config.retention.intervalMs,
+    settings: { deliveryRetentionMs: config.retention.deliveryRetentionMs, batchSize: config.retention.batchSize },
+    now,
+  });
   return {
     app,
     routes,
     logger,
+    retention,
     async listen() {
-      server = app.listen(config.port, config.host);
-      server.keepAliveTimeout = 5_000;
-      await once(server, 'listening');
-      const { port } = server.address() as AddressInfo;
+      http.server.listen(config.port, config.host);
+      await Promise.race([once(http.server, 'listening'), once(http.server, 'error').then(([error]) => Promise.reject(error as Error))]);
+      retention.start();
+      const { port } = http.server.address() as AddressInfo;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
       return { port, url: `http://${host}:${port}` };
     },
+    markReady() {
+      ready = true;
+    },
     async close() {
-      if (server) {
-        const closing = new Promise<void>((resolve) => server!.close(() => resolve()));
-        server.closeIdleConnections();
-        const timer = setTimeout(() => server!.closeAllConnections(), config.shutdownTimeoutMs);
-        await closing;
-        clearTimeout(timer);
-      }
-      if (redis) await redis.quit().catch(() => undefined);
+      await http.close(config.shutdownTimeoutMs);
+      await retention.stop();
+      if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

@@ -1,46 +1,58 @@
 #!/usr/bin/env node
-// Starts the partner gateway: config, database (migrated), server; SIGTERM/SIGINT stop it gracefully.
+// Starts the partner gateway: config, server, then the database (migrated; while it is not
+// reachable yet the gateway answers 503 and keeps trying); SIGTERM/SIGINT stop it gracefully.
 import { pino } from 'pino';
-import { createDatabase, describeDatabase, migrateOrThrow } from '@pits/persistence';
-import { ConfigError, loadGatewayConfig } from './config.js';
+import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
+import { ConfigError, type GatewayConfig, loadGatewayConfig } from './config.js';
 import { createGateway } from './create-gateway.js';
 
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadGatewayConfig(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
-  const logger = pino({ level: config.logLevel, base: { service: 'gateway' } });
-  const database = createDatabase(config.database);
-  try {
-    await migrateOrThrow(database);
-  } catch (error) {
+let config: GatewayConfig;
+try {
+  config = loadGatewayConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+const logger = pino({ level: config.logLevel, base: { service: 'gateway' } });
+const database = createDatabase({ ...config.database, applicationName: `pits-gateway-${process.pid}` }, { logger });
+const gateway = createGateway(config, { database, logger, ready: false });
+const stopping = new AbortController();
+
+let url: string;
+try {
+  ({ url } = await gateway.listen());
+} catch (error) {
+  logger.fatal({ err: error, host: config.host, port: config.port }, 'cannot listen');
+  await database.destroy().catch(() => undefined);
+  process.exit(1);
+}
+logger.info({ url, database: describeDatabase(config.database), rateLimits: config.redisUrl ? 'redis' : 'memory' }, 'gateway listening');
+
+async function stop(signal: string): Promise<void> {
+  if (stopping.signal.aborted) return;
+  stopping.abort();
+  logger.info({ signal }, 'gateway stopping: finishing in-flight requests');
+  await gateway.close();
+  await database.destroy();
+  logger.info('gateway stopped');
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop('SIGTERM'));
+process.on('SIGINT', () => void stop('SIGINT'));
+
+try {
+  await migrateWhenReachable(database, {
+    signal: stopping.signal,
+    onUnavailable: (error, retryInMs) => logger.warn({ reason: error.message, retry_in_ms: retryInMs }, 'database not reachable yet; answering 503 meanwhile'),
+  });
+  gateway.markReady();
+  logger.info('database migrated; serving partner calls');
+} catch (error) {
+  if (!stopping.signal.aborted) {
     logger.fatal({ database: describeDatabase(config.database), err: (error as Error).message }, 'cannot migrate the database');
+    await gateway.close();
     await database.destroy().catch(() => undefined);
     process.exit(1);
   }
-  const gateway = createGateway(config, { database, logger });
-  const { url } = await gateway.listen();
-  logger.info({ url, database: describeDatabase(config.database), rateLimits: config.redisUrl ? 'redis' : 'memory' }, 'gateway listening');
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'gateway stopping: finishing in-flight requests');
-    await gateway.close();
-    await database.destroy();
-    logger.info('gateway stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
 }
-
-await main();

@@ -1,7 +1,9 @@
 // The command line in-process: help for every command, exit codes 0, 1 and 2, the summary.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { once } from 'node:events';
+import { type AddressInfo, type Socket, createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CliIo, EXIT_FATAL, EXIT_OK, EXIT_REJECTED, runCli } from './cli.js';
 
@@ -41,15 +43,78 @@ describe('pits-import', () => {
     writeFileSync(bad, `${HEADER}\n${ROW.replace('23773', '2377')}\n`);
     const rejected = await cli(['areas', bad]);
     expect(rejected.code).toBe(EXIT_REJECTED);
-    expect(rejected.stdout).toContain(`rejected rows: ${join(dir, 'bad.csv.rejected.csv')}`);
+    expect(rejected.stdout).toContain(`rejected rows: ${join(dir, 'bad.rejected.csv')}\n  each as it came in, with an "error" column; fix the values there and import that file again`);
+    expect(readFileSync(join(dir, 'bad.rejected.csv'), 'utf8')).toBe(`${HEADER},error\n${ROW.replace('23773', '2377')},postcode: must be five digits (bad.csv line 2)\n`);
+  });
+
+  it('writes the report where --help says: next to the input with .rejected before the extension, or --report', async () => {
+    const help = (await cli(['areas', '--help'])).stdout;
+    expect(help).toContain('default: next to the input, named like it with\n                       .rejected before the extension: areas_id.csv -> areas_id.rejected.csv');
+    expect(help).toContain('./idn-area-data.rejected.csv');
+    mkdirSync(join(dir, 'in'), { recursive: true });
+    const bad = join(dir, 'in', 'areas.v2.csv');
+    writeFileSync(bad, `${HEADER}\n${ROW.replace('23773', '2377')}\n`);
+    expect((await cli(['areas', 'in/areas.v2.csv'])).stdout).toContain(`rejected rows: ${join(dir, 'in', 'areas.v2.rejected.csv')}\n`);
+    expect(existsSync(join(dir, 'in', 'areas.v2.rejected.csv'))).toBe(true);
+    expect((await cli(['areas', bad, '--report', 'out/r.csv'])).stdout).toContain(`rejected rows: ${join(dir, 'out', 'r.csv')}\n`);
+    expect(existsSync(join(dir, 'out', 'r.csv'))).toBe(true);
+    expect(await cli(['areas', bad, '--report', bad])).toMatchObject({ code: EXIT_FATAL, stderr: expect.stringMatching(/^error: --report must not be the input file/) });
+  });
+
+  it('reads a semicolon-separated file with differently capitalised column names, in another order', async () => {
+    const names = HEADER.split(',');
+    const order = [...names.keys()].reverse();
+    const path = join(dir, 'excel.csv');
+    writeFileSync(path, `${order.map((i) => names[i]!.toUpperCase()).join(';')}\r\n${order.map((i) => ROW.split(',')[i]).join(';')}\r\n`);
+    expect(await cli(['areas', path])).toMatchObject({ code: EXIT_OK, stdout: expect.stringMatching(/^areas: 1 rows read: 0 inserted, 0 updated, 1 unchanged, 0 rejected/) });
   });
 
   it('stops with exit code 2 and a clear message on an unreadable file, a wrong header, or an unreachable database', async () => {
     expect(await cli(['areas', join(dir, 'missing.csv')])).toMatchObject({ code: EXIT_FATAL, stderr: expect.stringMatching(/^error: cannot read .*missing\.csv/) });
     const wrong = join(dir, 'wrong.csv');
     writeFileSync(wrong, 'code,name\n11,Aceh\n');
-    expect(await cli(['areas', wrong])).toMatchObject({ code: EXIT_FATAL, stderr: expect.stringMatching(/wrong header: expected "country,country_code/) });
+    expect(await cli(['areas', wrong])).toMatchObject({
+      code: EXIT_FATAL,
+      stderr: expect.stringMatching(/wrong header: unknown column "code"; unknown column "name"; none of the expected columns is there\.\nExpected columns \(all required.*\): country, country_code, state,/),
+    });
+    const near = join(dir, 'near.csv');
+    writeFileSync(near, `${HEADER.replace('postcode', 'Post Code').replace(/,/g, ';')}\n`);
+    expect(await cli(['areas', near])).toMatchObject({
+      code: EXIT_FATAL,
+      stderr: expect.stringMatching(/^error: .*near\.csv: wrong header \(read as semicolon-separated\): unknown column "Post Code" \(did you mean "postcode"\?\); missing column "postcode"\./),
+    });
     const down = await cli(['areas', wrong], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(down).toMatchObject({ code: EXIT_FATAL, stderr: expect.stringMatching(/^error: cannot reach the database postgres:\/\/nobody@127\.0\.0\.1:1\/none/) });
+  });
+
+  it('names a bad database setting and what was wrong with it, with exit code 2', async () => {
+    const good = join(dir, 'good.csv');
+    writeFileSync(good, `${HEADER}\n${ROW}\n`);
+    const result = await cli(['areas', good], { DATABASE_URL: join(dir, 'cli.sqlite'), DB_STATEMENT_TIMEOUT_MS: 'soon' });
+    expect(result.code).toBe(EXIT_FATAL);
+    expect(result.stderr).toContain('DB_STATEMENT_TIMEOUT_MS: must be a whole number from 100 to 600000, got "soon"');
+  });
+
+  it('gives up on a database that does not answer within DB_CONNECT_TIMEOUT_MS, with exit code 2', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => {
+      sockets.push(socket);
+      socket.on('error', () => undefined);
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const good = join(dir, 'good.csv');
+      writeFileSync(good, `${HEADER}\n${ROW}\n`);
+      const started = performance.now();
+      const result = await cli(['areas', good], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test`, DB_CONNECT_TIMEOUT_MS: '300' });
+      expect(result.code).toBe(EXIT_FATAL);
+      expect(result.stderr).toMatch(/^error: cannot reach the database postgres:\/\/postgres@127\.0\.0\.1:\d+\/test/);
+      expect(performance.now() - started).toBeLessThan(3000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 });

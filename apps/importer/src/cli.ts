@@ -1,11 +1,12 @@
 // The command line: `pits-import areas …` and `pits-import products …`, each with --help.
 // Exit codes: 0 every row imported, 1 some rows rejected (the rest imported), 2 fatal.
-import { basename, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Database, createDatabase, describeDatabase, isDatabaseReachable, migrateOrThrow } from '@pits/persistence';
+import { DATABASE_URL_FORMS, type Database, createDatabase, describeDatabase, isDatabaseReachable, isDatabaseUnavailable, migrateOrThrow } from '@pits/persistence';
+import { ConfigError } from '@pits/service-runtime';
 import { importAreasFile } from './commands/import-areas.js';
 import { importIdnAreaData } from './commands/import-idn-area-data.js';
-import { importProductsFile } from './commands/import-products.js';
+import { importProductsFile, productFormatOf } from './commands/import-products.js';
 import { FatalImportError, type ImportContext, type ImportSummary } from './commands/import-run.js';
 import { loadImporterConfig } from './config.js';
 import { type ProgressTarget, createProgress } from './progress/progress-reporter.js';
@@ -27,10 +28,19 @@ const COMMON_HELP = `
 Options:
   --dry-run            check every row and count what would change, write nothing
   --batch-size <n>     rows per transaction (default 2000)
-  --report <path>      where rejected rows go (default ./<input name>.rejected.csv)
+  --report <path>      where rejected rows go (default: next to the input, named like it with
+                       .rejected before the extension: areas_id.csv -> areas_id.rejected.csv)
   -h, --help           show this help
 
-The database is DATABASE_URL (postgres://… or a SQLite path; default ./data/pits.sqlite); it is
+A CSV file's columns may come in any order, separated by commas, semicolons or tabs (taken from
+the header line); column names are matched ignoring letter case and surrounding spaces.
+
+Rejected rows are written to the report, only when there are any: each row as it came in (the
+input's columns, order and delimiter; for JSON lines, the object) plus an "error" column with
+each problem and the input line. Fix the values in the report and import the report itself:
+an "error" column is ignored on import.
+
+The database is DATABASE_URL (${DATABASE_URL_FORMS}); it is
 migrated first. Exit code 0: every row imported; 1: some rows rejected, the rest imported;
 2: nothing could be done (unreadable file, wrong header, database unreachable, unknown tenant).`;
 
@@ -49,19 +59,21 @@ Run \`pits-import <command> --help\` for a command's options.`,
 Upserts areas (villages with their province, city and district) by subdistrict code; a re-run of
 the same file changes nothing.
 
-  <file>    a CSV with the header
+  <file>    a CSV with the columns
             country,country_code,state,state_code,city,city_code,district,district_code,
             subdistrict,subdistrict_code,postcode,latitude,longitude
   <dir>     a folder with provinces.csv, regencies.csv, districts.csv and villages.csv as the
             idn-area-data npm package ships them (default: the installed package). That source
             has no postcodes or coordinates: new areas get an empty postcode and 0.00000000,
-            existing ones keep theirs.
+            existing ones keep theirs. Its report (default ./idn-area-data.rejected.csv in the
+            current directory) has the columns code,parent_code,name,error.
   --format canonical | idn-area-data   (default canonical)
 ${COMMON_HELP}`,
   products: `Usage: pits-import products --tenant <id> <file>
 
 Upserts a tenant's products by SKU. <file> is CSV with a header of Product field names, or JSON
-lines (one object per line; .jsonl, .ndjson or .json). sku and name are required; the fields:
+lines (one object per line; .jsonl, .ndjson or .json; its report is JSON lines too). sku and
+name are required; the fields:
   sku, name, category_id, barcode, description, brand, product_type, published_price,
   cost_price, weight, width, height, length (decimals with at most two places), status,
   is_bundle, is_managed_by_fulfillment, advance_qc, production_batch, cold_storage (true/false),
@@ -83,14 +95,30 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
-function formatSummary(s: ImportSummary, reportPath: string): string {
+function formatSummary(s: ImportSummary, run: PlannedRun): string {
   const rate = Math.round(s.read / Math.max(s.seconds, 0.001)).toLocaleString('en-US');
   const lines = [
     `${s.command}: ${s.read} rows read: ${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected in ${s.seconds.toFixed(2)} s (${rate} rows/s)`,
   ];
   if (s.dryRun) lines.push('dry run: nothing was written');
-  if (s.rejected > 0) lines.push(`rejected rows: ${reportPath}`);
+  if (s.rejected > 0) {
+    lines.push(`rejected rows: ${run.reportPath}`);
+    if (run.reimportable) lines.push('  each as it came in, with an "error" column; fix the values there and import that file again');
+  }
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Where rejected rows go unless --report says otherwise: next to the input, named like it with
+ * `.rejected` before the extension.
+ *
+ * @example
+ * defaultReportPath('/data/areas_id.csv') // '/data/areas_id.rejected.csv'
+ * defaultReportPath('/data/catalogue.jsonl') // '/data/catalogue.rejected.jsonl'
+ */
+export function defaultReportPath(input: string, fallbackExtension = '.csv'): string {
+  const extension = extname(input);
+  return join(dirname(input), `${basename(input, extension)}.rejected${extension || fallbackExtension}`);
 }
 
 /**
@@ -128,15 +156,17 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be an integer from 1 to 50000');
     if (rest.length > 1) throw new UsageError(`one input at a time, got ${rest.length}`);
     const input = rest[0] === undefined ? undefined : resolve(io.cwd, rest[0]);
-    const run = planCommand(command, values, input);
-    const reportPath = resolve(io.cwd, values.report ?? `${run.label}.rejected.csv`);
+    const run = planCommand(command, values, input, io.cwd);
+    if (values.report !== undefined) run.reportPath = resolve(io.cwd, values.report);
+    if (run.reportPath === input) throw new UsageError('--report must not be the input file');
 
     const config = loadImporterConfig(io.env, io.cwd);
-    database = createDatabase(config.database);
+    // A connection lost mid-import is replaced; say so where the operator reads.
+    database = createDatabase(config.database, { logger: { warn: (_details, message) => void io.stderr.write(`warning: ${message}\n`) } });
     if (!(await isDatabaseReachable(database))) throw new FatalImportError(`cannot reach the database ${describeDatabase(config.database)}`);
     await migrateOrThrow(database);
 
-    const report = createRejectReport(reportPath);
+    const report = createRejectReport(run.reportPath);
     const context: ImportContext = { database, batchSize, dryRun: values['dry-run'] === true, report, progress: createProgress(command, io.stderr) };
     let summary: ImportSummary;
     try {
@@ -144,13 +174,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } finally {
       await report.close();
     }
-    io.stdout.write(formatSummary(summary, reportPath));
+    io.stdout.write(formatSummary(summary, run));
     return summary.rejected > 0 ? EXIT_REJECTED : EXIT_OK;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof UsageError) io.stderr.write(`error: ${message}\n\n${HELP[command]}\n`);
-    else if (error instanceof FatalImportError) io.stderr.write(`error: ${message}\n`);
-    else io.stderr.write(`error: the import stopped: ${message}\n`);
+    else if (error instanceof FatalImportError || error instanceof ConfigError) io.stderr.write(`error: ${message}\n`);
+    else if (isDatabaseUnavailable(error)) {
+      io.stderr.write(`error: the database became unavailable (${message}); every finished batch is kept: run the same command again to finish\n`);
+    } else io.stderr.write(`error: the import stopped: ${message}\n`);
     return EXIT_FATAL;
   } finally {
     await database?.destroy();
@@ -158,24 +190,30 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 }
 
 interface PlannedRun {
-  /** Names the default report file. */
-  label: string;
+  /** Where rejected rows go. */
+  reportPath: string;
+  /** The report can be fixed and imported again with the same command (not so for idn-area-data's four joined files). */
+  reimportable: boolean;
   execute(context: ImportContext): Promise<ImportSummary>;
 }
 
-function planCommand(command: 'areas' | 'products', values: { format?: string | undefined; tenant?: string | undefined }, input: string | undefined): PlannedRun {
+function planCommand(command: 'areas' | 'products', values: { format?: string | undefined; tenant?: string | undefined }, input: string | undefined, cwd: string): PlannedRun {
   if (command === 'areas') {
     if (values.tenant !== undefined) throw new UsageError('--tenant is for products');
     const format = values.format ?? 'canonical';
-    if (format === 'idn-area-data') return { label: 'idn-area-data', execute: (c) => (input ? importIdnAreaData(c, input) : importIdnAreaData(c)) };
+    if (format === 'idn-area-data') {
+      // The default folder is inside node_modules: the report goes where the command runs.
+      return { reportPath: join(cwd, 'idn-area-data.rejected.csv'), reimportable: false, execute: (c) => (input ? importIdnAreaData(c, input) : importIdnAreaData(c)) };
+    }
     if (format !== 'canonical') throw new UsageError(`--format must be canonical or idn-area-data, not "${format}"`);
     if (!input) throw new UsageError('name the area file');
-    return { label: basename(input), execute: (c) => importAreasFile(c, input) };
+    return { reportPath: defaultReportPath(input), reimportable: true, execute: (c) => importAreasFile(c, input) };
   }
   if (!values.tenant) throw new UsageError('--tenant <id> is required');
   const tenant = values.tenant;
   if (!input) throw new UsageError('name the product file');
   const format = values.format;
   if (format !== undefined && format !== 'csv' && format !== 'jsonl') throw new UsageError(`--format must be csv or jsonl, not "${format}"`);
-  return { label: basename(input), execute: (c) => (format ? importProductsFile(c, tenant, input, format) : importProductsFile(c, tenant, input)) };
+  const reportPath = defaultReportPath(input, (format ?? productFormatOf(input)) === 'jsonl' ? '.jsonl' : '.csv');
+  return { reportPath, reimportable: true, execute: (c) => (format ? importProductsFile(c, tenant, input, format) : importProductsFile(c, tenant, input)) };
 }

@@ -1,13 +1,20 @@
-// The importer's configuration, the only place that reads the environment: which database.
-import { type DatabaseConfig, parseDatabaseUrl } from '@pits/persistence';
+// The importer's configuration, the only place that reads the environment: which database, and
+// how long it may keep the import waiting (the same DATABASE_URL and DB_* settings as every app).
+import type { DatabaseConfig } from '@pits/persistence';
+import { type Env, SettingsReader, readDatabaseConfig } from '@pits/service-runtime';
 
 export interface ImporterConfig {
   database: DatabaseConfig;
 }
 
 /**
- * @example loadImporterConfig(process.env, process.cwd()) // { database: { dialect: 'sqlite', location: '.../data/pits.sqlite' } }
+ * Throws a ConfigError naming each bad variable and what was wrong with it.
+ *
+ * @example loadImporterConfig(process.env, process.cwd()) // { database: parseDatabaseUrl(DATABASE_URL) with the DB_* deadlines and pool size }
  */
-export function loadImporterConfig(env: Readonly<Record<string, string | undefined>>, cwd: string): ImporterConfig {
-  return { database: parseDatabaseUrl(env.DATABASE_URL, cwd) };
+export function loadImporterConfig(env: Env, cwd: string): ImporterConfig {
+  const read = new SettingsReader(env);
+  const database = readDatabaseConfig(read, cwd);
+  read.done('importer');
+  return { database };
 }

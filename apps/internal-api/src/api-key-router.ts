@@ -1,6 +1,7 @@
 // A partner's API keys: the secret is returned by create and rotate only, never stored in clear
 // and never listed (a list shows the prefix and the last 4 characters).
 import { z } from 'zod';
+import { safeText } from '@pits/domain';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '@pits/persistence';
 import { requirePartner } from './partner-router.js';
 import { idInput } from './procedure-inputs.js';
@@ -11,7 +12,7 @@ const keyRef = z.strictObject({ partnerId: idInput, keyId: idInput });
 export const apiKeyRouter = router({
   /** A new key: `pk_live_…` or `pk_test_…`. `secret` is shown here once and can never be read again. */
   create: protectedProcedure
-    .input(z.strictObject({ partnerId: idInput, environment: z.enum(['live', 'test']), label: z.string().trim().max(100).optional() }))
+    .input(z.strictObject({ partnerId: idInput, environment: z.enum(['live', 'test']), label: safeText.trim().max(100).optional() }))
     .mutation(async ({ ctx, input }) => {
       await requirePartner(ctx.database, input.partnerId);
       const { environment, label } = input;

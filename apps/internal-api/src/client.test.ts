@@ -1,7 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createInternalClient } from './client.js';
+import type { InboundStatus, TransferStatus } from '@pits/domain';
+import type { TRPCClient } from '@trpc/client';
+import type { inferRouterError, inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { type InternalApiInputs, type InternalApiOutputs, type InternalApiRouter, type InternalClient, createInternalClient } from './client.js';
+import type { AppRouter } from './router.js';
 
 const here = import.meta.dirname;
 
@@ -20,8 +24,31 @@ describe('the client subpath', () => {
     expect(pkg.exports['./client']).toEqual({ '@pits/source': './src/client.ts', types: './dist/client.d.ts', default: './dist/client.js' });
   });
 
+  // Checked by the compiler (npm run typecheck): a difference fails it, whatever the routers become.
+  it("is typed by the router without the server's context, and otherwise exactly as the router", () => {
+    expectTypeOf<InternalClient>().toEqualTypeOf<TRPCClient<AppRouter>>();
+    expectTypeOf<InternalApiInputs>().toEqualTypeOf<inferRouterInputs<AppRouter>>();
+    expectTypeOf<InternalApiOutputs>().toEqualTypeOf<inferRouterOutputs<AppRouter>>();
+    expectTypeOf<inferRouterError<InternalApiRouter>>().toEqualTypeOf<inferRouterError<AppRouter>>();
+    expectTypeOf<InternalApiRouter['_def']['_config']['$types']['ctx']>().toEqualTypeOf<object>();
+  });
+
   it('builds a client for a base URL or a /trpc URL without contacting the server', () => {
     expect(typeof createInternalClient('http://127.0.0.1:1', 'token').partners.list.query).toBe('function');
     expect(typeof createInternalClient('http://127.0.0.1:1/trpc/', 'token').apiKeys.create.mutate).toBe('function');
+  });
+
+  it('types each output as its presenter builds it: exact decimals as strings, statuses as their unions', () => {
+    type Transfer = InternalApiOutputs['transfers']['byNumber'];
+    expectTypeOf<Transfer['status']>().toEqualTypeOf<TransferStatus>();
+    expectTypeOf<Transfer['totalValue'] | Transfer['items'][number]['quantity']>().toEqualTypeOf<string>();
+    expectTypeOf<InternalApiOutputs['transfers']['ship']>().toEqualTypeOf<Transfer>();
+    type Product = InternalApiOutputs['products']['byId'];
+    expectTypeOf<Pick<Product, 'costPrice' | 'isBundle' | 'brand'>>().toEqualTypeOf<{ costPrice: string; isBundle: boolean; brand: string | null }>();
+    expectTypeOf<InternalApiOutputs['products']['list']['products'][number]>().toEqualTypeOf<Product>();
+    expectTypeOf<InternalApiOutputs['inbound']['byId']['status']>().toEqualTypeOf<InboundStatus>();
+    expectTypeOf<InternalApiOutputs['inbound']['byId']['lines'][number]['pending']>().toEqualTypeOf<string>();
+    expectTypeOf<InternalApiOutputs['stock']['ledger']['movements'][number]['bucket']>().toEqualTypeOf<'good' | 'damaged' | 'reserved'>();
+    expectTypeOf<InternalApiOutputs['locations']['create']['latitude']>().toEqualTypeOf<string>();
   });
 });

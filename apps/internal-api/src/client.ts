@@ -1,17 +1,21 @@
-// The typed client of the internal API, for internal teams and this repository's tests. It imports
-// the router's type only, so loading it pulls in no server code.
-import { TRPCClientError, createTRPCClient, httpBatchLink } from '@trpc/client';
+// The typed client of the internal API, for internal teams and this repository's tests, and the
+// source of the published @pits/internal-api-client. It imports the router's type only, so loading
+// it pulls in no server code, and it is typed by the router as a client sees it (no server context).
+import { type TRPCClient, TRPCClientError, createTRPCClient, httpBatchLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { InternalApiRouter } from './client-router.js';
 import type { AppRouter } from './router.js';
 import type { RefusalData } from './trpc.js';
 
-export type { AppRouter, RefusalData };
+export type { AppRouter, InternalApiRouter, RefusalData };
 export { TRPCClientError };
 
 /** Every procedure's input, e.g. `InternalApiInputs['partners']['create']`. */
-export type InternalApiInputs = inferRouterInputs<AppRouter>;
+export type InternalApiInputs = inferRouterInputs<InternalApiRouter>;
 /** Every procedure's output, e.g. `InternalApiOutputs['apiKeys']['create']['secret']`. */
-export type InternalApiOutputs = inferRouterOutputs<AppRouter>;
+export type InternalApiOutputs = inferRouterOutputs<InternalApiRouter>;
+/** A client of every procedure, as `createInternalClient` returns it. */
+export type InternalClient = TRPCClient<InternalApiRouter>;
 
 /** The tRPC endpoint of a base URL: `/trpc` is appended unless the URL already ends with it. */
 function trpcEndpoint(url: string): string {
@@ -28,15 +32,13 @@ function trpcEndpoint(url: string): string {
  * const partner = await api.partners.create.mutate({ name: 'Acme', email: 'dev@acme.example', tier: 'small' });
  * const { secret } = await api.apiKeys.create.mutate({ partnerId: partner.id, environment: 'live' });
  */
-export function createInternalClient(url: string, token: string) {
-  return createTRPCClient<AppRouter>({
+export function createInternalClient(url: string, token: string): InternalClient {
+  return createTRPCClient<InternalApiRouter>({
     links: [httpBatchLink({ url: trpcEndpoint(url), headers: () => ({ authorization: `Bearer ${token}` }) })],
   });
 }
 
-export type InternalClient = ReturnType<typeof createInternalClient>;
-
 /** Narrows an unknown error to a refusal of the internal API. */
-export function isInternalApiError(error: unknown): error is TRPCClientError<AppRouter> {
+export function isInternalApiError(error: unknown): error is TRPCClientError<InternalApiRouter> {
   return error instanceof TRPCClientError;
 }

@@ -22,12 +22,24 @@ describe('loadInternalApiConfig', () => {
     expect(loadInternalApiConfig(VALID)).toEqual({
       host: '127.0.0.1',
       port: 4001,
-      database: { dialect: 'sqlite', location: resolve(process.cwd(), './data/pits.sqlite') },
+      database: { dialect: 'sqlite', location: resolve(process.cwd(), './data/pits.sqlite'), poolSize: 10, deadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 } },
       serviceToken: VALID.INTERNAL_API_TOKEN,
       credentialsKey: VALID.CREDENTIALS_KEY,
       logLevel: 'info',
       shutdownTimeoutMs: 10_000,
+      http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxHeaderBytes: 16_384 },
+      requestDeadlineMs: 10_000,
+      readyTimeoutMs: 1000,
+      webhookAllowPrivateUrls: false,
     });
+  });
+
+  it('allows private webhook URLs only when WEBHOOK_ALLOW_PRIVATE_URLS is exactly true', () => {
+    expect(loadInternalApiConfig({ ...VALID, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).webhookAllowPrivateUrls).toBe(true);
+    expect(loadInternalApiConfig({ ...VALID, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).webhookAllowPrivateUrls).toBe(false);
+    for (const value of ['1', 'yes', 'True']) {
+      expect(problemOf({ ...VALID, WEBHOOK_ALLOW_PRIVATE_URLS: value }).problems).toEqual([{ variable: 'WEBHOOK_ALLOW_PRIVATE_URLS', problem: `must be one of true, false, got "${value}"` }]);
+    }
   });
 
   it('reads every variable', () => {
@@ -47,8 +59,8 @@ describe('loadInternalApiConfig', () => {
     const error = problemOf({ CREDENTIALS_KEY: VALID.CREDENTIALS_KEY });
     expect(error.message).toContain('INTERNAL_API_TOKEN: is required');
     expect(error.problems).toEqual([{ variable: 'INTERNAL_API_TOKEN', problem: 'is required' }]);
-    // An empty value is as good as missing.
-    expect(problemOf({ ...VALID, INTERNAL_API_TOKEN: '' }).message).toContain('INTERNAL_API_TOKEN: is required');
+    // An empty value is a mistake to point out, not a missing value to default.
+    expect(problemOf({ ...VALID, INTERNAL_API_TOKEN: '' }).message).toContain('INTERNAL_API_TOKEN: is set but empty');
   });
 
   it('a short token, a weak credentials key, a bad port, level or database URL are each named', () => {
@@ -57,7 +69,8 @@ describe('loadInternalApiConfig', () => {
     expect(problemOf({ INTERNAL_API_TOKEN: VALID.INTERNAL_API_TOKEN }).message).toContain('CREDENTIALS_KEY: is required');
     expect(problemOf({ ...VALID, INTERNAL_API_PORT: 'eighty' }).message).toContain('INTERNAL_API_PORT');
     expect(problemOf({ ...VALID, INTERNAL_API_PORT: '70000' }).message).toContain('INTERNAL_API_PORT');
-    expect(problemOf({ ...VALID, LOG_LEVEL: 'loud' }).message).toContain('LOG_LEVEL: must be one of: fatal, error');
+    expect(problemOf({ ...VALID, LOG_LEVEL: 'loud' }).message).toContain('LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got "loud"');
+    expect(problemOf({ ...VALID, INTERNAL_API_PORT: 'eighty' }).message).toContain('INTERNAL_API_PORT: must be a whole number from 0 to 65535, got "eighty"');
     expect(problemOf({ ...VALID, DATABASE_URL: 'mysql://x/y' }).message).toContain('DATABASE_URL: DATABASE_URL scheme is not supported');
   });
 

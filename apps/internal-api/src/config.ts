@@ -1,10 +1,18 @@
 // The internal API's configuration, read from the environment here and nowhere else, validated at
 // start-up. A bad value stops the process with a message naming every bad variable.
-import { type DatabaseConfig, createCredentialCipher, parseDatabaseUrl } from '@pits/persistence';
-import { z } from 'zod';
+import { type DatabaseConfig, createCredentialCipher } from '@pits/persistence';
+import {
+  ConfigError,
+  type Env,
+  type HttpServerLimits,
+  type LogLevel,
+  SettingsReader,
+  readDatabaseConfig,
+  readHttpLimits,
+  readLogLevel,
+} from '@pits/service-runtime';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from '@pits/service-runtime';
 
 export interface InternalApiConfig {
   host: string;
@@ -18,84 +26,55 @@ export interface InternalApiConfig {
   logLevel: LogLevel;
   /** How long shutdown waits for in-flight requests before cutting connections. */
   shutdownTimeoutMs: number;
+  /** The HTTP server's limits on slow or oversized requests. */
+  http: HttpServerLimits;
+  /** A call not finished within this is refused SERVICE_UNAVAILABLE, and its work does not commit. */
+  requestDeadlineMs: number;
+  /** /readyz answers within this, 503 when the database has not answered by then. */
+  readyTimeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: `webhooks.create` accepts http:// and private, loopback... hosts (development and tests only). */
+  webhookAllowPrivateUrls: boolean;
 }
 
-/** A configuration the process cannot start with; `message` names each bad variable. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  /** One entry per bad variable. */
-  readonly problems: { variable: string; problem: string }[];
-  constructor(problems: { variable: string; problem: string }[]) {
-    super(`invalid internal-api configuration:\n  ${problems.map((p) => `${p.variable}: ${p.problem}`).join('\n  ')}`);
-    this.problems = problems;
-  }
-}
+export { ConfigError };
 
 /** The gateway's default port, which the internal API must never share. */
 const GATEWAY_DEFAULT_PORT = 4000;
 
-const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
-
-const schema = z.object({
-  INTERNAL_API_HOST: z.string().min(1).default('127.0.0.1'),
-  INTERNAL_API_PORT: int(0, 65535).default(4001),
-  GATEWAY_PORT: int(0, 65535).default(GATEWAY_DEFAULT_PORT),
-  DATABASE_URL: z.string().optional(),
-  INTERNAL_API_TOKEN: z.string().min(24, 'must be at least 24 characters'),
-  CREDENTIALS_KEY: z.string(),
-  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
-  SHUTDOWN_TIMEOUT_MS: int(0, 600_000).default(10_000),
-});
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
-  if (issue.code === 'invalid_value') return `must be one of: ${issue.values.map(String).join(', ')}`;
-  return issue.message;
-}
-
 /**
- * Reads and checks the environment; throws a `ConfigError` naming each bad variable.
+ * Reads and checks the environment; throws a `ConfigError` naming each bad variable, what was
+ * wrong with it and what was found.
  *
  * @example
  * const config = loadInternalApiConfig(process.env);
  * // INTERNAL_API_TOKEN unset -> ConfigError: "... INTERNAL_API_TOKEN: is required"
  */
-export function loadInternalApiConfig(env: Record<string, string | undefined> = process.env): InternalApiConfig {
-  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
-  const problems: { variable: string; problem: string }[] = [];
-  const parsed = schema.safeParse(present);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push({ variable: String(issue.path[0] ?? ''), problem: describeIssue(issue) });
-  }
-
-  let database: DatabaseConfig | undefined;
-  try {
-    database = parseDatabaseUrl(present.DATABASE_URL);
-  } catch (error) {
-    problems.push({ variable: 'DATABASE_URL', problem: (error as Error).message });
-  }
-
-  if (present.CREDENTIALS_KEY !== undefined) {
+export function loadInternalApiConfig(env: Env = process.env): InternalApiConfig {
+  const read = new SettingsReader(env);
+  const port = read.integer('INTERNAL_API_PORT', { default: 4001, min: 0, max: 65535 });
+  const gatewayPort = read.integer('GATEWAY_PORT', { default: GATEWAY_DEFAULT_PORT, min: 0, max: 65535 });
+  if (port !== 0 && port === gatewayPort) read.problem('INTERNAL_API_PORT', `must differ from the partners' port (GATEWAY_PORT ${gatewayPort})`);
+  const credentialsKey = read.required('CREDENTIALS_KEY');
+  if (credentialsKey !== '') {
     try {
-      createCredentialCipher(present.CREDENTIALS_KEY);
+      createCredentialCipher(credentialsKey);
     } catch (error) {
-      problems.push({ variable: 'CREDENTIALS_KEY', problem: (error as Error).message });
+      read.problem('CREDENTIALS_KEY', (error as Error).message);
     }
   }
-
-  const e = parsed.data;
-  if (e && e.INTERNAL_API_PORT !== 0 && e.INTERNAL_API_PORT === e.GATEWAY_PORT) {
-    problems.push({ variable: 'INTERNAL_API_PORT', problem: `must differ from the partners' port (GATEWAY_PORT ${e.GATEWAY_PORT})` });
-  }
-
-  if (problems.length > 0 || !e || !database) throw new ConfigError(problems);
-  return {
-    host: e.INTERNAL_API_HOST,
-    port: e.INTERNAL_API_PORT,
-    database,
-    serviceToken: e.INTERNAL_API_TOKEN,
-    credentialsKey: e.CREDENTIALS_KEY,
-    logLevel: e.LOG_LEVEL,
-    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+  const config: InternalApiConfig = {
+    host: read.text('INTERNAL_API_HOST', '127.0.0.1'),
+    port,
+    database: readDatabaseConfig(read),
+    serviceToken: read.required('INTERNAL_API_TOKEN', { minLength: 24 }),
+    credentialsKey,
+    logLevel: readLogLevel(read),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', { default: 10_000, min: 0, max: 600_000 }),
+    http: readHttpLimits(read),
+    requestDeadlineMs: read.integer('REQUEST_DEADLINE_MS', { default: 10_000, min: 100, max: 600_000 }),
+    readyTimeoutMs: read.integer('READY_TIMEOUT_MS', { default: 1000, min: 50, max: 60_000 }),
+    webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
   };
+  read.done('internal-api');
+  return config;
 }

@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Database, approveTransfer, authorizeTenant, createTransfer, findKeyOwner } from '@pits/persistence';
-import { type TestDatabase, openTestDatabase } from '@pits/persistence/testing';
+import { type Database, approveTransfer, createTransfer, findKeyOwner } from '@pits/persistence';
+import { type TestDatabase, connectTenant, embeddedTestDialect, openTestDatabase } from '@pits/persistence/testing';
 import { TRPCClientError, createInternalClient } from './client.js';
-import type { InternalApiConfig } from './config.js';
+import { type InternalApiConfig, loadInternalApiConfig } from './config.js';
 import { type InternalApi, createInternalApi } from './create-internal-api.js';
-import { TEST_CREDENTIALS_KEY, TEST_SERVICE_TOKEN, silentLogger } from './testing/test-api.js';
+import { TEST_CREDENTIALS_KEY, TEST_SERVICE_TOKEN, silentLogger, testHostResolver } from './testing/test-api.js';
 
 function testConfig(): InternalApiConfig {
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    database: { dialect: 'sqlite', location: ':memory:' },
-    serviceToken: TEST_SERVICE_TOKEN,
-    credentialsKey: TEST_CREDENTIALS_KEY,
-    logLevel: 'silent',
-    shutdownTimeoutMs: 2000,
-  };
+  return loadInternalApiConfig({
+    INTERNAL_API_PORT: '0',
+    DATABASE_URL: 'sqlite::memory:',
+    INTERNAL_API_TOKEN: TEST_SERVICE_TOKEN,
+    CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+    LOG_LEVEL: 'silent',
+    SHUTDOWN_TIMEOUT_MS: '2000',
+  });
 }
 
 async function refusalOver(call: Promise<unknown>) {
@@ -28,13 +27,13 @@ async function refusalOver(call: Promise<unknown>) {
   throw new Error('expected a refusal');
 }
 
-describe('internal API over HTTP (SQLite file)', () => {
+describe('internal API over HTTP (an embedded database in a file)', () => {
   let t: TestDatabase;
   let api: InternalApi;
   let url: string;
   beforeAll(async () => {
-    t = await openTestDatabase('sqlite', { file: true });
-    api = createInternalApi(testConfig(), { database: t.database, logger: silentLogger() });
+    t = await openTestDatabase(embeddedTestDialect(), { file: true });
+    api = createInternalApi(testConfig(), { database: t.database, logger: silentLogger(), resolveHost: testHostResolver });
     ({ url } = await api.listen());
   });
   afterAll(async () => {
@@ -107,7 +106,7 @@ describe('internal API over HTTP (SQLite file)', () => {
     expect(JSON.stringify(await client.webhooks.list.query({ partnerId: partner.id }))).not.toContain(secret.slice('whsec_'.length));
 
     const tenant = await client.tenants.create.mutate({ name: 'Inbound Store' });
-    await authorizeTenant(t.database, { partnerId: partner.id, tenantId: tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
+    await connectTenant(t.database, { partnerId: partner.id, tenantId: tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
     const location = await client.locations.create.mutate({ tenantId: tenant.id, code: 'WH-IN', name: 'Receiving' });
     const product = await client.products.create.mutate({ tenantId: tenant.id, sku: 'SKU-IN', name: 'Inbound', costPrice: '2' });
     const shipment = await client.inbound.create.mutate({
@@ -148,6 +147,19 @@ describe('internal API over HTTP (SQLite file)', () => {
     expect(body).not.toMatch(/stack|\.ts:\d+/);
   });
 
+  it('refuses a 200,000-level body as BAD_REQUEST kind INVALID_REQUEST without overflowing, and keeps serving', async () => {
+    const post = (body: string) =>
+      fetch(`${url}/trpc/tenants.create?batch=1`, { method: 'POST', headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}`, 'content-type': 'application/json' }, body });
+    const res = await post(`{"0":{"name":${'['.repeat(200_000)}${']'.repeat(200_000)}}}`);
+    expect(res.status).toBe(400);
+    const [answer] = (await res.json()) as [{ error: { data: Record<string, unknown> } }];
+    expect(answer.error.data).toMatchObject({ code: 'BAD_REQUEST', kind: 'INVALID_REQUEST', field: '' });
+    const client = createInternalClient(url, TEST_SERVICE_TOKEN);
+    const nul = await refusalOver(client.tenants.create.mutate({ name: 'Toko\u0000' }));
+    expect(nul.data).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field: 'name', issues: [{ field: 'name', issue: 'must not contain the NUL character' }] });
+    expect((await post('{"0":{"name":"Shallow Store"}}')).status).toBe(200);
+  });
+
   it('answers /healthz and /readyz without a token, and 404 elsewhere', async () => {
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
@@ -162,7 +174,7 @@ describe('internal API over HTTP (SQLite file)', () => {
 
 describe('internal API lifecycle', () => {
   it('/readyz is 503 and calls are a generic INTERNAL_SERVER_ERROR when the database is gone', async () => {
-    const t = await openTestDatabase('sqlite', { file: true });
+    const t = await openTestDatabase(embeddedTestDialect(), { file: true });
     const api = createInternalApi(testConfig(), { database: t.database, logger: silentLogger() });
     const { url } = await api.listen();
     try {
@@ -178,7 +190,7 @@ describe('internal API lifecycle', () => {
   });
 
   it('close() lets an in-flight request finish, then refuses new connections', async () => {
-    const t = await openTestDatabase('sqlite', { file: true });
+    const t = await openTestDatabase(embeddedTestDialect(), { file: true });
     // A database whose queries take a while, so that a request is still running when close() starts.
     const slow: Database = {
       ...t.database,

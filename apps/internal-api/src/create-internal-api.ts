@@ -1,15 +1,18 @@
 // The internal API as an HTTP server: tRPC under /trpc, and the probes /healthz (process up) and
 // /readyz (database reachable) answered before tRPC and without a token. Built by one factory
 // that main.ts and the tests share.
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
+import type { HostResolver } from '@pits/domain';
 import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable } from '@pits/persistence';
+import { createLimitedServer } from '@pits/service-runtime';
 import { type Logger, pino } from 'pino';
 import type { InternalApiConfig } from './config.js';
 import { appRouter } from './router.js';
 import { createServiceTokenCheck } from './service-token.js';
+import { systemHostResolver } from './system-host-resolver.js';
 
 /** What tests (and main.ts) may supply instead of what the factory would build from the config. */
 export interface InternalApiDeps {
@@ -18,15 +21,25 @@ export interface InternalApiDeps {
   logger?: Logger;
   cipher?: CredentialCipher;
   now?: () => Date;
+  /**
+   * False when the database is not migrated yet (main.ts starts serving first, then migrates):
+   * until `markReady()`, calls answer SERVICE_UNAVAILABLE and /readyz says no. Default true.
+   */
+  ready?: boolean;
+  /** How webhook host names are resolved at registration (tests map names to addresses); the system resolver by default. */
+  resolveHost?: HostResolver;
 }
 
 export interface InternalApi {
   readonly server: Server;
   /** Starts listening on `config.host:config.port` (0: a free port). */
   listen(): Promise<{ port: number; url: string }>;
+  /** The database is migrated: serve calls. */
+  markReady(): void;
   /**
-   * Stops accepting connections, lets in-flight requests finish (cut after
-   * `config.shutdownTimeoutMs`), and closes the database if the factory opened it.
+   * Stops accepting connections, closes idle keep-alive connections at once, lets in-flight
+   * requests finish (cut after `config.shutdownTimeoutMs`), and closes the database if the
+   * factory opened it.
    */
   close(): Promise<void>;
 }
@@ -34,8 +47,12 @@ export interface InternalApi {
 /** Request bodies larger than this are refused (PAYLOAD_TOO_LARGE). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Seconds a client should wait before retrying a SERVICE_UNAVAILABLE (sent as Retry-After). */
+const RETRY_AFTER_SECONDS = 2;
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.statusCode = status;
+  if (status === 503) res.setHeader('retry-after', String(RETRY_AFTER_SECONDS));
   res.setHeader('content-type', 'application/json');
   res.setHeader('cache-control', 'no-store');
   res.end(JSON.stringify(body));
@@ -49,19 +66,21 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
  * await api.close();
  */
 export function createInternalApi(config: InternalApiConfig, deps: InternalApiDeps = {}): InternalApi {
-  const database = deps.database ?? createDatabase(config.database);
-  const ownsDatabase = deps.database === undefined;
   const logger = deps.logger ?? pino({ name: 'internal-api', level: config.logLevel });
+  const database = deps.database ?? createDatabase(config.database, { logger });
+  const ownsDatabase = deps.database === undefined;
+  let ready = deps.ready ?? true;
   const cipher = deps.cipher ?? createCredentialCipher(config.credentialsKey);
   const now = deps.now ?? (() => new Date());
   const isServiceToken = createServiceTokenCheck(config.serviceToken);
-  let closing = false;
-
+  const webhookUrls = { policy: { allowPrivate: config.webhookAllowPrivateUrls }, resolve: deps.resolveHost ?? systemHostResolver() };
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => ({ database, cipher, now, logger, authorized: isServiceToken(req.headers.authorization) }),
+    createContext: ({ req }) => ({ database, cipher, now, logger, deadlineMs: config.requestDeadlineMs, authorized: isServiceToken(req.headers.authorization), webhookUrls }),
+    // A refusal a retry can get past says when: Retry-After on SERVICE_UNAVAILABLE.
+    responseMeta: ({ errors }) => (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}),
     onError({ error, ctx, path }) {
       // Errors inside procedures are logged by the error middleware; this catches those outside any procedure.
       if (ctx === undefined && error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, path }, 'unexpected error');
@@ -74,15 +93,16 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
       return sendJson(res, 405, { status: 'method_not_allowed' });
     }
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
-    const ready = !closing && (await isDatabaseReachable(database));
-    sendJson(res, ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable' });
+    const up = ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs));
+    sendJson(res, up ? 200 : 503, { status: up ? 'ready' : 'unavailable' });
   }
 
-  const server = createServer((req, res) => {
+  const http = createLimitedServer((req, res) => {
     const started = performance.now();
+    // Nothing of this API may be cached or sniffed.
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('x-content-type-options', 'nosniff');
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    // While shutting down, answer what is in flight and let the connection go.
-    if (closing) res.shouldKeepAlive = false;
     const isProbe = path === '/healthz' || path === '/readyz';
     res.on('finish', () => {
       // Probes come every few seconds: keep them out of the info log.
@@ -95,9 +115,13 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
       });
       return;
     }
-    if (path === '/trpc' || path.startsWith('/trpc/')) return trpc(req, res);
+    if (path === '/trpc' || path.startsWith('/trpc/')) {
+      if (!ready) return sendJson(res, 503, { status: 'starting', message: 'the database is not ready yet; retry after the Retry-After delay' });
+      return trpc(req, res);
+    }
     sendJson(res, 404, { status: 'not_found' });
-  });
+  }, config.http);
+  const server = http.server;
 
   let closed: Promise<void> | undefined;
 
@@ -114,22 +138,12 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
         });
       });
     },
+    markReady() {
+      ready = true;
+    },
     close() {
       closed ??= (async () => {
-        closing = true;
-        if (server.listening) {
-          await new Promise<void>((resolve) => {
-            const cut = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-            // Keep-alive connections idle between requests would hold close() open; sweep them as in-flight requests end.
-            const sweep = setInterval(() => server.closeIdleConnections(), 50);
-            server.close(() => {
-              clearTimeout(cut);
-              clearInterval(sweep);
-              resolve();
-            });
-            server.closeIdleConnections();
-          });
-        }
+        await http.close(config.shutdownTimeoutMs);
         if (ownsDatabase) await database.destroy();
       })();
       return closed;

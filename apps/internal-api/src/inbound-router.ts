@@ -7,91 +7,57 @@ import {
   INBOUND_STATUSES,
   MAX_ITEMS_PER_REQUEST,
   domainError,
-  fromScaled,
   isoTimestampInput,
   quantityInput,
   repeatedKeys,
+  safeText,
   toFixedString,
   toPlainString,
 } from '@pits/domain';
-import { type InboundAggregate, cancelInbound, createInbound, findInbound, isUniqueViolation, listInbounds } from '@pits/persistence';
+import { type InboundRecord, cancelInbound, createInbound, findInbound, isUniqueViolation, listInbounds } from '@pits/persistence';
 import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId, twoPlaceDecimal } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
-/** One expected line: the item id receive takes, its product, and how much is expected, received and still pending. */
-export interface InboundLineOutput {
-  id: number;
-  product: { id: number; sku: string; name: string };
-  /** Exact decimal strings; `pending = expected - receivedGood - receivedDamaged`. */
-  expected: string;
-  receivedGood: string;
-  receivedDamaged: string;
-  pending: string;
-  unit: string;
-  /** Two places (`"12.50"`). */
-  unitPrice: string;
-  notes: string;
-  gridId: string | null;
-  receivedAt: string | null;
-  receivedBy: string | null;
-}
-
-/** An inbound shipment as the internal API shows it. */
-export interface InboundOutput {
-  id: number;
-  tenantId: string;
-  code: string;
-  inboundDate: string;
-  sourceType: string;
-  sourceId: number;
-  sourceCode: string;
-  location: { id: number; code: string; name: string };
-  status: string;
-  notes: string;
-  receivedAt: string | null;
-  cancelledAt: string | null;
-  createdBy: string;
-  updatedBy: string;
-  createdAt: string;
-  updatedAt: string;
-  lines: InboundLineOutput[];
-}
-
-const quantity = (scaled: number) => toPlainString(fromScaled(scaled));
-
-export function toInboundOutput({ shipment: s, location, details }: InboundAggregate): InboundOutput {
+/**
+ * An inbound shipment as the internal API shows it, with one line per expected product: the
+ * item id receive takes, and how much is expected, received (good, damaged) and still pending
+ * (`expected - receivedGood - receivedDamaged`), as exact decimal strings; `unitPrice` has two
+ * places. Its return type is the procedures' output type.
+ *
+ * @example toInboundOutput(shipment).lines[0]?.pending // '3'
+ */
+export function toInboundOutput(s: InboundRecord) {
   return {
     id: s.id,
-    tenantId: s.tenant_id,
+    tenantId: s.tenantId,
     code: s.code,
-    inboundDate: s.inbound_date,
-    sourceType: s.source_type,
-    sourceId: s.source_id,
-    sourceCode: s.source_code,
-    location: { id: location.id, code: location.code, name: location.name },
+    inboundDate: s.inboundDate,
+    sourceType: s.sourceType,
+    sourceId: s.sourceId,
+    sourceCode: s.sourceCode,
+    location: { id: s.location.id, code: s.location.code, name: s.location.name },
     status: s.status,
     notes: s.notes,
-    receivedAt: s.received_at,
-    cancelledAt: s.cancelled_at,
-    createdBy: s.created_by,
-    updatedBy: s.updated_by,
-    createdAt: s.created_at,
-    updatedAt: s.updated_at,
-    lines: details.map(({ row, product }) => ({
-      id: row.id,
-      product: { id: product.id, sku: product.sku, name: product.name },
-      expected: quantity(row.expected_quantity),
-      receivedGood: quantity(row.received_good),
-      receivedDamaged: quantity(row.received_damaged),
-      pending: quantity(row.expected_quantity - row.received_good - row.received_damaged),
-      unit: row.unit,
-      // PostgreSQL's numeric prints eight places and SQLite's text two: both read as two.
-      unitPrice: toFixedString(row.unit_price, 2),
-      notes: row.notes,
-      gridId: row.grid_id,
-      receivedAt: row.received_at,
-      receivedBy: row.received_by,
+    receivedAt: s.receivedAt,
+    cancelledAt: s.cancelledAt,
+    createdBy: s.createdBy,
+    updatedBy: s.updatedBy,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+    lines: s.details.map((line) => ({
+      id: line.id,
+      product: { id: line.product.id, sku: line.product.sku, name: line.product.name },
+      expected: toPlainString(line.expectedQuantity),
+      receivedGood: toPlainString(line.receivedGood),
+      receivedDamaged: toPlainString(line.receivedDamaged),
+      pending: toPlainString(line.expectedQuantity.minus(line.receivedGood).minus(line.receivedDamaged)),
+      unit: line.unit,
+      unitPrice: toFixedString(line.unitPrice, 2),
+      notes: line.notes,
+      gridId: line.gridId,
+      receivedAt: line.receivedAt,
+      receivedBy: line.receivedBy,
     })),
   };
 }
@@ -105,28 +71,27 @@ const GENERATED_CODE = /^INB-\d{8}-\d+$/;
 const lineInput = z.strictObject({
   productId: idInput,
   expectedQuantity: quantityInput,
-  unit: z.string().trim().min(1).max(20).optional(),
+  unit: safeText.trim().min(1).max(20).optional(),
   /** Defaults to the product's cost price. */
   unitPrice: twoPlaceDecimal.optional(),
-  notes: z.string().max(1000).optional(),
+  notes: safeText.max(1000).optional(),
 });
 
 const createInput = z
   .strictObject({
     tenantId,
     locationId: idInput,
-    sourceType: z.string().trim().min(1).max(50),
+    sourceType: safeText.trim().min(1).max(50),
     sourceId: z.int().min(0),
-    sourceCode: z.string().trim().min(1).max(100),
-    code: z
-      .string()
+    sourceCode: safeText.trim().min(1).max(100),
+    code: safeText
       .trim()
       .min(1)
       .max(100)
       .refine((code) => !GENERATED_CODE.test(code), 'must not have the form INB-YYYYMMDD-NNNNNN, which generated codes use')
       .optional(),
     inboundDate: isoTimestampInput.optional(),
-    notes: z.string().max(1000).optional(),
+    notes: safeText.max(1000).optional(),
     lines: z.array(lineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
   })
   .superRefine((input, ctx) => {

@@ -1,78 +1,54 @@
 // Locations (warehouses) of a tenant: created, changed and listed by internal teams.
 import { z } from 'zod';
-import { AppError, domainError } from '@pits/domain';
-import { type LocationRow, createLocation, isUniqueViolation, listLocations, updateLocation } from '@pits/persistence';
+import { AppError, domainError, safeText } from '@pits/domain';
+import { type LocationRecord, createLocation, isUniqueViolation, listLocations, updateLocation } from '@pits/persistence';
 import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
-/** A location as the internal API shows it. */
-export interface LocationView {
-  id: number;
-  tenantId: string;
-  code: string;
-  name: string;
-  type: string;
-  address: string;
-  city: string;
-  state: string;
-  zip: string;
-  subdistrict: string;
-  country: string;
-  picName: string;
-  phone: string;
-  /** Decimal strings, exact. */
-  latitude: string;
-  longitude: string;
-  isDefault: boolean;
-  isPickup: boolean;
-  isReturn: boolean;
-  status: string;
-  originCode: string | null;
-  receivingGrid: string;
-  createdBy: string;
-  updatedBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function toLocationView(row: LocationRow): LocationView {
+/**
+ * A location as the internal API shows it; coordinates are exact decimal strings. Its return type
+ * is the procedures' output type.
+ *
+ * @example toLocationView(location).isDefault // true
+ */
+export function toLocationView(location: LocationRecord) {
   return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    code: row.code,
-    name: row.name,
-    type: row.type,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    zip: row.zip,
-    subdistrict: row.subdistrict,
-    country: row.country,
-    picName: row.pic_name,
-    phone: row.phone,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    isDefault: row.is_default === 1,
-    isPickup: row.is_pickup === 1,
-    isReturn: row.is_return === 1,
-    status: row.status,
-    originCode: row.origin_code,
-    receivingGrid: row.receiving_grid,
-    createdBy: row.created_by,
-    updatedBy: row.updated_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    id: location.id,
+    tenantId: location.tenantId,
+    code: location.code,
+    name: location.name,
+    type: location.type,
+    address: location.address,
+    city: location.city,
+    state: location.state,
+    zip: location.zip,
+    subdistrict: location.subdistrict,
+    country: location.country,
+    picName: location.picName,
+    phone: location.phone,
+    latitude: location.latitude,
+    longitude: location.longitude,
+    isDefault: location.isDefault,
+    isPickup: location.isPickup,
+    isReturn: location.isReturn,
+    status: location.status,
+    originCode: location.originCode,
+    receivingGrid: location.receivingGrid,
+    createdBy: location.createdBy,
+    updatedBy: location.updatedBy,
+    createdAt: location.createdAt,
+    updatedAt: location.updatedAt,
   };
 }
 
 const coordinate = z.string().regex(/^-?\d{1,3}(\.\d{1,10})?$/, 'must be a decimal string such as "-6.2088"');
-const shortText = (max: number) => z.string().trim().max(max);
+const shortText = (max: number) => safeText.trim().max(max);
 
 const locationFields = z.strictObject({
-  code: z.string().trim().min(1).max(50),
-  name: z.string().trim().min(1).max(200),
-  type: z.string().trim().min(1).max(50),
+  code: safeText.trim().min(1).max(50),
+  name: safeText.trim().min(1).max(200),
+  type: safeText.trim().min(1).max(50),
   address: shortText(500),
   city: shortText(100),
   state: shortText(100),
@@ -87,8 +63,8 @@ const locationFields = z.strictObject({
   isPickup: z.boolean(),
   isReturn: z.boolean(),
   status: z.enum(['active', 'inactive']),
-  originCode: z.string().trim().max(50).nullable(),
-  receivingGrid: z.string().trim().min(1).max(50),
+  originCode: safeText.trim().max(50).nullable(),
+  receivingGrid: safeText.trim().min(1).max(50),
 });
 
 /** A second location with the same code for the tenant: BAD_REQUEST on the code field. */

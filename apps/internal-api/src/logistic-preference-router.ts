@@ -1,25 +1,37 @@
 // Logistic preferences of a tenant: carriers and their account credentials. Credentials go in
 // encrypted with the configured key and only ever come out masked (all but the last 4 are `*`).
 import { z } from 'zod';
+import { safeText } from '@pits/domain';
 import { createLogisticPreference, listLogisticPreferences, updateLogisticPreference } from '@pits/persistence';
 import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
-const credential = z.string().max(1000);
+const credential = safeText.max(1000);
+
+/**
+ * Service type name to availability. zod leaves a `__proto__` key out of a record (assigning it
+ * would set a prototype), so the stored object would silently lack it: refuse it instead.
+ */
+const serviceTypes = z.preprocess((value, ctx) => {
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+    ctx.addIssue({ code: 'custom', path: ['__proto__'], message: 'is a reserved name', input: value });
+  }
+  return value;
+}, z.record(safeText.min(1).max(100), z.boolean()));
 
 const preferenceFields = z.strictObject({
   logisticProviderId: idInput,
-  logisticProviderName: z.string().trim().min(1).max(200),
-  availableServiceTypes: z.record(z.string().min(1).max(100), z.boolean()),
+  logisticProviderName: safeText.trim().min(1).max(200),
+  availableServiceTypes: serviceTypes,
   isDefault: z.boolean(),
   isActive: z.boolean(),
   username: credential,
   password: credential,
   apiKey: credential,
   apiSecret: credential,
-  accountId: z.string().max(200).nullable(),
-  accountName: z.string().max(200).nullable(),
+  accountId: safeText.max(200).nullable(),
+  accountName: safeText.max(200).nullable(),
 });
 
 export const logisticPreferenceRouter = router({

@@ -46,7 +46,7 @@ describe('main', () => {
       INTERNAL_API_TOKEN: TEST_SERVICE_TOKEN,
       CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
       INTERNAL_API_PORT: '0',
-      DATABASE_URL: `sqlite:${join(dir, 'main.sqlite')}`,
+      DATABASE_URL: join(dir, 'main.db'),
     });
     const url = await waitFor(() => /"url":"(http:[^"]+)\/trpc"/.exec(run.output().stdout)?.[1], 25_000);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);

@@ -1,5 +1,6 @@
-// Entry point: configuration, database, migrations, server, and a graceful stop on SIGTERM/SIGINT.
-import { createDatabase, describeDatabase, migrateOrThrow } from '@pits/persistence';
+// Entry point: configuration, server, then the database (migrated; while it is not reachable yet
+// calls answer SERVICE_UNAVAILABLE and it keeps trying), and a graceful stop on SIGTERM/SIGINT.
+import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
 import { pino } from 'pino';
 import { ConfigError, type InternalApiConfig, loadInternalApiConfig } from './config.js';
 import { createInternalApi } from './create-internal-api.js';
@@ -14,16 +15,10 @@ try {
 }
 
 const logger = pino({ name: 'internal-api', level: config.logLevel });
-const database = createDatabase(config.database);
-try {
-  await migrateOrThrow(database);
-} catch (error) {
-  logger.fatal({ err: error, database: describeDatabase(config.database) }, 'cannot migrate the database');
-  await database.destroy();
-  process.exit(1);
-}
+const database = createDatabase({ ...config.database, applicationName: `pits-internal-api-${process.pid}` }, { logger });
+const api = createInternalApi(config, { database, logger, ready: false });
+const stopping = new AbortController();
 
-const api = createInternalApi(config, { database, logger });
 let url: string;
 try {
   ({ url } = await api.listen());
@@ -34,10 +29,9 @@ try {
 }
 logger.info({ url: `${url}/trpc`, database: describeDatabase(config.database) }, 'internal API listening');
 
-let stopping = false;
 async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return;
-  stopping = true;
+  if (stopping.signal.aborted) return;
+  stopping.abort();
   logger.info({ signal }, 'shutting down: finishing in-flight requests');
   try {
     await api.close();
@@ -51,3 +45,19 @@ async function stop(signal: NodeJS.Signals): Promise<void> {
 }
 process.on('SIGTERM', (signal) => void stop(signal));
 process.on('SIGINT', (signal) => void stop(signal));
+
+try {
+  await migrateWhenReachable(database, {
+    signal: stopping.signal,
+    onUnavailable: (error, retryInMs) => logger.warn({ reason: error.message, retry_in_ms: retryInMs }, 'database not reachable yet; answering SERVICE_UNAVAILABLE meanwhile'),
+  });
+  api.markReady();
+  logger.info('database migrated; serving calls');
+} catch (error) {
+  if (!stopping.signal.aborted) {
+    logger.fatal({ err: error, database: describeDatabase(config.database) }, 'cannot migrate the database');
+    await api.close();
+    await database.destroy().catch(() => undefined);
+    process.exit(1);
+  }
+}

@@ -1,6 +1,6 @@
 // Partners: the API client companies, created and re-tiered by internal teams.
 import { z } from 'zod';
-import { AppError, domainError } from '@pits/domain';
+import { AppError, domainError, safeText } from '@pits/domain';
 import { type Scope, createPartner, findPartner, getPartner, listPartners, setPartnerTier } from '@pits/persistence';
 import { idInput } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';
@@ -18,7 +18,7 @@ export const partnerTier = z.enum(['small', 'medium', 'large']);
 export const partnerRouter = router({
   /** A new partner; its public `appId`/`appKey` are generated. */
   create: protectedProcedure
-    .input(z.strictObject({ name: z.string().trim().min(1).max(200), email: z.email().max(320), tier: partnerTier }))
+    .input(z.strictObject({ name: safeText.trim().min(1).max(200), email: z.email().max(320), tier: partnerTier }))
     .mutation(({ ctx, input }) => createPartner(ctx.database, input, ctx.now())),
 
   /** Every partner, by id. */

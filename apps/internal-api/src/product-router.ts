@@ -1,9 +1,9 @@
 // Products of a tenant's catalogue: created, changed, listed and looked up by internal teams.
 // Prices and dimensions go in as decimal strings with at most two places and come out with two.
 import { z } from 'zod';
-import { AppError, domainError, toFixedString } from '@pits/domain';
+import { AppError, domainError, safeText } from '@pits/domain';
 import {
-  type ProductRow,
+  type ProductRecord,
   createProduct,
   findProduct,
   findProductBySku,
@@ -15,103 +15,72 @@ import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantI
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
-/** A product as the internal API shows it. */
-export interface ProductView {
-  id: number;
-  tenantId: string;
-  categoryId: number;
-  name: string;
-  sku: string;
-  barcode: string;
-  description: string;
-  brand: string | null;
-  productType: string;
-  /** Prices and dimensions: decimal strings with exactly two places (`"19.90"`). */
-  publishedPrice: string;
-  costPrice: string;
-  weight: string;
-  width: string;
-  height: string;
-  length: string;
-  status: string;
-  isBundle: boolean;
-  isManagedByFulfillment: boolean;
-  advanceQc: boolean;
-  productionBatch: boolean;
-  coldStorage: boolean;
-  fulfillmentManageBy: string | null;
-  outboundExpired: number;
-  inboundExpired: number;
-  outerBarcode: string | null;
-  createdBy: string;
-  updatedBy: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-// PostgreSQL's numeric prints eight places and SQLite's text two: both read as the same two-place string.
-const twoPlaces = (value: string) => toFixedString(value, 2);
-
-export function toProductView(row: ProductRow): ProductView {
+/**
+ * A product as the internal API shows it; prices and dimensions are decimal strings with exactly
+ * two places (`"19.90"`). Its return type is the procedures' output type.
+ *
+ * @example toProductView(product).costPrice // '12.50'
+ */
+export function toProductView(product: ProductRecord) {
   return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    categoryId: row.category_id,
-    name: row.name,
-    sku: row.sku,
-    barcode: row.barcode,
-    description: row.description,
-    brand: row.brand,
-    productType: row.product_type,
-    publishedPrice: twoPlaces(row.published_price),
-    costPrice: twoPlaces(row.cost_price),
-    weight: twoPlaces(row.weight),
-    width: twoPlaces(row.width),
-    height: twoPlaces(row.height),
-    length: twoPlaces(row.length),
-    status: row.status,
-    isBundle: row.is_bundle === 1,
-    isManagedByFulfillment: row.is_managed_by_fulfillment === 1,
-    advanceQc: row.advance_qc === 1,
-    productionBatch: row.production_batch === 1,
-    coldStorage: row.cold_storage === 1,
-    fulfillmentManageBy: row.fulfillment_manage_by,
-    outboundExpired: row.outbound_expired,
-    inboundExpired: row.inbound_expired,
-    outerBarcode: row.outer_barcode,
-    createdBy: row.created_by,
-    updatedBy: row.updated_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    id: product.id,
+    tenantId: product.tenantId,
+    categoryId: product.categoryId,
+    name: product.name,
+    sku: product.sku,
+    barcode: product.barcode,
+    description: product.description,
+    brand: product.brand,
+    productType: product.productType,
+    publishedPrice: product.publishedPrice,
+    costPrice: product.costPrice,
+    weight: product.weight,
+    width: product.width,
+    height: product.height,
+    length: product.length,
+    status: product.status,
+    isBundle: product.isBundle,
+    isManagedByFulfillment: product.isManagedByFulfillment,
+    advanceQc: product.advanceQc,
+    productionBatch: product.productionBatch,
+    coldStorage: product.coldStorage,
+    fulfillmentManageBy: product.fulfillmentManageBy,
+    outboundExpired: product.outboundExpired,
+    inboundExpired: product.inboundExpired,
+    outerBarcode: product.outerBarcode,
+    createdBy: product.createdBy,
+    updatedBy: product.updatedBy,
+    createdAt: product.createdAt,
+    updatedAt: product.updatedAt,
   };
 }
 
-const sku = z.string().trim().min(1).max(100);
+const sku = safeText.trim().min(1).max(100);
 
 const productFields = z.strictObject({
   sku,
-  name: z.string().trim().min(1).max(255),
+  name: safeText.trim().min(1).max(255),
   categoryId: z.int().min(0),
-  barcode: z.string().trim().max(100),
-  description: z.string().max(5000),
-  brand: z.string().trim().max(200).nullable(),
-  productType: z.string().trim().min(1).max(50),
+  barcode: safeText.trim().max(100),
+  description: safeText.max(5000),
+  brand: safeText.trim().max(200).nullable(),
+  productType: safeText.trim().min(1).max(50),
   publishedPrice: twoPlaceDecimal,
   costPrice: twoPlaceDecimal,
   weight: twoPlaceDecimal,
   width: twoPlaceDecimal,
   height: twoPlaceDecimal,
   length: twoPlaceDecimal,
-  status: z.string().trim().min(1).max(50),
+  status: safeText.trim().min(1).max(50),
   isBundle: z.boolean(),
   isManagedByFulfillment: z.boolean(),
   advanceQc: z.boolean(),
   productionBatch: z.boolean(),
   coldStorage: z.boolean(),
-  fulfillmentManageBy: z.string().trim().max(100).nullable(),
+  fulfillmentManageBy: safeText.trim().max(100).nullable(),
   outboundExpired: z.int().min(0),
   inboundExpired: z.int().min(0),
-  outerBarcode: z.string().trim().max(100).nullable(),
+  outerBarcode: safeText.trim().max(100).nullable(),
 });
 
 /** A second product with the same SKU for the tenant: BAD_REQUEST on the SKU field. */

@@ -1,6 +1,7 @@
 // The whole internal API: one sub-router per resource. `AppRouter` is the type clients are built on.
 import { apiKeyRouter } from './api-key-router.js';
 import { inboundRouter } from './inbound-router.js';
+import { installationRouter } from './installation-router.js';
 import { locationRouter } from './location-router.js';
 import { logisticPreferenceRouter } from './logistic-preference-router.js';
 import { partnerRouter } from './partner-router.js';
@@ -15,6 +16,7 @@ export const appRouter = router({
   partners: partnerRouter,
   apiKeys: apiKeyRouter,
   tenants: tenantRouter,
+  installations: installationRouter,
   locations: locationRouter,
   logisticPreferences: logisticPreferenceRouter,
   products: productRouter,

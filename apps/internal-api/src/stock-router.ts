@@ -2,10 +2,10 @@
 // ledger of one product at one location, and the on-call check that every ledger sums to its balance.
 // Quantities come out as exact decimal strings (`"12.5"`), never floats.
 import { z } from 'zod';
-import { AppError, type Dec, domainError, quantityInput, toPlainString } from '@pits/domain';
+import { AppError, type Dec, domainError, quantityInput, safeText, toPlainString } from '@pits/domain';
 import {
   type LedgerMismatch,
-  type ProductRow,
+  type ProductRecord,
   type Scope,
   type StockLevelView,
   type StockMovementView,
@@ -20,47 +20,15 @@ import { INTERNAL_ACTOR, idInput, pageFields, paginationOf, tenantId } from './p
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
-/** The stock of one product at one location; `available = good - reserved`. */
-export interface StockLevelOutput {
-  locationId: number;
-  productId: number;
-  sku: string;
-  productName: string;
-  good: string;
-  damaged: string;
-  reserved: string;
-  available: string;
-}
-
-/** One ledger row: which bucket moved, by how much, why, who and when. */
-export interface StockMovementOutput {
-  id: number;
-  locationId: number;
-  productId: number;
-  sku: string;
-  bucket: string;
-  change: string;
-  before: string;
-  after: string;
-  causeType: string;
-  causeId: string;
-  documentNumber: string | null;
-  actor: string;
-  occurredAt: string;
-}
-
-/** A stock row and bucket whose ledger does not sum to its balance. */
-export interface LedgerMismatchOutput {
-  locationId: number;
-  productId: number;
-  bucket: string;
-  balance: string;
-  ledgerSum: string;
-}
-
 const text = (value: Dec) => toPlainString(value);
 
-export function toStockLevelOutput(level: StockLevelView): StockLevelOutput {
+/**
+ * The stock of one product at one location, as exact decimal strings; `available = good - reserved`.
+ * Its return type is the procedures' output type.
+ *
+ * @example toStockLevelOutput(level).available // '7.5'
+ */
+export function toStockLevelOutput(level: StockLevelView) {
   return {
     locationId: level.locationId,
     productId: level.productId,
@@ -73,7 +41,12 @@ export function toStockLevelOutput(level: StockLevelView): StockLevelOutput {
   };
 }
 
-export function toStockMovementOutput(m: StockMovementView): StockMovementOutput {
+/**
+ * One ledger row: which bucket moved, by how much (exact decimal strings), why, who and when.
+ *
+ * @example toStockMovementOutput(movement).change // '-2'
+ */
+export function toStockMovementOutput(m: StockMovementView) {
   return {
     id: m.id,
     locationId: m.locationId,
@@ -91,15 +64,16 @@ export function toStockMovementOutput(m: StockMovementView): StockMovementOutput
   };
 }
 
-function toMismatchOutput(m: LedgerMismatch): LedgerMismatchOutput {
+/** A stock row and bucket whose ledger does not sum to its balance. */
+function toMismatchOutput(m: LedgerMismatch) {
   return { locationId: m.locationId, productId: m.productId, bucket: m.bucket, balance: text(m.balance), ledgerSum: text(m.ledgerSum) };
 }
 
 /** The tenant's product, else BAD_REQUEST on `field` (the shared check names document lines; here the input is one field). */
-async function requireProduct(scope: Scope, tenant: string, productId: number, field: string): Promise<ProductRow> {
+async function requireProduct(scope: Scope, tenant: string, productId: number, field: string): Promise<ProductRecord> {
   try {
-    const [row] = await requireTenantProducts(scope, tenant, [productId]);
-    return row!;
+    const [product] = await requireTenantProducts(scope, tenant, [productId]);
+    return product!;
   } catch (error) {
     if (!(error instanceof AppError) || error.kind !== 'VALIDATION_ERROR') throw error;
     const issue = error.error.details.issue;
@@ -121,7 +95,7 @@ const openingInput = z
     productId: idInput,
     good: quantityInput.optional(),
     damaged: quantityInput.optional(),
-    reference: z.string().trim().min(1).max(200),
+    reference: safeText.trim().min(1).max(200),
   })
   .refine((input) => input.good !== undefined || input.damaged !== undefined, { message: 'give good, damaged or both', path: ['good'] });
 
@@ -145,7 +119,7 @@ export const stockRouter = router({
 
   /** A page of the tenant's stock levels by location, then product; filters are exact. Unknown tenant: NOT_FOUND on `tenantId`. */
   levels: protectedProcedure
-    .input(z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: z.string().trim().min(1).max(100).optional(), ...pageFields }))
+    .input(z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: safeText.trim().min(1).max(100).optional(), ...pageFields }))
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const { rows, total } = await listStockLevels(ctx.database, input.tenantId, { locationId: input.locationId, productId: input.productId, sku: input.sku }, input);
@@ -158,7 +132,7 @@ export const stockRouter = router({
    * return: BAD_REQUEST on `cursor`.
    */
   ledger: protectedProcedure
-    .input(z.strictObject({ tenantId, locationId: idInput, productId: idInput, limit: z.int().min(1).max(100).default(20), cursor: z.string().min(1).max(200).optional() }))
+    .input(z.strictObject({ tenantId, locationId: idInput, productId: idInput, limit: z.int().min(1).max(100).default(20), cursor: safeText.min(1).max(200).optional() }))
     .query(async ({ ctx, input }) => {
       await requireStockKey(ctx.database, input);
       const page = await listStockMovements(ctx.database, input.tenantId, { locationId: input.locationId, productId: input.productId }, { limit: input.limit, cursor: input.cursor });

@@ -1,6 +1,6 @@
 // Tenants: the platform's merchant accounts, created by internal teams.
 import { z } from 'zod';
-import { AppError, domainError, pageOffset } from '@pits/domain';
+import { AppError, domainError, pageOffset, safeText } from '@pits/domain';
 import { type Scope, createTenant, findTenant, getTenant, isUniqueViolation, listTenants } from '@pits/persistence';
 import { definedOnly, pageInput, paginationOf, tenantId } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';
@@ -13,7 +13,7 @@ export async function requireTenant(scope: Scope, id: string, field = 'tenantId'
 export const tenantRouter = router({
   /** A new tenant. `id` may be given (a UUID the platform already uses); a taken id: BAD_REQUEST on `id`. */
   create: protectedProcedure
-    .input(z.strictObject({ name: z.string().trim().min(1).max(200), id: tenantId.optional(), tenantType: z.string().trim().min(1).max(50).optional() }))
+    .input(z.strictObject({ name: safeText.trim().min(1).max(200), id: tenantId.optional(), tenantType: safeText.trim().min(1).max(50).optional() }))
     .mutation(async ({ ctx, input }) => {
       try {
         return await createTenant(ctx.database, { name: input.name, ...definedOnly({ id: input.id, tenantType: input.tenantType }) }, ctx.now());

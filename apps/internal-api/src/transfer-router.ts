@@ -1,10 +1,9 @@
 // Transfers between a tenant's locations, the internal side: ship (reserved goods leave the
 // source) and receive (they arrive at the destination as good stock), and a transfer by number.
 import { z } from 'zod';
-import { type Actor, AppError, type Dec, domainError, toPlainString } from '@pits/domain';
+import { type Actor, AppError, type Dec, domainError, safeText, toPlainString } from '@pits/domain';
 import {
   type TransferItemRecord,
-  type TransferLocation,
   type TransferWithItems,
   findTransfer,
   receiveTransfer,
@@ -17,57 +16,20 @@ import { protectedProcedure, router } from './trpc.js';
 /** Who ships or receives when the caller names no one: the internal API itself. */
 export const INTERNAL_TRANSFER_ACTOR: Actor = { id: 0, name: 'internal-api', email: 'internal@platform' };
 
-export interface TransferItemOutput {
-  id: number;
-  lineNo: number;
-  productId: number;
-  productName: string;
-  sku: string;
-  /** Exact decimal strings. */
-  quantity: string;
-  unitPrice: string;
-  totalValue: string;
-  notes: string;
-}
-
-/** A transfer with its lines as the internal API shows it; quantities and money are exact decimal strings. */
-export interface TransferOutput {
-  id: number;
-  tenantId: string;
-  number: string;
-  fromLocation: TransferLocation;
-  toLocation: TransferLocation;
-  transferDate: string;
-  expectedArrivalDate: string | null;
-  actualArrivalDate: string | null;
-  referenceNumber: string;
-  status: string;
-  notes: string;
-  totalItems: number;
-  totalQuantity: string;
-  totalValue: string;
-  createdBy: Actor;
-  approvedAt: string | null;
-  approvedBy: Actor | null;
-  rejectedAt: string | null;
-  rejectedBy: Actor | null;
-  rejectionReason: string | null;
-  shippedAt: string | null;
-  shippedBy: Actor | null;
-  receivedAt: string | null;
-  receivedBy: Actor | null;
-  createdAt: string;
-  updatedAt: string;
-  items: TransferItemOutput[];
-}
-
 const text = (value: Dec) => toPlainString(value);
 
-function toItemOutput(item: TransferItemRecord): TransferItemOutput {
+function toItemOutput(item: TransferItemRecord) {
   return { ...item, quantity: text(item.quantity), unitPrice: text(item.unitPrice), totalValue: text(item.totalValue) };
 }
 
-export function toTransferOutput(transfer: TransferWithItems): TransferOutput {
+/**
+ * A transfer with its lines as the internal API shows it: the record, with quantities and money as
+ * exact decimal strings. Its return type is the procedures' output type (clients read it through
+ * `InternalApiOutputs['transfers']['byNumber']`).
+ *
+ * @example toTransferOutput(transfer).totalValue // '59.97'
+ */
+export function toTransferOutput(transfer: TransferWithItems) {
   return {
     ...transfer,
     totalQuantity: text(transfer.totalQuantity),
@@ -77,7 +39,7 @@ export function toTransferOutput(transfer: TransferWithItems): TransferOutput {
 }
 
 const transferNumber = z.string().trim().regex(/^TRF-\d{8}-\d{6,}$/, 'must be a transfer number such as TRF-20261122-000001');
-const actorInput = z.strictObject({ id: z.int().min(0), name: z.string().trim().min(1).max(200), email: z.string().trim().min(1).max(320) });
+const actorInput = z.strictObject({ id: z.int().min(0), name: safeText.trim().min(1).max(200), email: safeText.trim().min(1).max(320) });
 const actionInput = z.strictObject({ tenantId, number: transferNumber, actor: actorInput.optional() });
 
 /** The operations name a missing transfer after the partners' path parameter (`id`); here the input is `number`. */

@@ -5,7 +5,7 @@ import { createCredentialCipher } from '@pits/persistence';
 import { testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { appRouter, createInternalCaller } from './router.js';
-import { TEST_CREDENTIALS_KEY, TEST_NOW, openTestApi, refusal, silentLogger } from './testing/test-api.js';
+import { TEST_CREDENTIALS_KEY, TEST_NOW, openTestApi, refusal, silentLogger, testHostResolver } from './testing/test-api.js';
 import { INTERNAL_ERROR_MESSAGE, type InternalApiContext, TRPC_CODE_BY_KIND, createCallerFactory, protectedProcedure, router } from './trpc.js';
 
 function capturingLogger() {
@@ -33,6 +33,7 @@ function probeContext(overrides: Partial<InternalApiContext> = {}): InternalApiC
     now: () => TEST_NOW,
     logger: silentLogger(),
     authorized: true,
+    webhookUrls: { policy: { allowPrivate: false }, resolve: testHostResolver },
     ...overrides,
   };
 }
@@ -74,6 +75,17 @@ describe('error mapping', () => {
     expect(JSON.stringify(lines[0])).toContain('secret_table');
   });
 
+  it('refuses an input nested deeper than 32 levels as BAD_REQUEST kind INVALID_REQUEST, 200,000 levels included', async () => {
+    const caller = createCallerFactory(probeRouter)(probeContext());
+    const nested = (levels: number): unknown => JSON.parse(`${'['.repeat(levels)}${']'.repeat(levels)}`);
+    // The input object is one level: 31 more inside it is the most allowed.
+    expect(await refusal(caller.refuse({ kind: 'NOT_FOUND', extra: nested(31) } as never))).toMatchObject({ kind: 'NOT_FOUND' });
+    for (const levels of [32, 200_000]) {
+      const r = await refusal(caller.refuse({ kind: 'NOT_FOUND', extra: nested(levels) } as never));
+      expect(r).toMatchObject({ code: 'BAD_REQUEST', kind: 'INVALID_REQUEST', field: '', message: 'the input must not be nested more than 32 levels deep' });
+    }
+  });
+
   it('the token is checked before the input is parsed', async () => {
     const caller = createCallerFactory(probeRouter)(probeContext({ authorized: false }));
     expect(await refusal(caller.refuse({ kind: 'nonsense' as 'NOT_FOUND' }))).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED', field: 'Authorization' });
@@ -90,6 +102,7 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
       [
         'apiKeys.create', 'apiKeys.list', 'apiKeys.revoke', 'apiKeys.rotate',
         'inbound.byId', 'inbound.cancel', 'inbound.create', 'inbound.list',
+        'installations.grant', 'installations.list', 'installations.withdraw',
         'locations.create', 'locations.list', 'locations.update',
         'logisticPreferences.create', 'logisticPreferences.list', 'logisticPreferences.update',
         'partners.byId', 'partners.create', 'partners.list', 'partners.setTier',

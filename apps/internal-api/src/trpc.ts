@@ -2,18 +2,23 @@
 // (token required), and the one table that turns a domain refusal into a tRPC error code.
 import { TRPCError, type TRPC_ERROR_CODE_KEY, initTRPC } from '@trpc/server';
 import { ZodError } from 'zod';
-import { AppError, type ErrorKind, type FieldIssue, domainError, zodIssuesToFieldIssues } from '@pits/domain';
-import type { CredentialCipher, Database } from '@pits/persistence';
+import { AppError, type ErrorKind, type FieldIssue, type HostResolver, MAX_NESTING_DEPTH, type WebhookUrlPolicy, domainError, exceedsNestingDepth, zodIssuesToFieldIssues } from '@pits/domain';
+import { type CredentialCipher, type Scope, isDatabaseUnavailable, withTransaction } from '@pits/persistence';
 import type { Logger } from 'pino';
 
 /** What every procedure sees. Built per request by the HTTP server, or by hand in tests. */
 export interface InternalApiContext {
-  database: Database;
+  /** Where procedures run their queries; each call gets it bounded by its deadline. */
+  database: Scope;
+  /** A call not finished within this is refused SERVICE_UNAVAILABLE and its work does not commit (0: no deadline, tests). */
+  deadlineMs?: number;
   cipher: CredentialCipher;
   now: () => Date;
   logger: Logger;
   /** Whether the request presented the internal service token. */
   authorized: boolean;
+  /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE_URLS), and how their host names are resolved. */
+  webhookUrls: { policy: WebhookUrlPolicy; resolve: HostResolver };
 }
 
 /** Kind to tRPC code, the only place that decides it. Kinds the internal API never raises still get their nearest code. */
@@ -30,6 +35,7 @@ export const TRPC_CODE_BY_KIND: Record<ErrorKind, TRPC_ERROR_CODE_KEY> = {
   IDEMPOTENCY_KEY_REUSED: 'CONFLICT',
   RATE_LIMITED: 'TOO_MANY_REQUESTS',
   INTERNAL_ERROR: 'INTERNAL_SERVER_ERROR',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 /** The kind reported for errors tRPC raises itself (unknown procedure, unparseable body...). */
@@ -43,6 +49,7 @@ const KIND_BY_TRPC_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorKind>> = {
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   TOO_MANY_REQUESTS: 'RATE_LIMITED',
   CONFLICT: 'INVALID_STATE',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 export const INTERNAL_ERROR_MESSAGE = 'internal error';
@@ -83,7 +90,17 @@ function validationMessage(error: ZodError): string {
   return `${first.field === '' ? 'input' : first.field}: ${first.issue}${more}`;
 }
 
-const t = initTRPC.context<InternalApiContext>().create({
+/** What a procedure may declare about itself with `.meta(...)`. */
+export interface ProcedureMeta {
+  /**
+   * The mutation opens its own transaction, after a check that waits on something outside the
+   * database (resolving a webhook's host name), so no lock is held while it waits. Its database
+   * work must still be one `withTransaction(ctx.database, …)`: ctx.database carries the deadline.
+   */
+  ownTransaction?: boolean;
+}
+
+const t = initTRPC.context<InternalApiContext>().meta<ProcedureMeta>().create({
   // Never send stack traces, whatever NODE_ENV says.
   isDev: false,
   errorFormatter({ shape, error }) {
@@ -121,6 +138,13 @@ const mapErrors = t.middleware(async ({ ctx, next, path, type }) => {
   if (cause instanceof ZodError) {
     throw new TRPCError({ code: 'BAD_REQUEST', message: validationMessage(cause), cause });
   }
+  if (isDatabaseUnavailable(cause)) {
+    ctx.logger.warn({ reason: cause instanceof Error ? cause.message : String(cause), path, type }, 'answered SERVICE_UNAVAILABLE: the database is unavailable or too slow');
+    const unavailable = new AppError(
+      domainError('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable', { issue: 'the database did not answer in time; nothing was changed, retry later' }),
+    );
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: unavailable.message, cause: unavailable });
+  }
   if (error.code === 'INTERNAL_SERVER_ERROR') {
     ctx.logger.error({ err: cause ?? error, path, type }, 'unexpected error');
     throw new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: INTERNAL_ERROR_MESSAGE, cause: error });
@@ -135,5 +159,73 @@ const requireServiceToken = t.middleware(({ ctx, next }) => {
   return next();
 });
 
-/** Every procedure of the internal API: errors mapped, then the service token required (before input is even parsed). */
-export const protectedProcedure = t.procedure.use(mapErrors).use(requireServiceToken);
+/**
+ * An input nested deeper than 32 levels is refused as INVALID_REQUEST (decisions §13), like the
+ * gateway's bodies, before zod or anything else walks it; the check itself never recurses.
+ */
+const boundedNesting = t.middleware(async ({ getRawInput, next }) => {
+  if (exceedsNestingDepth(await getRawInput())) {
+    throw new AppError(domainError('INVALID_REQUEST', `the input must not be nested more than ${MAX_NESTING_DEPTH} levels deep`, { field: '' }));
+  }
+  return next();
+});
+
+/**
+ * The call's deadline: past it the call is refused SERVICE_UNAVAILABLE, whatever it waits on, and
+ * its scope's signal is aborted, so a transaction still running rolls back instead of committing.
+ */
+const withDeadline = t.middleware(async ({ ctx, next }) => {
+  const timeoutMs = ctx.deadlineMs ?? 0;
+  if (timeoutMs <= 0) return next();
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(
+        new AppError(
+          domainError('SERVICE_UNAVAILABLE', 'the call could not be completed in time', {
+            issue: `no answer within ${timeoutMs} ms; nothing was committed after this answer, retry later`,
+          }),
+        ),
+      );
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([next({ ctx: { database: { ...ctx.database, signal: controller.signal } } }), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+});
+
+/** Carries a refused result out of the transaction it must roll back. */
+class RolledBack extends Error {
+  constructor(readonly result: unknown) {
+    super('rolled back');
+  }
+}
+
+/**
+ * A mutation's work is one transaction (its use cases join it), committed only when the call
+ * succeeds and its deadline has not passed: a call answered SERVICE_UNAVAILABLE never commits
+ * afterwards, and a refusal leaves nothing behind.
+ */
+const mutationInOneTransaction = t.middleware(async ({ ctx, type, meta, next }) => {
+  if (type !== 'mutation' || meta?.ownTransaction === true) return next();
+  try {
+    return await withTransaction(ctx.database, async (tx) => {
+      const result = await next({ ctx: { database: tx } });
+      if (!result.ok) throw new RolledBack(result);
+      return result;
+    });
+  } catch (error) {
+    if (error instanceof RolledBack) return error.result as Awaited<ReturnType<typeof next>>;
+    throw error;
+  }
+});
+
+/**
+ * Every procedure of the internal API: errors mapped, then the service token required (before
+ * input is even parsed), then the input's nesting bounded, then its deadline, then (mutations) its transaction.
+ */
+export const protectedProcedure = t.procedure.use(mapErrors).use(requireServiceToken).use(boundedNesting).use(withDeadline).use(mutationInOneTransaction);

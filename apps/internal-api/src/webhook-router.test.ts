@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '@pits/domain';
-import { authorizeTenant, claimDueDeliveries, receiveInbound, recordDeliveryAttempt } from '@pits/persistence';
-import { testDialects } from '@pits/persistence/testing';
+import { claimDueDeliveries, receiveInbound, recordDeliveryAttempt } from '@pits/persistence';
+import { connectTenant, testDialects } from '@pits/persistence/testing';
+import { createInternalCaller } from './router.js';
 import { TEST_NOW, type TestApi, openTestApi, refusal } from './testing/test-api.js';
 
 const dialects = await testDialects();
@@ -20,7 +21,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
   /** A tenant installed for the partner, with a location and a pending shipment of 5 of one product. */
   async function shipmentFor(actor: Actor) {
     const tenantId = (await api.caller.tenants.create({ name: `Store ${seq}` })).id;
-    await authorizeTenant(api.t.database, { partnerId: actor.id, tenantId, daysConnected: 1, installationType: 'custom' }, new Date(clock));
+    await connectTenant(api.t.database, { partnerId: actor.id, tenantId, daysConnected: 1, installationType: 'custom' }, new Date(clock));
     const locationId = (await api.caller.locations.create({ tenantId, code: 'WH-1', name: 'Main' })).id;
     const productId = (await api.caller.products.create({ tenantId, sku: 'KOPI', name: 'Kopi' })).id;
     const shipment = await api.caller.inbound.create({ tenantId, locationId, sourceType: 'po', sourceId: 1, sourceCode: 'PO-1', lines: [{ productId, expectedQuantity: 5 }] });
@@ -49,7 +50,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     expect(row.secret_enc).toMatch(/^v1\./);
     expect(api.cipher.decrypt(row.secret_enc)).toBe(created.secret);
 
-    const other = await api.caller.webhooks.create({ partnerId, url: 'http://127.0.0.1:8080/hook', eventTypes: ['adjustment.status_changed'] });
+    const other = await api.caller.webhooks.create({ partnerId, url: 'https://hooks.partner.example:8443/second', eventTypes: ['adjustment.status_changed'] });
     expect(other.endpoint.description).toBe('');
     expect(other.secret).not.toBe(created.secret);
   });
@@ -122,7 +123,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     await recordDeliveryAttempt(api.t.database, { id: deliveryId }, 'test-worker', { startedAt: new Date(clock), durationMs: 12, statusCode: 500, error: null, succeeded: false, retryAt: null });
     const [failed] = await api.caller.webhooks.deliveries({ partnerId, status: 'failed' });
     expect(failed).toMatchObject({ id: deliveryId, status: 'failed', attempts: 1, lastStatusCode: 500, nextAttemptAt: null });
-    expect(failed?.attemptLog).toEqual([{ attemptNo: 1, startedAt: new Date(clock).toISOString(), durationMs: 12, statusCode: 500, error: null, succeeded: false }]);
+    expect(failed?.attemptLog).toEqual([{ attemptNo: 1, startedAt: new Date(clock).toISOString(), durationMs: 12, statusCode: 500, error: null, responseBody: null, succeeded: false }]);
 
     clock += 60_000;
     expect(await refusal(api.caller.webhooks.redeliver({ partnerId: strangerId, deliveryId }))).toMatchObject({ code: 'NOT_FOUND', field: 'deliveryId' });
@@ -172,6 +173,45 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     expect(await refusal(api.caller.webhooks.deliveries({ partnerId, limit: 101 }))).toMatchObject({ code: 'BAD_REQUEST', field: 'limit' });
     expect(await refusal(api.caller.webhooks.deliveries({ partnerId, status: 'lost' as 'failed' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'status' });
     expect(await refusal(api.caller.webhooks.redeliver({ partnerId, deliveryId: 0 }))).toMatchObject({ code: 'BAD_REQUEST', field: 'deliveryId' });
+  });
+
+  it('refuses URLs that are not https to a public host with BAD_REQUEST VALIDATION_ERROR on url, and stores nothing', async () => {
+    const { id: partnerId } = await partner();
+    const create = (url: string) => api.caller.webhooks.create({ partnerId, url, eventTypes: ['inbound.status_changed'] });
+    for (const [url, issue] of [
+      ['http://partner.example/hook', 'must use https'],
+      ['https://user:pass@partner.example/hook', 'must not contain user information'],
+      ['https://127.0.0.1:4001/trpc', 'must point to a public address (127.0.0.1 is loopback)'],
+      ['https://2130706433/hook', 'must point to a public address (127.0.0.1 is loopback)'],
+      ['https://0x7f000001/hook', 'must point to a public address (127.0.0.1 is loopback)'],
+      ['https://127.1/hook', 'must point to a public address (127.0.0.1 is loopback)'],
+      ['https://[::1]/hook', 'must point to a public address (::1 is loopback)'],
+      ['https://[::ffff:7f00:1]/hook', 'must point to a public address (::ffff:7f00:1 maps to 127.0.0.1, which is loopback)'],
+      ['https://169.254.169.254/latest', 'must point to a public address (169.254.169.254 is a cloud metadata address)'],
+      ['https://10.0.0.1/hook', 'must point to a public address (10.0.0.1 is private)'],
+      ['https://foo.localhost/hook', 'must point to a public host (foo.localhost is a local name)'],
+      ['https://evil.test/hook', 'must point to a public address (the host name resolves to a non-public address)'],
+      ['https://intranet.test/hook', 'must point to a public address (the host name resolves to a non-public address)'],
+      ['https://unresolvable.invalid/hook', 'host name does not resolve'],
+    ] as const) {
+      expect(await refusal(create(url)), url).toEqual({ code: 'BAD_REQUEST', message: `url ${issue}`, kind: 'VALIDATION_ERROR', field: 'url', issues: [{ field: 'url', issue }] });
+    }
+    expect(JSON.stringify(await refusal(create('https://ops:hunter2@partner.example/hook')))).not.toContain('hunter2');
+    expect(await api.caller.webhooks.list({ partnerId })).toEqual([]);
+  });
+
+  it('with WEBHOOK_ALLOW_PRIVATE_URLS accepts http and private hosts without resolving them; user information stays refused', async () => {
+    const { id: partnerId } = await partner();
+    const asked: string[] = [];
+    const lenient = createInternalCaller(api.context({ webhookUrls: { policy: { allowPrivate: true }, resolve: async (name) => (asked.push(name), []) } }));
+    for (const url of ['http://127.0.0.1:8080/hook', 'https://localhost/hook', 'http://evil.test/hook', 'https://unresolvable.invalid/hook']) {
+      expect((await lenient.webhooks.create({ partnerId, url, eventTypes: ['inbound.status_changed'] })).endpoint.url).toBe(url);
+    }
+    expect(asked).toEqual([]);
+    expect(await refusal(lenient.webhooks.create({ partnerId, url: 'http://a:b@127.0.0.1/hook', eventTypes: ['inbound.status_changed'] }))).toMatchObject({
+      code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field: 'url', issues: [{ field: 'url', issue: 'must not contain user information' }],
+    });
+    expect(await api.caller.webhooks.list({ partnerId })).toHaveLength(4);
   });
 
   it('an unknown partner is NOT_FOUND on partnerId for every webhook procedure', async () => {

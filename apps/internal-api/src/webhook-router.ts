@@ -1,8 +1,9 @@
-// A partner's webhook endpoints, registered by internal teams on its behalf: the signing secret is
+// A partner's webhook endpoints, registered by internal teams on its behalf: the URL must pass the
+// policy of contract decisions §14 (the same rule as the gateway's), the signing secret is
 // returned by create only and stored encrypted with the configured key; recent deliveries can be
 // read and a finished one sent again.
 import { z } from 'zod';
-import { AppError, domainError, webhookEventType } from '@pits/domain';
+import { AppError, checkWebhookUrlForRegistration, domainError, safeText, safeTextCheck, webhookEventType } from '@pits/domain';
 import {
   type DeliveryView,
   type WebhookEndpointRecord,
@@ -11,6 +12,7 @@ import {
   listDeliveries,
   listWebhookEndpoints,
   redeliver,
+  withTransaction,
 } from '@pits/persistence';
 import { requirePartner } from './partner-router.js';
 import { idInput } from './procedure-inputs.js';
@@ -19,9 +21,9 @@ import { protectedProcedure, router } from './trpc.js';
 const createInput = z
   .strictObject({
     partnerId: idInput,
-    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000),
+    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000).superRefine(safeTextCheck),
     eventTypes: z.array(webhookEventType).min(1),
-    description: z.string().trim().max(200).optional(),
+    description: safeText.trim().max(200).optional(),
   })
   .superRefine((input, ctx) => {
     input.eventTypes.forEach((type, index) => {
@@ -41,13 +43,21 @@ export const webhookRouter = router({
   /**
    * A new endpoint of the partner for the given event types. `secret` (`whsec_…`) signs its
    * deliveries; it is shown here once and no procedure returns it again. Unknown partner:
-   * NOT_FOUND on `partnerId`.
+   * NOT_FOUND on `partnerId`. A URL that is not https, carries user information, or points to a
+   * host that is not public (in any spelling, or by what its name resolves to), or a name that
+   * does not resolve: BAD_REQUEST, kind VALIDATION_ERROR on `url`.
    */
-  create: protectedProcedure.input(createInput).mutation(async ({ ctx, input }): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> => {
-    await requirePartner(ctx.database, input.partnerId);
-    const { url, eventTypes, description } = input;
-    return createWebhookEndpoint(ctx.database, ctx.cipher, input.partnerId, { url, eventTypes, description }, ctx.now());
-  }),
+  // The host name is resolved before the transaction opens, so no lock waits on DNS.
+  create: protectedProcedure
+    .meta({ ownTransaction: true })
+    .input(createInput)
+    .mutation(async ({ ctx, input }): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> => {
+      await requirePartner(ctx.database, input.partnerId);
+      const allowed = await checkWebhookUrlForRegistration(input.url, ctx.webhookUrls.policy, ctx.webhookUrls.resolve);
+      if (!allowed.ok) throw new AppError(allowed.error);
+      const { url, eventTypes, description } = input;
+      return withTransaction(ctx.database, (tx) => createWebhookEndpoint(tx, ctx.cipher, input.partnerId, { url, eventTypes, description }, ctx.now()));
+    }),
 
   /** The partner's endpoints, by id, without their secrets. */
   list: protectedProcedure
@@ -71,7 +81,10 @@ export const webhookRouter = router({
       return endpoint;
     }),
 
-  /** The partner's recent deliveries, newest first (`limit` 1 to 100, default 20), each with every attempt. */
+  /**
+   * The partner's recent deliveries, newest first (`limit` 1 to 100, default 20), each with every
+   * attempt: status code or a generic error reason, and at most 1 KiB of the response body.
+   */
   deliveries: protectedProcedure
     .input(
       z.strictObject({

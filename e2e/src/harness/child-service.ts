@@ -1,6 +1,6 @@
 // One built app as a real child process: started with an explicit environment, its stdout and
-// stderr kept in memory (shown when something fails), ready once its /healthz answers 200, and
-// stopped with SIGTERM the way an orchestrator stops it.
+// stderr kept in memory (shown when something fails), ready once its /readyz answers 200, and
+// stopped with SIGTERM the way an orchestrator stops it (or killed outright to play a crash).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
@@ -25,6 +25,11 @@ export interface ChildService {
   describe(lines?: number): string;
   /** SIGTERM, then wait for the exit (SIGKILL after `graceMs`). Safe to call twice. */
   stop(graceMs?: number): Promise<ExitInfo>;
+  /**
+   * Sends `signal` and waits for the exit (`kill('SIGKILL')` plays a crash: no shutdown hook
+   * runs). Resolves at once with the earlier exit when the process is already gone.
+   */
+  kill(signal: NodeJS.Signals): Promise<ExitInfo>;
 }
 
 export interface StartServiceOptions {
@@ -36,6 +41,11 @@ export interface StartServiceOptions {
   env: Record<string, string>;
   /** How long to wait for /healthz; default 60 s (start-up includes migrations, and CI machines are busy). */
   readyTimeoutMs?: number;
+  /**
+   * What counts as started: `/readyz` answering 200 (the default: migrated and serving) or
+   * `/healthz` answering 200 (the process is up, its database may still be unreachable).
+   */
+  readyPath?: '/readyz' | '/healthz';
 }
 
 const running = new Set<ChildProcess>();
@@ -45,9 +55,10 @@ process.once('exit', () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function healthy(url: string): Promise<boolean> {
+/** Ready, not just up: the apps answer /healthz before their database is migrated, /readyz after. */
+async function healthy(url: string, path: '/readyz' | '/healthz'): Promise<boolean> {
   try {
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+    const res = await fetch(`${url}${path}`, { signal: AbortSignal.timeout(1500) });
     await res.body?.cancel();
     return res.status === 200;
   } catch {
@@ -56,7 +67,7 @@ async function healthy(url: string): Promise<boolean> {
 }
 
 /**
- * Starts `node <script>` and resolves once `GET /healthz` answers 200; rejects with the process
+ * Starts `node <script>` and resolves once `GET /readyz` (or `readyPath`) answers 200; rejects with the process
  * output when it exits first or does not become healthy in time.
  *
  * @example
@@ -93,6 +104,8 @@ export async function startService(options: StartServiceOptions): Promise<ChildS
   collect(child.stderr!, '[err]');
 
   let exit: ExitInfo | undefined;
+  // 'close' comes after 'exit' once the output pipes are drained: the last lines (why it exited) are in by then.
+  const drained = once(child, 'close').catch(() => undefined);
   const exited = once(child, 'exit').then(([code, signal]) => {
     running.delete(child);
     exit = { code: code as number | null, signal: signal as NodeJS.Signals | null };
@@ -110,16 +123,26 @@ export async function startService(options: StartServiceOptions): Promise<ChildS
     return info;
   };
 
+  const kill = async (signal: NodeJS.Signals): Promise<ExitInfo> => {
+    if (exit) return exit;
+    child.kill(signal);
+    return exited;
+  };
+
+  const readyPath = options.readyPath ?? '/readyz';
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   for (;;) {
-    if (exit) throw new Error(`${name} exited during start-up (${exit.signal ?? exit.code})\n${describe()}`);
-    if (await healthy(url)) break;
+    if (exit) {
+      await Promise.race([drained, sleep(2000)]);
+      throw new Error(`${name} exited during start-up (${exit.signal ?? exit.code})\n${describe()}`);
+    }
+    if (await healthy(url, readyPath)) break;
     if (Date.now() > deadline) {
       await stop(2000);
-      throw new Error(`${name} did not answer GET /healthz within ${options.readyTimeoutMs ?? 60_000} ms\n${describe()}`);
+      throw new Error(`${name} did not answer GET ${readyPath} with 200 within ${options.readyTimeoutMs ?? 60_000} ms\n${describe()}`);
     }
     await sleep(100);
   }
 
-  return { name, url, pid: child.pid!, output: () => [...lines], describe, stop };
+  return { name, url, pid: child.pid!, output: () => [...lines], describe, stop, kill };
 }

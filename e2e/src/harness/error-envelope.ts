@@ -17,6 +17,7 @@ export const ERROR_TABLE = {
   IDEMPOTENCY_KEY_REUSED: [422, 'unprocessable_entity'],
   RATE_LIMITED: [429, 'too_many_requests'],
   INTERNAL_ERROR: [500, 'internal_server_error'],
+  SERVICE_UNAVAILABLE: [503, 'service_unavailable'],
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { InternalApiOutputs, InternalClient } from '@pits/internal-api/client';
 import type { GatewayClient } from './gateway-client.js';
-import { authorizeThroughGateway } from './partner-onboarding.js';
+import { authorizeThroughGateway, grantTenant } from './partner-onboarding.js';
 
 export type LocationView = InternalApiOutputs['locations']['create'];
 export type ProductView = InternalApiOutputs['products']['create'];
@@ -22,10 +22,10 @@ const token = (bytes = 4) => randomBytes(bytes).toString('hex');
  * `RCV-<label>-<n>`, the second one a return location), installed for the partner holding `key`.
  *
  * @example
- * const tenant = await createWarehouseTenant(stack.internal, gw, partner.key, 'Inbound');
+ * const tenant = await createWarehouseTenant(stack.internal, gw, partner, 'Inbound');
  * tenant.locations[0]!.receivingGrid // 'RCV-Inbound-1'
  */
-export async function createWarehouseTenant(internal: InternalClient, gateway: GatewayClient, key: string, label: string, locations = 2): Promise<WarehouseTenant> {
+export async function createWarehouseTenant(internal: InternalClient, gateway: GatewayClient, partner: { id: number; key: string }, label: string, locations = 2): Promise<WarehouseTenant> {
   const tenant = await internal.tenants.create.mutate({ name: `${label} Store ${token(2)}` });
   const created: LocationView[] = [];
   for (let i = 1; i <= locations; i += 1) {
@@ -54,7 +54,8 @@ export async function createWarehouseTenant(internal: InternalClient, gateway: G
       }),
     );
   }
-  await authorizeThroughGateway(gateway, key, tenant.id);
+  await grantTenant(internal, tenant.id, partner.id);
+  await authorizeThroughGateway(gateway, partner.key, tenant.id);
   return { id: tenant.id, locations: created };
 }
 

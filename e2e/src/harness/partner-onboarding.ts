@@ -1,6 +1,7 @@
 // Onboards partners the way internal teams and partners would: partner, API key, tenants,
-// locations and logistic preferences through the internal API (tRPC over HTTP), then the
-// installation through the gateway's own authorize endpoint.
+// locations and logistic preferences through the internal API (tRPC over HTTP), the merchant's
+// grant through the internal API too, then the installation through the gateway's own authorize
+// endpoint.
 import { randomBytes } from 'node:crypto';
 import type { InternalClient } from '@pits/internal-api/client';
 import { expect } from 'vitest';
@@ -88,7 +89,12 @@ export async function createTenant(internal: InternalClient, label: string, opti
   return { id: tenant.id, locationIds, credentials };
 }
 
-/** Authorizes `tenantId` for the partner holding `key` through the gateway; expects 200. */
+/** The merchant grants the partner access to the tenant (decisions §9), as the merchant dashboard's backend does through the internal API. */
+export async function grantTenant(internal: InternalClient, tenantId: string, partnerId: number): Promise<void> {
+  await internal.installations.grant.mutate({ tenantId, partnerId });
+}
+
+/** Authorizes `tenantId` for the partner holding `key` through the gateway (the tenant must have granted it access); expects 200. */
 export async function authorizeThroughGateway(gateway: GatewayClient, key: string, tenantId: string, body: { days_connected?: number; installation_type?: string } = {}) {
   const res = await gateway.post('/api/partner/v1/tenants/authorize', { tenant_id: tenantId, days_connected: 3, installation_type: 'custom', ...body }, { key });
   expect(res.status, res.text).toBe(200);
@@ -107,6 +113,7 @@ export async function onboardPartner(internal: InternalClient, gateway: GatewayC
   const tenants: OnboardedTenant[] = [];
   for (let i = 0; i < (plan.tenants ?? 1); i += 1) {
     const tenant = await createTenant(internal, plan.label, { ...(plan.locations !== undefined ? { locations: plan.locations } : {}), ...(plan.logistics !== undefined ? { logistics: plan.logistics } : {}) });
+    await grantTenant(internal, tenant.id, partner.id);
     await authorizeThroughGateway(gateway, secret, tenant.id);
     tenants.push(tenant);
   }

@@ -13,6 +13,8 @@ export interface ServiceStack {
   database: E2eDatabase;
   internalApi: ChildService;
   internal: InternalClient;
+  /** The internal API's service token, for requests the typed client cannot make (raw bodies). */
+  internalToken: string;
   gateway: ChildService;
   credentialsKey: string;
   /** Another gateway process on the same database and secrets. Stopped by `stop()`. */
@@ -74,6 +76,7 @@ export async function startStack(dialect: Dialect, options: { gatewayEnv?: Recor
     database,
     internalApi: internal.service,
     internal: internal.client,
+    internalToken: token,
     gateway,
     credentialsKey,
     startGateway,

@@ -7,14 +7,15 @@ export interface GatewayProcessOptions {
   credentialsKey: string;
   /** Shared rate-limit counters; without it the process counts in memory. */
   redisUrl?: string;
-  /** Any further variables (RATE_LIMIT_SMALL, KEY_CACHE_TTL_MS, ...); they win over the defaults. */
+  /** Any further variables (RATE_LIMIT_SMALL, REQUEST_DEADLINE_MS, ...); they win over the defaults. */
   env?: Record<string, string>;
   name?: string;
+  /** `/healthz` to return as soon as the process is up (its database may be unreachable); default `/readyz`. */
+  readyPath?: '/readyz' | '/healthz';
 }
 
 /**
- * Defaults chosen for tests: loopback only, a 200 ms API-key cache so a revoked key fails quickly,
- * and a short shutdown grace.
+ * Defaults chosen for tests: loopback only and a short shutdown grace.
  *
  * @example
  * const gateway = await startGatewayProcess({ databaseUrl, credentialsKey, env: { RATE_LIMIT_SMALL: '5' } });
@@ -25,13 +26,13 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
     name: options.name ?? 'gateway',
     script: 'apps/gateway/dist/main.js',
     port,
+    ...(options.readyPath ? { readyPath: options.readyPath } : {}),
     env: {
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       CREDENTIALS_KEY: options.credentialsKey,
       LOG_LEVEL: 'info',
-      KEY_CACHE_TTL_MS: '200',
       SHUTDOWN_TIMEOUT_MS: '2000',
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
       ...options.env,

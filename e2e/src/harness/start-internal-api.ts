@@ -14,10 +14,17 @@ export interface InternalApiProcess {
  * const { service, client } = await startInternalApiProcess({ databaseUrl, credentialsKey, token });
  * await client.partners.list.query();
  */
-export async function startInternalApiProcess(options: { databaseUrl: string; credentialsKey: string; token: string }): Promise<InternalApiProcess> {
+export async function startInternalApiProcess(options: {
+  databaseUrl: string;
+  credentialsKey: string;
+  token: string;
+  /** Any further variables (REQUEST_DEADLINE_MS, DB_STATEMENT_TIMEOUT_MS, ...); they win over the defaults. */
+  env?: Record<string, string>;
+  name?: string;
+}): Promise<InternalApiProcess> {
   const port = await freePort();
   const service = await startService({
-    name: 'internal-api',
+    name: options.name ?? 'internal-api',
     script: 'apps/internal-api/dist/main.js',
     port,
     env: {
@@ -28,6 +35,7 @@ export async function startInternalApiProcess(options: { databaseUrl: string; cr
       DATABASE_URL: options.databaseUrl,
       LOG_LEVEL: 'info',
       SHUTDOWN_TIMEOUT_MS: '2000',
+      ...options.env,
     },
   });
   return { service, client: createInternalClient(service.url, options.token) };

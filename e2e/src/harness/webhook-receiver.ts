@@ -36,6 +36,8 @@ export interface WebhookReceiver {
   waitForArrivals(count: number, timeoutMs: number): Promise<WebhookArrival[]>;
   /** How many arrivals carrying `X-Webhook-Id: id` were answered with a 2xx. */
   acceptedCount(id: string): number;
+  /** TCP connections accepted so far, whether or not a request followed (a TLS hello to this plain-HTTP server counts too). */
+  connections(): number;
   /** Stops listening and drops every connection (held requests included). */
   close(): Promise<void>;
 }
@@ -80,6 +82,8 @@ export async function startWebhookReceiver(name: string, policy: ReceiverPolicy 
       res.writeHead(decided, { 'content-type': 'text/plain' }).end(decided < 300 ? 'ok' : 'not now');
     });
   });
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -93,6 +97,7 @@ export async function startWebhookReceiver(name: string, policy: ReceiverPolicy 
     },
     waitForArrivals: (count, timeoutMs) => pollUntil(`${count} arrival(s) at the ${name} receiver (${arrivals.length} so far)`, timeoutMs, () => (arrivals.length >= count ? [...arrivals] : undefined), 25),
     acceptedCount: (id) => arrivals.filter((a) => a.id === id && typeof a.outcome === 'number' && a.outcome >= 200 && a.outcome < 300).length,
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

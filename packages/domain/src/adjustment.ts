@@ -1,7 +1,8 @@
 // The adjustment state machine: pending -> approved (stock applied) | rejected (no stock effect).
 import type { Actor } from './actor.js';
-import { type Dec, multiply, sum } from './decimal.js';
+import type { Dec } from './decimal.js';
 import { type Result, domainError, fail, ok } from './errors.js';
+import { pricedTotals } from './exact-totals.js';
 import { type StockChange, type StockLevels, type StockOutcome, applyStockChanges } from './stock.js';
 
 export const ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -27,14 +28,18 @@ export interface AdjustmentRejection {
   next: { status: 'rejected'; rejectedAt: Date; rejectedBy: Actor; rejectionReason: string };
 }
 
-/** Line totals and the document total of a new adjustment, exact. */
+/**
+ * Line totals and the document total of a new adjustment, exact. That they are exact as JSON
+ * numbers is checked by the create body's schema (`createAdjustmentBody`), which has both
+ * factors of every line.
+ */
 export function adjustmentTotals(items: readonly { quantity: Dec; unitCost: Dec }[]): {
   lineTotals: Dec[];
   totalAmount: Dec;
   itemCount: number;
 } {
-  const lineTotals = items.map((item) => multiply(item.quantity, item.unitCost));
-  return { lineTotals, totalAmount: sum(lineTotals), itemCount: items.length };
+  const { lineTotals, total } = pricedTotals(items.map((item) => ({ quantity: item.quantity, price: item.unitCost })));
+  return { lineTotals, totalAmount: total, itemCount: items.length };
 }
 
 /** The stock changes an approval makes: into or out of the `stock_source` bucket. */
@@ -57,6 +62,16 @@ function notPending(status: AdjustmentStatus, action: string) {
 }
 
 /**
+ * The check that needs no stock: only a pending adjustment can be decided. Callers run it before
+ * locking any stock row, so a decided adjustment is refused without touching stock.
+ *
+ * @example unwrap(requirePending(row.status, 'approved'))
+ */
+export function requirePending(status: AdjustmentStatus, action: 'approved' | 'rejected'): Result<void> {
+  return status === 'pending' ? ok(undefined) : notPending(status, action);
+}
+
+/**
  * Approves a pending adjustment against the current stock levels of its lines.
  *
  * @example
@@ -69,7 +84,8 @@ export function approveAdjustment(
   now: Date,
   actor: Actor,
 ): Result<AdjustmentApproval> {
-  if (adjustment.status !== 'pending') return notPending(adjustment.status, 'approved');
+  const pending = requirePending(adjustment.status, 'approved');
+  if (!pending.ok) return pending;
   const applied = applyStockChanges(stock, adjustmentStockChanges(adjustment));
   if (!applied.ok) return applied;
   return ok({ next: { status: 'approved', approvedAt: now, approvedBy: actor }, stock: applied.value });
@@ -82,6 +98,7 @@ export function rejectAdjustment(
   now: Date,
   actor: Actor,
 ): Result<AdjustmentRejection> {
-  if (adjustment.status !== 'pending') return notPending(adjustment.status, 'rejected');
+  const pending = requirePending(adjustment.status, 'rejected');
+  if (!pending.ok) return pending;
   return ok({ next: { status: 'rejected', rejectedAt: now, rejectedBy: actor, rejectionReason: reason } });
 }

@@ -8,6 +8,7 @@ import {
   decimalPlaces,
   fromScaled,
   hasAtMostDecimals,
+  isExactAsJsonNumber,
   multiply,
   sum,
   toFixedString,
@@ -226,5 +227,30 @@ describe('toJsonNumber', () => {
     expect(toJsonNumber('1.5000')).toBe(1.5);
     expect(toJsonNumber('-0.0001')).toBe(-0.0001);
     expect(toJsonNumber(0)).toBe(0);
+  });
+});
+
+describe('isExactAsJsonNumber', () => {
+  it.each(['0', '99999999999.9999', '999999999999999', '1e24', '0.00000001', '-123.45', '152415765279684e-8'])('%s has at most 15 significant digits', (value) => {
+    expect(isExactAsJsonNumber(value)).toBe(true);
+  });
+
+  it.each(['1999999999999998', '9999999999999.9999', '0.1234567890123456', '1e400', '1e-320'])('%s does not', (value) => {
+    expect(isExactAsJsonNumber(value)).toBe(false);
+  });
+
+  it('matches what a JSON round trip keeps, over many values of 15 and of 17 digits', () => {
+    const random = lcg(20260131n);
+    for (let i = 0; i < 2000; i += 1) {
+      const digits = (random.next().value % 10n ** 15n).toString().padStart(15, '1');
+      const exponent = Number(random.next().value % 20n) - 8;
+      const value = dec(`${digits}e${exponent}`);
+      expect(isExactAsJsonNumber(value)).toBe(true);
+      expect(dec(JSON.stringify(toJsonNumber(value))).eq(value), value.toFixed()).toBe(true);
+    }
+    // 17 digits: refused, and a round trip would indeed alter some of them.
+    const altered = ['9007199254740993', '0.30000000000000004', '12345678901234567'].map((v) => dec(v)).filter((v) => !dec(JSON.stringify(toJsonNumber(v))).eq(v));
+    expect(altered.length).toBeGreaterThan(0);
+    for (const value of altered) expect(isExactAsJsonNumber(value)).toBe(false);
   });
 });

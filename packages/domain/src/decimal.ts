@@ -76,6 +76,27 @@ export function toFixedString(value: DecimalInput, places: number): string {
 }
 
 /**
+ * Significant digits a JSON number can carry and still mean exactly its decimal: any decimal of up
+ * to 15 significant digits survives the binary double every JSON parser reads it into, and prints
+ * back as the same digits (contract decisions §13).
+ */
+export const EXACT_JSON_DIGITS = 15;
+
+/**
+ * True when `value`, serialised by `toJsonNumber`, is read back as exactly this decimal: at most 15
+ * significant digits (leading and trailing zeros do not count), inside a double's normal range.
+ *
+ * @example isExactAsJsonNumber('99999999999.9999') === true; isExactAsJsonNumber('9999999999999.9999') === false
+ */
+export function isExactAsJsonNumber(value: DecimalInput): boolean {
+  const d = dec(value);
+  if (!d.isFinite()) return false;
+  if (d.isZero()) return true;
+  const abs = d.abs();
+  return d.precision() <= EXACT_JSON_DIGITS && abs.gte('1e-307') && abs.lt('1e308');
+}
+
+/**
  * The JSON number for a final exact value. The decimal string is parsed once, so a value such as
  * 39.98 prints as 39.98, never as the float sum 39.980000000000004.
  */

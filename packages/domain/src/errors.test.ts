@@ -15,6 +15,7 @@ describe('ERROR_KINDS', () => {
         'NOT_FOUND',
         'PAYLOAD_TOO_LARGE',
         'RATE_LIMITED',
+        'SERVICE_UNAVAILABLE',
         'UNAUTHORIZED',
         'VALIDATION_ERROR',
       ].sort(),

@@ -15,6 +15,7 @@ export const ERROR_KINDS = [
   'IDEMPOTENCY_KEY_REUSED',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];

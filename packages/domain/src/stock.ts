@@ -34,9 +34,12 @@ export interface StockMovement extends StockKey {
   after: Dec;
 }
 
+/** A level together with the (location, product) it belongs to. */
+export interface PlacedStockLevel extends StockLevel, StockKey {}
+
 export interface StockOutcome {
-  /** The new level of every touched (location, product), by `stockKey`. */
-  levels: Map<string, StockLevel>;
+  /** The new level of every touched (location, product), by `stockKey`; each carries its own key. */
+  levels: Map<string, PlacedStockLevel>;
   movements: StockMovement[];
 }
 
@@ -76,14 +79,21 @@ function insufficient(change: StockChange, level: StockLevel): DomainError {
  * applyStockChanges(new Map(), [{ locationId: 1, productId: 2, bucket: 'good', delta: dec(5) }])
  */
 export function applyStockChanges(current: StockLevels, changes: readonly StockChange[]): Result<StockOutcome> {
-  const levels = new Map<string, StockLevel>();
+  const levels = new Map<string, PlacedStockLevel>();
   const movements: StockMovement[] = [];
   for (const change of changes) {
     const key = stockKey(change);
     const level = levels.get(key) ?? current.get(key) ?? emptyStockLevel();
     const before = level[change.bucket];
     const after = before.plus(change.delta);
-    const next: StockLevel = { ...level, [change.bucket]: after };
+    const next: PlacedStockLevel = {
+      good: level.good,
+      damaged: level.damaged,
+      reserved: level.reserved,
+      [change.bucket]: after,
+      locationId: change.locationId,
+      productId: change.productId,
+    };
     if (after.isNegative() || next.reserved.greaterThan(next.good)) return fail(insufficient(change, level));
     levels.set(key, next);
     movements.push({

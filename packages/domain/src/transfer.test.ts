@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from './actor.js';
 import { type Dec, ZERO, dec } from './decimal.js';
-import type { DomainError, Result } from './errors.js';
+import { type DomainError, type Result, unwrap } from './errors.js';
 import { type StockLevel, type StockLevels, type StockOutcome, emptyStockLevel, stockKey } from './stock.js';
 import {
   TRANSFER_STATUSES,
@@ -59,11 +59,13 @@ function persist(stock: StockLevels, outcome: StockOutcome): StockLevels {
 
 describe('transferTotals', () => {
   it('computes line values, item count, total quantity and total value exactly', () => {
-    const totals = transferTotals([
-      { quantity: dec('3'), unitPrice: dec('19.99') },
-      { quantity: dec('0.5'), unitPrice: dec('0.1') },
-      { quantity: dec('0.1'), unitPrice: dec('0.2') },
-    ]);
+    const totals = unwrap(
+      transferTotals([
+        { quantity: dec('3'), unitPrice: dec('19.99') },
+        { quantity: dec('0.5'), unitPrice: dec('0.1') },
+        { quantity: dec('0.1'), unitPrice: dec('0.2') },
+      ]),
+    );
     expect(totals.lineValues.map((v) => v.toFixed())).toStrictEqual(['59.97', '0.05', '0.02']);
     expect(totals.totalItems).toBe(3);
     expect(totals.totalQuantity.toFixed()).toBe('3.6');
@@ -71,10 +73,37 @@ describe('transferTotals', () => {
   });
 
   it('is zero for no lines', () => {
-    const totals = transferTotals([]);
+    const totals = unwrap(transferTotals([]));
     expect(totals).toMatchObject({ totalItems: 0, lineValues: [] });
     expect(totals.totalQuantity.isZero()).toBe(true);
     expect(totals.totalValue.isZero()).toBe(true);
+  });
+
+  it('accepts a line total of exactly 15 significant digits at the largest cost price', () => {
+    const totals = unwrap(transferTotals([{ quantity: dec('100'), unitPrice: dec('9999999999999.99') }]));
+    expect(totals.totalValue.toFixed()).toBe('999999999999999');
+  });
+
+  it('refuses a line whose total would not be exact as a JSON number, on that line\'s quantity', () => {
+    const result = transferTotals([
+      { quantity: dec('1'), unitPrice: dec('10') },
+      { quantity: dec('99999999999.9999'), unitPrice: dec('9999999999999.99') },
+    ]);
+    expect(result).toMatchObject({ ok: false, error: { kind: 'VALIDATION_ERROR', details: { field: 'items[1].quantity' } } });
+    expect(!result.ok && result.error.details.issue).toMatch(/unit_price .*has more than 15 significant digits/);
+  });
+
+  it('refuses a total value or a total quantity past 15 significant digits on items', () => {
+    const value = transferTotals([
+      { quantity: dec('100'), unitPrice: dec('9999999999999.99') },
+      { quantity: dec('100'), unitPrice: dec('9999999999999.99') },
+    ]);
+    expect(value).toMatchObject({ ok: false, error: { details: { field: 'items', issue: expect.stringContaining('1999999999999998') } } });
+    const quantity = transferTotals([
+      { quantity: dec('99999999999.9999'), unitPrice: dec('0') },
+      { quantity: dec('0.0002'), unitPrice: dec('0') },
+    ]);
+    expect(quantity).toMatchObject({ ok: false, error: { details: { field: 'items', issue: expect.stringContaining('quantities add up to 100000000000.0001') } } });
   });
 });
 

@@ -3,8 +3,9 @@
 //   approved -> in_transit (ship: reserved goods leave the source)
 //   in_transit -> completed (receive: goods arrive as good stock at the destination)
 import type { Actor } from './actor.js';
-import { type Dec, multiply, sum } from './decimal.js';
+import type { Dec } from './decimal.js';
 import { type Result, domainError, fail, ok } from './errors.js';
+import { inexactTotals, pricedTotals } from './exact-totals.js';
 import { type StockChange, type StockLevels, type StockOutcome, applyStockChanges } from './stock.js';
 
 export const TRANSFER_STATUSES = ['pending', 'approved', 'rejected', 'in_transit', 'completed'] as const;
@@ -50,20 +51,32 @@ function guard(transfer: Pick<TransferForDecision, 'status'>, action: TransferAc
   );
 }
 
-/** Totals of a new transfer: `total_value` per line is quantity x unit price. */
-export function transferTotals(items: readonly { quantity: Dec; unitPrice: Dec }[]): {
+export interface TransferTotals {
   lineValues: Dec[];
   totalItems: number;
   totalQuantity: Dec;
   totalValue: Dec;
-} {
-  const lineValues = items.map((i) => multiply(i.quantity, i.unitPrice));
-  return {
-    lineValues,
-    totalItems: items.length,
-    totalQuantity: sum(items.map((i) => i.quantity)),
-    totalValue: sum(lineValues),
-  };
+}
+
+/**
+ * Totals of a new transfer: `total_value` per line is quantity x unit price (the product's cost
+ * price, which only the create path knows, so the check that every total is exact as a JSON
+ * number lives here): a line total past 15 significant digits is VALIDATION_ERROR on
+ * `items[i].quantity`, a total value or total quantity past it on `items`.
+ *
+ * @example
+ * const totals = unwrap(transferTotals([{ quantity: dec('3'), unitPrice: dec('19.99') }]));
+ * totals.totalValue.toFixed() === '59.97'
+ */
+export function transferTotals(items: readonly { quantity: Dec; unitPrice: Dec }[]): Result<TransferTotals> {
+  const totals = pricedTotals(items.map((i) => ({ quantity: i.quantity, price: i.unitPrice })));
+  const inexact = inexactTotals(totals, { priceName: "unit_price (the product's cost price)", totalQuantity: true });
+  const first = inexact[0];
+  if (first !== undefined) {
+    const issues = inexact.map(({ field, issue }) => ({ field, issue }));
+    return fail(domainError('VALIDATION_ERROR', `${first.field} ${first.issue}`, { field: first.field, issue: first.issue, issues }));
+  }
+  return ok({ lineValues: totals.lineTotals, totalItems: items.length, totalQuantity: totals.totalQuantity, totalValue: totals.total });
 }
 
 function changes(transfer: TransferForDecision, build: (item: TransferForDecision['items'][number], field: string) => StockChange[]) {

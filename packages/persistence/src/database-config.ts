@@ -1,14 +1,59 @@
 // Which database to open, decided once from DATABASE_URL by the app's config module and passed in.
+// With the dialect module (./dialects), the only place that names the databases: here the URL
+// chooses one, there each is implemented.
 import { isAbsolute, resolve } from 'node:path';
 
-export type DatabaseConfig =
-  | { dialect: 'sqlite'; /** A file path, or ':memory:'. */ location: string }
-  | { dialect: 'postgres'; url: string; /** A schema to work in (tests use one per run). */ schema?: string; poolSize?: number };
+/**
+ * How long the database may keep a caller waiting. Past a deadline the call fails with an error
+ * that `isDatabaseUnavailable` recognises, so the apps answer 503 instead of hanging.
+ */
+export interface DatabaseDeadlines {
+  /** PostgreSQL: opening a connection, and waiting for a free one in the pool. */
+  connectTimeoutMs: number;
+  /**
+   * One statement: PostgreSQL's `statement_timeout` (lock waits included; the client also gives
+   * up on a connection that stays silent this long plus a second), SQLite's busy timeout.
+   */
+  statementTimeoutMs: number;
+}
 
-export type Dialect = DatabaseConfig['dialect'];
+/** Safe defaults: a database that does not answer within these is treated as unavailable. */
+export const DEFAULT_DATABASE_DEADLINES: DatabaseDeadlines = { connectTimeoutMs: 2000, statementTimeoutMs: 5000 };
+
+interface CommonDatabaseConfig {
+  /** Missing fields take DEFAULT_DATABASE_DEADLINES. */
+  deadlines?: Partial<DatabaseDeadlines>;
+  /** PostgreSQL: shown in pg_stat_activity, so an operator (or a test) can tell the processes apart. */
+  applicationName?: string;
+  /** Connections kept open at most (PostgreSQL's pool; SQLite always uses one per process). */
+  poolSize?: number;
+}
+
+export type DatabaseConfig =
+  | (CommonDatabaseConfig & { dialect: 'sqlite'; /** A file path, or ':memory:'. */ location: string })
+  | (CommonDatabaseConfig & {
+      dialect: 'postgres';
+      url: string;
+      /** A schema to work in (tests use one per run). */
+      schema?: string;
+    });
+
+/** The deadlines a config resolves to. */
+export function deadlinesOf(config: DatabaseConfig): DatabaseDeadlines {
+  return { ...DEFAULT_DATABASE_DEADLINES, ...config.deadlines };
+}
+
+/** The name of a database this product can open (see ./dialects/dialect-registry.ts). */
+export type DialectName = DatabaseConfig['dialect'];
+
+/** The configuration's dialect name (the e2e harness calls it this). */
+export type Dialect = DialectName;
 
 /** The embedded default: a SQLite file under ./data of the working directory. */
 export const DEFAULT_SQLITE_LOCATION = './data/pits.sqlite';
+
+/** What DATABASE_URL may be, for help texts. */
+export const DATABASE_URL_FORMS = `postgres://… or a SQLite path; default ${DEFAULT_SQLITE_LOCATION}`;
 
 /**
  * Reads a DATABASE_URL: `postgres://` or `postgresql://` opens PostgreSQL; `sqlite:` URLs

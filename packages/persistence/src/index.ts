@@ -1,32 +1,165 @@
-// Public surface of @pits/persistence.
-export * from './database-config.js';
-export * from './create-database.js';
-export * from './dialect.js';
-export * from './migrate.js';
-export * from './transaction.js';
-export type * from './schema/index.js';
-export * from './repositories/partner-repository.js';
-export * from './repositories/tenant-repository.js';
-export * from './repositories/location-repository.js';
-export * from './repositories/product-repository.js';
-export * from './repositories/stock-repository.js';
-export * from './repositories/document-sequence-repository.js';
-export * from './repositories/adjustment-repository.js';
-export * from './operations/catalogue-checks.js';
-export * from './operations/stock-operations.js';
-export * from './operations/adjustment-operations.js';
-export * from './credential-cipher.js';
-export * from './repositories/api-key-repository.js';
-export * from './repositories/installation-repository.js';
-export * from './repositories/logistic-preference-repository.js';
-export * from './repositories/idempotency-repository.js';
-export * from './operations/demo-data.js';
-export * from './repositories/transfer-repository.js';
-export * from './operations/transfer-operations.js';
-export * from './repositories/stock-read-repository.js';
-export * from './repositories/webhook-repository.js';
-export * from './repositories/inbound-repository.js';
-export * from './operations/inbound-operations.js';
-export * from './repositories/area-repository.js';
-export * from './repositories/product-import-repository.js';
-export * from './prepared-query.js';
+// Public surface of @pits/persistence: opening and migrating a database, and the operations and
+// reads the apps call, which take and return records (never rows). Row locks, query preparation,
+// row mappers and the dialect internals stay inside the package; test helpers are on ./testing,
+// the benchmarks' driver access on ./bench.
+
+// Opening, configuration, migrations, transactions
+export {
+  type DatabaseConfig,
+  type DatabaseDeadlines,
+  type Dialect,
+  type DialectName,
+  DATABASE_URL_FORMS,
+  DEFAULT_DATABASE_DEADLINES,
+  deadlinesOf,
+  describeDatabase,
+  parseDatabaseUrl,
+} from './database-config.js';
+export { type Database, type DatabaseEvents, createDatabase, isDatabaseReachable } from './create-database.js';
+export { DatabaseUnavailableError, isCheckViolation, isDatabaseUnavailable, isTransientConflict, isUniqueViolation } from './database-errors.js';
+export { dialectNamed } from './dialects/dialect-registry.js';
+export type { DialectCapabilities, SqlDialect } from './dialects/sql-dialect.js';
+export { migrateOrThrow, migrateTo, migrateToLatest, migrateWhenReachable, migrationStatus } from './migrate.js';
+export { type Scope, type Tx, withTransaction } from './transaction.js';
+export type { AreaRegionLevel, InstallationType, PartnerTier, StockCauseType } from './schema/index.js';
+export { type CredentialCipher, createCredentialCipher, maskSecret } from './credential-cipher.js';
+
+// Partners, keys, tenants, installations, consent
+export { type PartnerRecord, createPartner, findPartner, getPartner, listPartners, partnerActor, setPartnerTier } from './repositories/partner-repository.js';
+export {
+  type ApiKeyEnvironment,
+  type ApiKeyRecord,
+  type InstallationState,
+  type KeyOwner,
+  type ResolvedApiKey,
+  createApiKey,
+  findKeyOwner,
+  listApiKeys,
+  resolveApiKey,
+  revokeApiKey,
+  rotateApiKey,
+} from './repositories/api-key-repository.js';
+export { type TenantRecord, createTenant, findTenant, getTenant, listTenants } from './repositories/tenant-repository.js';
+export { type InstallationRecord, authorizeTenant, deauthorizeTenant, installationState, listConnectedInstallations } from './repositories/installation-repository.js';
+export { ACCESS_WITHDRAWN_REASON, type InstallationGrantRecord, grantAccess, listGrants, withdrawAccess } from './repositories/installation-grant-repository.js';
+export {
+  type LogisticCredentials,
+  type LogisticPreferenceView,
+  type NewLogisticPreference,
+  createLogisticPreference,
+  listLogisticPreferences,
+  updateLogisticPreference,
+} from './repositories/logistic-preference-repository.js';
+
+// Catalogue
+export { type LocationChanges, type LocationRecord, type NewLocation, createLocation, findTenantLocation, listLocations, updateLocation } from './repositories/location-repository.js';
+export {
+  type NewProduct,
+  type ProductChanges,
+  type ProductFilters,
+  type ProductRecord,
+  createProduct,
+  findProduct,
+  findProductBySku,
+  listProducts,
+  updateProduct,
+} from './repositories/product-repository.js';
+export { requireTenantLocation, requireTenantProducts } from './operations/catalogue-checks.js';
+export { type ProductBatchResult, type ProductImportRow, upsertProductBatch } from './repositories/product-import-repository.js';
+
+// Stock
+export { type LedgerMismatch, type StockCause, findLedgerMismatches, readStockLevels } from './repositories/stock-repository.js';
+export { type OpeningStockInput, recordOpeningStock } from './operations/stock-operations.js';
+export {
+  type StockLevelFilters,
+  type StockLevelView,
+  type StockMovementFilters,
+  type StockMovementView,
+  decodeMovementCursor,
+  encodeMovementCursor,
+  listStockLevels,
+  listStockMovements,
+} from './repositories/stock-read-repository.js';
+
+// Adjustments, transfers, inbound shipments
+export {
+  type AdjustmentFilters,
+  type AdjustmentItemRecord,
+  type AdjustmentLocation,
+  type AdjustmentRecord,
+  type AdjustmentWithItems,
+  findAdjustment,
+  listAdjustments,
+} from './repositories/adjustment-repository.js';
+export {
+  type AdjustmentActionInput,
+  type ApprovalDecision,
+  type CreateAdjustmentInput,
+  approveAdjustment,
+  createAdjustment,
+  rejectAdjustment,
+} from './operations/adjustment-operations.js';
+export {
+  type TransferFilters,
+  type TransferItemRecord,
+  type TransferLocation,
+  type TransferRecord,
+  type TransferWithItems,
+  findTransfer,
+  listTransfers,
+} from './repositories/transfer-repository.js';
+export {
+  type CreateTransferInput,
+  type TransferActionInput,
+  approveTransfer,
+  createTransfer,
+  receiveTransfer,
+  rejectTransfer,
+  shipTransfer,
+} from './operations/transfer-operations.js';
+export { type InboundDetailRecord, type InboundFilters, type InboundRecord, findInbound, listInbounds } from './repositories/inbound-repository.js';
+export { type CreateInboundInput, type ReceiptInput, type ReceiveResult, cancelInbound, createInbound, receiveInbound } from './operations/inbound-operations.js';
+
+// Areas
+export {
+  AREA_FIELDS,
+  type AreaBatchOptions,
+  type AreaBatchResult,
+  type AreaField,
+  type AreaImportRow,
+  type AreaKeptField,
+  type AreaRecord,
+  type AreaSearch,
+  type AreaSearchLevel,
+  findArea,
+  hasAreas,
+  searchAreas,
+  upsertAreaBatch,
+} from './repositories/area-repository.js';
+
+// Idempotency, webhooks, retention, demo data
+export {
+  DEFAULT_IDEMPOTENCY_TIMINGS,
+  type IdempotencyClaim,
+  type IdempotencyTimings,
+  abandonIdempotencyKey,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+} from './repositories/idempotency-repository.js';
+export {
+  type AttemptOutcome,
+  type ClaimedDelivery,
+  type DeliveryView,
+  type EventInput,
+  type WebhookEndpointRecord,
+  type WebhookEventType,
+  claimDueDeliveries,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listDeliveries,
+  listWebhookEndpoints,
+  recordDeliveryAttempt,
+  redeliver,
+} from './repositories/webhook-repository.js';
+export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
+export { type DemoData, isDatabaseEmpty, seedDemoData } from './operations/demo-data.js';

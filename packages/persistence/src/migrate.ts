@@ -1,7 +1,8 @@
 // Runs the migrations with Kysely's Migrator. Like the Migrator, it never throws for a failed
 // migration: it returns every migration's status and the error, for the caller to report.
-import { type Kysely, type Migration, sql, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely';
 import type { Database } from './create-database.js';
+import { isDatabaseUnavailable } from './database-errors.js';
 import { migrationContext } from './migrations/migration-context.js';
 import { MIGRATIONS } from './migrations/index.js';
 
@@ -21,15 +22,10 @@ class ListedMigrations implements MigrationProvider {
   }
 }
 
-/**
- * On PostgreSQL the bookkeeping tables live in the current schema, named explicitly: Kysely
- * otherwise takes a `kysely_migration` table of any other schema (another test worker's) as its own.
- */
+/** A Migrator with the dialect's bookkeeping options (where its tables live). */
 async function migrator(database: Database): Promise<Migrator> {
   const db = database.db as unknown as Kysely<unknown>;
-  if (database.dialect !== 'postgres') return new Migrator({ db, provider: new ListedMigrations(database) });
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  return new Migrator({ db, provider: new ListedMigrations(database), migrationTableSchema: rows[0]!.schema });
+  return new Migrator({ db, provider: new ListedMigrations(database), ...(await database.dialect.migrations.migratorOptions(db)) });
 }
 
 /**
@@ -40,13 +36,34 @@ async function migrator(database: Database): Promise<Migrator> {
  * if (error) { console.error(error); process.exit(1); }
  */
 export async function migrateToLatest(database: Database): Promise<MigrationResultSet> {
-  let m: Migrator;
-  try {
-    m = await migrator(database);
-  } catch (error) {
-    return { error };
+  for (let attempt = 1; ; attempt += 1) {
+    let result: MigrationResultSet;
+    try {
+      result = await (await migrator(database)).migrateToLatest();
+    } catch (error) {
+      result = { error };
+    }
+    if (attempt >= 5 || !lostRaceWithCatalog(database, result)) return result;
   }
-  return m.migrateToLatest();
+}
+
+/**
+ * Kysely's Migrator looks for its own tables by introspecting the database's catalogue; another
+ * process changing it meanwhile (test runs drop their schemas) can fail a run before anything was
+ * migrated. That says nothing about this database: look again.
+ */
+function lostRaceWithCatalog(database: Database, result: MigrationResultSet): boolean {
+  return result.error !== undefined && database.dialect.migrations.lostCatalogRace(result.error) && (result.results ?? []).length === 0;
+}
+
+/**
+ * Brings the schema to exactly the named migration, running `down` of later ones (for tests of a
+ * migration that transforms existing data).
+ *
+ * @example await migrateTo(database, '003-crash-safe-idempotency');
+ */
+export async function migrateTo(database: Database, name: string): Promise<MigrationResultSet> {
+  return (await migrator(database)).migrateTo(name);
 }
 
 /** The migrations and whether each has run. */
@@ -61,7 +78,32 @@ export async function migrateOrThrow(database: Database): Promise<string[]> {
   const failed = results.filter((r) => r.status !== 'Success');
   if (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new Error(`migration failed${failed.length ? ` at ${failed.map((r) => r.migrationName).join(', ')}` : ''}: ${detail}`);
+    throw new Error(`migration failed${failed.length ? ` at ${failed.map((r) => r.migrationName).join(', ')}` : ''}: ${detail}`, { cause: error });
   }
   return results.map((r) => r.migrationName);
+}
+
+/**
+ * Migrates, waiting for a database that is not reachable yet (retried with backoff up to
+ * `maxDelayMs`, each failure reported through `onUnavailable`); a migration that fails for any
+ * other reason throws at once. Stops waiting when `signal` aborts.
+ *
+ * @example
+ * await migrateWhenReachable(database, { onUnavailable: (e, ms) => logger.warn({ reason: e.message, retry_in_ms: ms }, 'database not reachable yet') });
+ */
+export async function migrateWhenReachable(
+  database: Database,
+  options: { onUnavailable?: (error: Error, retryInMs: number) => void; signal?: AbortSignal; maxDelayMs?: number } = {},
+): Promise<string[]> {
+  let delay = 250;
+  for (;;) {
+    try {
+      return await migrateOrThrow(database);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || options.signal?.aborted) throw error;
+      options.onUnavailable?.(error as Error, delay);
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      delay = Math.min(delay * 2, options.maxDelayMs ?? 5000);
+    }
+  }
 }

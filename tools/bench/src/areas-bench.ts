@@ -249,7 +249,7 @@ async function benchTarget(target: Target): Promise<void> {
       t = performance.now();
       const theirs = await rawSearchAreas(raw, { ...m.search, page: m.page, perPage: PER_PAGE });
       const rawMs = performance.now() - t;
-      if (mine.total !== theirs.total || mine.rows.map((r) => r.subdistrict_code).join() !== theirs.rows.map((r) => r.subdistrict_code).join()) {
+      if (mine.total !== theirs.total || mine.rows.map((r) => r.subdistrictCode).join() !== theirs.rows.map((r) => r.subdistrict_code).join()) {
         throw new Error(`repository and driver disagree on ${JSON.stringify(m)}`);
       }
       if (round === 0) continue; // the first round warms caches and checks answers

@@ -6,17 +6,16 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import {
-  type DB,
   type Scope,
   approveAdjustment,
   createAdjustment,
   findAdjustment,
-  findKeyOwner,
-  installationState,
+  resolveApiKey,
+  dialectNamed,
   listAdjustments,
-  postgresTypeParsers,
   readStockLevels,
 } from '@pits/persistence';
+import { type DB, postgresTypeParsers } from '@pits/persistence/bench';
 import { type BenchDialect, type InventoryCase, inventorySql, plannedStatements } from './inventory-sql.js';
 import type { SeedTenant } from './inventory-seed.js';
 
@@ -53,7 +52,7 @@ export async function checkBareRoutesAgainstGateway(
     target.dialect === 'sqlite'
       ? new Kysely<DB>({ dialect: new SqliteDialect({ database: new BetterSqlite3(target.location) }), log })
       : new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 2, types: postgresTypeParsers() }) }), log });
-  const scope: Scope = { db, dialect: target.dialect };
+  const scope: Scope = { db, dialect: dialectNamed(target.dialect) };
   const dialect: BenchDialect = target.dialect;
   const { tenant } = samples;
   const actor = { id: tenant.partnerId, name: tenant.partnerName, email: tenant.partnerEmail };
@@ -68,9 +67,8 @@ export async function checkBareRoutesAgainstGateway(
   };
   try {
     const sql = inventorySql(dialect);
-    await findKeyOwner(scope, tenant.apiKey);
-    await installationState(scope, tenant.partnerId, tenant.tenantId);
-    take('auth', 0, [sql.keyOwner, sql.installation]);
+    await resolveApiKey(scope, tenant.apiKey, tenant.tenantId);
+    take('auth', 0, [sql.keyAndInstallation]);
 
     const products = tenant.products.slice(0, samples.createLines);
     await createAdjustment(

@@ -12,14 +12,15 @@ import { from as copyFrom } from 'pg-copy-streams';
 import {
   type Database,
   authorizeTenant,
+  grantAccess,
   createApiKey,
   createLocation,
   createPartner,
   createProduct,
   createTenant,
-  openSqlite,
   recordOpeningStock,
 } from '@pits/persistence';
+import { openSqlite } from '@pits/persistence/bench';
 import type { BenchDialect } from './inventory-sql.js';
 
 export interface SeedProduct {
@@ -223,6 +224,7 @@ export async function seedInventory(
     const partner = await createPartner(database, { name: `Bench Partner ${k}`, email: `bench${k}@partner.example`, tier: 'small' }, start);
     const { secret } = await createApiKey(database, partner.id, { environment: 'test', label: 'bench' }, start);
     const tenant = await createTenant(database, { name: `Bench Tenant ${k}` }, start);
+    await grantAccess(database, { tenantId: tenant.id, partnerId: partner.id }, start);
     await authorizeTenant(database, { partnerId: partner.id, tenantId: tenant.id, daysConnected: 30, installationType: 'custom' }, start);
     const locationIds: number[] = [];
     for (const code of ['A', 'B']) {
@@ -233,7 +235,7 @@ export async function seedInventory(
     for (let i = 1; i <= 20; i += 1) {
       const costPrice = (1000 + i * 250.5).toFixed(2);
       const product = await createProduct(database, tenant.id, { sku: `BENCH-${k}-${String(i).padStart(3, '0')}`, name: `Bench Product ${k}-${i}`, costPrice, publishedPrice: (Number(costPrice) * 1.4).toFixed(2) }, 'bench', start);
-      products.push({ id: product.id, name: product.name, sku: product.sku, costPrice: product.cost_price });
+      products.push({ id: product.id, name: product.name, sku: product.sku, costPrice: product.costPrice });
       for (const locationId of locationIds) {
         await recordOpeningStock(database, { tenantId: tenant.id, locationId, productId: product.id, good: '5000', damaged: '100', actor: 'bench', reference: 'bench-opening' }, start);
       }

@@ -33,12 +33,10 @@ export function inventorySql(dialect: BenchDialect) {
   const p = (text: string) => placeholders(text, dialect);
   const forUpdate = dialect === 'postgres' ? ' for update' : '';
   return {
-    /** authenticate(): the partner of an unrevoked key (the gateway caches the answer for KEY_CACHE_TTL_MS). */
-    keyOwner: p(
-      'select "api_keys"."id" as "key_id", "partners"."id" as "partner_id", "partners"."name", "partners"."email", "partners"."tier" from "api_keys" inner join "partners" on "partners"."id" = "api_keys"."partner_id" where "api_keys"."key_hash" = ? and "api_keys"."revoked_at" is null',
+    /** authenticate() on a tenant-scoped route, every request: the partner of an unrevoked key and its installation for the tenant. */
+    keyAndInstallation: p(
+      'select "api_keys"."id" as "key_id", "partners"."id" as "partner_id", "partners"."name", "partners"."email", "partners"."tier", "installations"."id" as "installation_id", "installations"."uninstall_at" from "api_keys" inner join "partners" on "partners"."id" = "api_keys"."partner_id" left join "installations" on "installations"."partner_id" = "api_keys"."partner_id" and "installations"."tenant_id" = ? where "api_keys"."key_hash" = ? and "api_keys"."revoked_at" is null',
     ),
-    /** requireTenant(): on every tenant-scoped request. */
-    installation: p('select "uninstall_at" from "installations" where "partner_id" = ? and "tenant_id" = ?'),
     adjustmentByNumber: p(`${JOINED} where "adjustments"."tenant_id" = ? and "adjustments"."number" = ?`),
     items: p('select * from "adjustment_items" where "adjustment_id" = ? order by "line_no"'),
     stockRead: (lines: number) =>
@@ -56,7 +54,7 @@ export function inventorySql(dialect: BenchDialect) {
     ),
     insertAdjustment: p(`insert into "adjustments" (${columns(ADJUSTMENT_INSERT_COLUMNS)}) values ${tuple(ADJUSTMENT_INSERT_COLUMNS.length)} returning *`),
     insertItems: (lines: number) => p(`insert into "adjustment_items" (${columns(ITEM_INSERT_COLUMNS)}) values ${tuples(lines, ITEM_INSERT_COLUMNS.length)} returning *`),
-    lockAdjustment: p(`select * from "adjustments" where "tenant_id" = ? and "number" = ?${forUpdate}`),
+    lockAdjustment: p(`${JOINED} where "adjustments"."tenant_id" = ? and "adjustments"."number" = ?${dialect === 'postgres' ? ' for update of "adjustments"' : ''}`),
     ensureStock: (lines: number) =>
       p(`insert into "stock_levels" (${columns(STOCK_INSERT_COLUMNS)}) values ${tuples(lines, STOCK_INSERT_COLUMNS.length)} on conflict ("location_id", "product_id") do nothing`),
     lockStock: (lines: number) =>
@@ -102,7 +100,6 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
         s.insertLedger(lines),
         s.markApproved,
         s.subscribedEndpoints,
-        s.adjustmentByNumber,
       ];
   }
 }

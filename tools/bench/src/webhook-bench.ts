@@ -146,7 +146,7 @@ async function createShipments(database: Database, tenantId: string, locationId:
       { tenantId, locationId, sourceType: 'purchase_order', sourceId: offset + i + 1, sourceCode: `PO-BENCH-${offset + i + 1}`, createdBy: 'bench', lines: [{ productId, expectedQuantity: '5' }] },
       new Date(),
     );
-    shipments.push({ id: String(created.shipment.id), itemId: String(created.details[0]!.row.id) });
+    shipments.push({ id: String(created.id), itemId: String(created.details[0]!.id) });
   }
   return shipments;
 }
@@ -222,7 +222,8 @@ async function runDialect(dialect: string): Promise<void> {
     const demo = await seedDemoData(database, createCredentialCipher(credentialsKey), new Date());
     receiver = await startReceiver();
 
-    const env = { DATABASE_URL: databaseUrl, CREDENTIALS_KEY: credentialsKey };
+    // The receiver listens on 127.0.0.1: the gateway and the worker must be allowed private webhook URLs.
+    const env = { DATABASE_URL: databaseUrl, CREDENTIALS_KEY: credentialsKey, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
     const gatewayPort = await freePort();
     gateway = await startNode([join(ROOT, 'apps/gateway/dist/main.js')], {
       ...env,

@@ -1,4 +1,4 @@
-import { pageFacts } from '@pits/domain';
+import { createAdjustmentBody, envelopeA } from '@pits/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from './openapi-document.js';
@@ -7,6 +7,7 @@ import { defineRoute } from '../routes/route-spec.js';
 type Doc = { paths: Record<string, Record<string, { parameters: { name: string; in: string; required: boolean }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
 
 const query = z.object({ page: z.coerce.number().int().min(1).default(1), status: z.enum(['a', 'b']).optional() }).meta({ id: 'SomeQuery' });
+const thingsResponse = envelopeA(z.object({ n: z.number() })).meta({ id: 'ThingsResponse' });
 const route = defineRoute({
   name: 'things.list',
   method: 'GET',
@@ -17,9 +18,9 @@ const route = defineRoute({
   query,
   envelope: 'A',
   status: 200,
-  response: z.object({ n: z.number() }).meta({ id: 'ThingsResponse' }),
+  response: thingsResponse,
   errors: ['NOT_FOUND'],
-  handler: () => Promise.resolve(pageFacts(0, { page: 1, perPage: 1 })),
+  handler: () => Promise.resolve({ n: 0 }),
 });
 
 describe('OpenAPI document', () => {
@@ -37,7 +38,31 @@ describe('OpenAPI document', () => {
   });
   it('documents the errors a route can answer and a JSON public route as an object', () => {
     const responses = doc.paths['/api/partner/v1/things/{id}']!.get!.responses;
-    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '404', '429', '500']);
+    // 422: the path parameter is checked on every route that has one (decisions §13).
+    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '500', '503']);
+    // A 503 (database unreachable or past its deadline) and a 429 say when to retry.
+    for (const status of ['429', '503']) expect((responses[status] as { headers?: Record<string, unknown> }).headers).toHaveProperty('Retry-After');
     expect(doc.paths['/openapi.json']!.get!.responses['200']!.content!['application/json']!.schema).toEqual({ type: 'object' });
+  });
+  it('publishes the bounds of quantities and unit costs that keep every total exact (decisions §13)', () => {
+    const create = defineRoute({
+      name: 'adjustments.create',
+      method: 'POST',
+      path: '/api/partner/v1/adjustments',
+      summary: 'create',
+      tag: 'Things',
+      tenantScoped: true,
+      body: createAdjustmentBody,
+      envelope: 'A',
+      status: 201,
+      response: thingsResponse,
+      errors: ['VALIDATION_ERROR'],
+      handler: () => Promise.resolve({ n: 1 }),
+    });
+    const built = buildOpenApiDocument([create], [], { version: 't' }) as unknown as Doc;
+    const line = built.components.schemas['AdjustmentLineInput'] as { properties: Record<string, { anyOf: object[]; description: string }> };
+    expect(line.properties['quantity']!.anyOf).toContainEqual({ type: 'number', maximum: 100000000000, exclusiveMinimum: 0 });
+    expect(line.properties['unit_cost']!.anyOf).toContainEqual({ type: 'number', maximum: 10000000000000, minimum: 0 });
+    expect(line.properties['quantity']!.description).toContain('15 significant digits');
   });
 });

@@ -3,12 +3,12 @@
 import { ERROR_KINDS, type ErrorKind, errorEnvelope } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../http/index.js';
-import type { RouteSpec } from '../routes/route-spec.js';
+import type { Route } from '../routes/route-spec.js';
 
 type Json = Record<string, unknown>;
 
-/** Errors any authenticated route can answer. */
-const COMMON_ERRORS: ErrorKind[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR'];
+/** Errors any authenticated route can answer (503: the database was unreachable or too slow, decisions §15). */
+const COMMON_ERRORS: ErrorKind[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 const WRITE_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_KEY_REUSED'];
 const TENANT_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'FORBIDDEN'];
 
@@ -17,7 +17,7 @@ export interface PublicRoute {
   method: 'GET';
   path: string;
   summary: string;
-  contentType: 'application/json' | 'text/html';
+  contentType: 'application/json' | 'text/html' | 'text/javascript';
   schema: z.ZodType | null;
 }
 
@@ -63,6 +63,9 @@ class Components {
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
+/** On 429 and 503: when to try again. */
+const RETRY_AFTER_HEADER: Json = { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } };
+
 function errorResponses(kinds: Iterable<ErrorKind>): Record<string, Json> {
   const byStatus = new Map<number, ErrorKind[]>();
   for (const kind of new Set(kinds)) {
@@ -76,6 +79,7 @@ function errorResponses(kinds: Iterable<ErrorKind>): Record<string, Json> {
         String(status),
         {
           description: `Error envelope; error.code is ${kinds.join(' or ')}.`,
+          ...(status === 429 || status === 503 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
           content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
         },
       ]),
@@ -93,7 +97,7 @@ const RATE_HEADERS = {
  * @example
  * const doc = buildOpenApiDocument(specs, publicRoutes); // serve as GET /openapi.json
  */
-export function buildOpenApiDocument(specs: readonly RouteSpec[], publicRoutes: readonly PublicRoute[], info: { version: string }): Json {
+export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: readonly PublicRoute[], info: { version: string; description?: string }): Json {
   const components = new Components();
   components.add(errorEnvelope, 'output'); // named ErrorEnvelope: every error response refers to it
   const paths: Record<string, Record<string, Json>> = {};
@@ -130,7 +134,9 @@ export function buildOpenApiDocument(specs: readonly RouteSpec[], publicRoutes: 
         parameters.push({ name, in: 'query', required: required.has(name) && !('default' in schema), schema });
       }
     }
-    const errors = [...COMMON_ERRORS, ...spec.errors, ...(writes ? WRITE_ERRORS : []), ...(spec.tenantScoped ? TENANT_ERRORS : [])];
+    // Path parameters are checked on every route that has them (a NUL is 422 on the parameter).
+    const paramErrors: ErrorKind[] = parameters.some((p) => p.in === 'path') ? ['VALIDATION_ERROR'] : [];
+    const errors = [...COMMON_ERRORS, ...spec.errors, ...paramErrors, ...(writes ? WRITE_ERRORS : []), ...(spec.tenantScoped ? TENANT_ERRORS : [])];
     const operation: Json = {
       operationId: spec.name,
       summary: spec.summary,
@@ -184,14 +190,22 @@ export function buildOpenApiDocument(specs: readonly RouteSpec[], publicRoutes: 
       title: 'Partner Inventory and Tenant Service',
       version: info.version,
       description:
+        info.description ??
         'The v1 partner API: stock adjustments, transfers, inbound shipments, tenants and areas. ' +
-        `Every error uses one envelope; error.code is one of ${ERROR_KINDS.join(', ')}.`,
+          `Every error uses one envelope; error.code is one of ${ERROR_KINDS.join(', ')}.`,
     },
     servers: [{ url: '/' }],
+    // Every partner operation needs the key; the reference's request panel offers it up front.
+    security: [{ apiKey: [] }],
     tags: [...new Set(specs.map((s) => s.tag))].map((name) => ({ name })),
     components: {
       securitySchemes: {
-        apiKey: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API key, bare or as `Bearer <key>`.' },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'Your API key (`pk_live_…` or `pk_test_…`), bare or as `Bearer <key>`. See the Authentication chapter.',
+        },
       },
       schemas: Object.fromEntries(components.schemas),
     },

@@ -12,7 +12,7 @@ describe('accessLog', () => {
   const access = (): LogLine[] => server.lines.filter((l) => l.msg === 'request finished');
 
   beforeAll(async () => {
-    const lookup = (key: string) => Promise.resolve(key === SECRET ? PARTNER : null);
+    const lookup = (key: string) => Promise.resolve(key === SECRET ? { partner: PARTNER, installation: null } : null);
     server = await serveRoutes((router) => {
       router.get(
         '/api/engine/v1/adjustments/:id',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, createCachedKeyLookup, parseAuthorization, type LookupApiKey } from './authenticate.js';
+import { authenticate, parseAuthorization, type ResolveApiKey } from './authenticate.js';
 import { sendEnvelopeA } from './envelope.js';
 import { json, PARTNER, serveRoutes, type RunningServer } from '../testing/test-server.js';
 
@@ -32,13 +32,18 @@ describe('parseAuthorization', () => {
 describe('authenticate', () => {
   let server: RunningServer;
   let lookups = 0;
+  let revoked = false;
+  const asked: (string | null)[] = [];
   beforeAll(async () => {
-    const lookup: LookupApiKey = (secret) => {
+    const lookup: ResolveApiKey = (secret, tenantId) => {
       lookups += 1;
-      return Promise.resolve(secret === KEY ? PARTNER : null);
+      asked.push(tenantId);
+      if (secret !== KEY || revoked) return Promise.resolve(null);
+      return Promise.resolve({ partner: PARTNER, installation: tenantId === null ? null : 'active' });
     };
     server = await serveRoutes((router) => {
       router.get('/me', authenticate(lookup), (ctx) => sendEnvelopeA(ctx, { partner: ctx.state.partner }));
+      router.get('/tenant-me', authenticate(lookup, { tenantScoped: true }), (ctx) => sendEnvelopeA(ctx, { installation: ctx.state.installation ?? null }));
     });
   });
   afterAll(() => server.close());
@@ -78,103 +83,28 @@ describe('authenticate', () => {
     expect(text).toContain('UNAUTHORIZED');
     expect(text).not.toContain('pk_live_not_a_real_key');
   });
-});
 
-describe('createCachedKeyLookup', () => {
-  it('asks the database once per key within the TTL, and a revoked key fails after it', async () => {
-    let revoked = false;
-    let calls = 0;
-    let clock = 1_000_000;
-    const cached = createCachedKeyLookup(
-      (secret) => {
-        calls += 1;
-        return Promise.resolve(secret === KEY && !revoked ? PARTNER : null);
-      },
-      { ttlMs: 2000, now: () => clock },
-    );
-    const server = await serveRoutes((router) => {
-      router.get('/me', authenticate(cached), (ctx) => sendEnvelopeA(ctx, { id: ctx.state.partner?.partnerId }));
-    });
+  it('asks on every request, so a revoked key fails on the very next one', async () => {
+    const before = lookups;
+    for (let i = 0; i < 3; i += 1) expect((await call(KEY)).status).toBe(200);
+    expect(lookups - before).toBe(3);
+    revoked = true;
     try {
-      const call = () => fetch(`${server.url}/me`, { headers: { Authorization: `Bearer ${KEY}` } });
-      for (let i = 0; i < 5; i += 1) expect((await call()).status).toBe(200);
-      expect(calls).toBe(1);
-
-      revoked = true;
-      clock += 1999;
-      expect((await call()).status).toBe(200);
-      clock += 1;
-      expect((await call()).status).toBe(401);
-      expect((await call()).status).toBe(401);
-      expect(calls).toBe(3);
+      const res = await call(KEY);
+      expect(res.status).toBe(401);
+      expect((await json(res)).error?.details.issue).toBe('the API key is unknown or has been revoked');
     } finally {
-      await server.close();
+      revoked = false;
     }
   });
 
-  it('does not cache unknown keys by default, so a key works as soon as it exists', async () => {
-    let exists = false;
-    let calls = 0;
-    const cached = createCachedKeyLookup((secret) => {
-      calls += 1;
-      return Promise.resolve(exists && secret === KEY ? PARTNER : null);
-    });
-    expect(await cached(KEY)).toBeNull();
-    exists = true;
-    expect(await cached(KEY)).toEqual(PARTNER);
-    expect(calls).toBe(2);
-  });
-
-  it('caches unknown keys only as long as negativeTtlMs', async () => {
-    let clock = 0;
-    let calls = 0;
-    const cached = createCachedKeyLookup(
-      () => {
-        calls += 1;
-        return Promise.resolve(null);
-      },
-      { negativeTtlMs: 500, now: () => clock },
-    );
-    await cached('nope');
-    await cached('nope');
-    expect(calls).toBe(1);
-    clock += 500;
-    await cached('nope');
-    expect(calls).toBe(2);
-  });
-
-  it('shares one lookup among concurrent requests for the same key and never caches failures', async () => {
-    let calls = 0;
-    let fail = true;
-    const cached = createCachedKeyLookup(async () => {
-      calls += 1;
-      await new Promise((r) => setTimeout(r, 20));
-      if (fail) throw new Error('database down');
-      return PARTNER;
-    });
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => cached(KEY)));
-    expect(calls).toBe(1);
-    expect(results.every((r) => r.status === 'rejected')).toBe(true);
-    fail = false;
-    expect(await cached(KEY)).toEqual(PARTNER);
-    expect(calls).toBe(2);
-  });
-
-  it('keeps at most maxEntries keys', async () => {
-    let calls = 0;
-    const cached = createCachedKeyLookup(
-      () => {
-        calls += 1;
-        return Promise.resolve(PARTNER);
-      },
-      { maxEntries: 2 },
-    );
-    await cached('a');
-    await cached('b');
-    await cached('c');
-    await cached('a');
-    expect(calls).toBe(4);
-    await cached('c');
-    expect(calls).toBe(4);
+  it('on a tenant-scoped route, reads the installation of a well-formed X-Tenant-Id in the same lookup', async () => {
+    const tenant = '0B6F6A1E-3C2D-4E5F-8A9B-0C1D2E3F4A5B';
+    const res = await fetch(`${server.url}/tenant-me`, { headers: { Authorization: KEY, 'X-Tenant-Id': ` ${tenant} ` } });
+    expect((await json(res)).data).toEqual({ installation: { tenantId: tenant.toLowerCase(), state: 'active' } });
+    expect(asked.at(-1)).toBe(tenant.toLowerCase());
+    const malformed = await fetch(`${server.url}/tenant-me`, { headers: { Authorization: KEY, 'X-Tenant-Id': 'tenant-42' } });
+    expect((await json(malformed)).data).toEqual({ installation: null });
+    expect(asked.at(-1)).toBeNull();
   });
 });

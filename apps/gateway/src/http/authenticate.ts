@@ -1,12 +1,27 @@
-// Who is calling: the API key from `Authorization` (bare or `Bearer`), resolved to a partner
-// through an injected lookup, with a short-lived cache in front so hot keys do not hit the
-// database on every call while a revoked key still stops working within `ttlMs`.
-import { createHash } from 'node:crypto';
+// Who is calling: the API key from `Authorization` (bare or `Bearer`), resolved to its partner on
+// every request, never from a cache: a key revoked through the internal API fails on the very next
+// request, in every gateway process (decisions §1). On tenant-scoped routes the same lookup reads
+// the partner's installation for the `X-Tenant-Id` tenant, so a request costs one statement for
+// both, and the tenant guard decides without asking again.
 import { AppError, domainError } from '@pits/domain';
-import type { AuthenticatedPartner, GatewayMiddleware } from './gateway-state.js';
+import type { AuthenticatedPartner, GatewayMiddleware, InstallationState } from './gateway-state.js';
 
-/** Resolves a raw API key to its partner, or null when unknown or revoked. */
-export type LookupApiKey = (secret: string) => Promise<AuthenticatedPartner | null>;
+/** The key's partner now, and its installation for `tenantId` when one was named. */
+export interface ResolvedKey {
+  partner: AuthenticatedPartner;
+  installation: InstallationState | null;
+}
+
+/** Resolves a raw API key (and the named tenant's installation) now, or null when unknown or revoked. */
+export type ResolveApiKey = (secret: string, tenantId: string | null) => Promise<ResolvedKey | null>;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The tenant an `X-Tenant-Id` value names, lower-cased; null when it cannot name one (the tenant guard says why). */
+export function tenantIdOf(header: string): string | null {
+  const value = header.trim();
+  return UUID_PATTERN.test(value) ? value.toLowerCase() : null;
+}
 
 const MAX_KEY_LENGTH = 512;
 const KEY_PATTERN = /^[\x21-\x7e]+$/;
@@ -38,96 +53,30 @@ function unauthorized(issue: string): AppError {
 }
 
 /**
- * Puts the calling partner on `ctx.state.partner`, or answers 401 UNAUTHORIZED on
- * `Authorization` (with `WWW-Authenticate: Bearer`). A failing lookup (database down) is not a
- * 401: it propagates and becomes a 500.
+ * Puts the calling partner on `ctx.state.partner` (and, with `tenantScoped`, the partner's
+ * installation for the `X-Tenant-Id` tenant on `ctx.state.installation`), or answers 401
+ * UNAUTHORIZED on `Authorization` (with `WWW-Authenticate: Bearer`). It runs before the rate
+ * limiter, so a revoked key never spends its partner's quota. A failing lookup (database down) is
+ * not a 401: it propagates and becomes a 503.
  *
  * @example
- * const lookup = createCachedKeyLookup(findPartnerByApiKey(db));
- * router.use(authenticate(lookup));
+ * router.get('/api/partner/v1/tenants', authenticate((secret, tenant) => resolve(db, secret, tenant)), handler);
  */
-export function authenticate(lookupApiKey: LookupApiKey): GatewayMiddleware {
+export function authenticate(resolveApiKey: ResolveApiKey, options: { tenantScoped?: boolean } = {}): GatewayMiddleware {
   return async (ctx, next) => {
     const parsed = parseAuthorization(ctx.get('Authorization'));
     if (!parsed.ok) {
       ctx.set('WWW-Authenticate', 'Bearer');
       throw unauthorized(parsed.issue);
     }
-    const partner = await lookupApiKey(parsed.key);
-    if (partner === null) {
+    const tenantId = options.tenantScoped ? tenantIdOf(ctx.get('X-Tenant-Id')) : null;
+    const resolved = await resolveApiKey(parsed.key, tenantId);
+    if (resolved === null) {
       ctx.set('WWW-Authenticate', 'Bearer');
       throw unauthorized('the API key is unknown or has been revoked');
     }
-    ctx.state.partner = partner;
+    ctx.state.partner = resolved.partner;
+    if (tenantId !== null && resolved.installation !== null) ctx.state.installation = { tenantId, state: resolved.installation };
     await next();
-  };
-}
-
-export interface CachedKeyLookupOptions {
-  /** How long a found key is trusted without asking again; a revoked key fails within this. Default 2000 ms. */
-  ttlMs?: number;
-  /** How long "no such key" is remembered; default 0 (not cached), so a new key works at once. */
-  negativeTtlMs?: number;
-  /** Most entries kept; the oldest go first. Default 10,000. */
-  maxEntries?: number;
-  /** Clock in epoch milliseconds; `Date.now` by default. */
-  now?: () => number;
-}
-
-interface CacheEntry {
-  partner: AuthenticatedPartner | null;
-  expiresAt: number;
-}
-
-/**
- * Wraps a key lookup with a small in-process cache keyed by the SHA-256 of the key (the raw key
- * is never kept), and shares one lookup among concurrent requests with the same key.
- *
- * @example
- * const lookup = createCachedKeyLookup(lookupInDb, { ttlMs: 2000 });
- */
-export function createCachedKeyLookup(lookup: LookupApiKey, options: CachedKeyLookupOptions = {}): LookupApiKey {
-  const ttlMs = options.ttlMs ?? 2000;
-  const negativeTtlMs = options.negativeTtlMs ?? 0;
-  const maxEntries = options.maxEntries ?? 10_000;
-  const now = options.now ?? Date.now;
-  const entries = new Map<string, CacheEntry>();
-  const inFlight = new Map<string, Promise<AuthenticatedPartner | null>>();
-
-  const remember = (digest: string, partner: AuthenticatedPartner | null, at: number): void => {
-    const ttl = partner === null ? negativeTtlMs : ttlMs;
-    if (ttl <= 0) return;
-    entries.delete(digest);
-    entries.set(digest, { partner, expiresAt: at + ttl });
-    while (entries.size > maxEntries) {
-      const oldest = entries.keys().next();
-      if (oldest.done === true) break;
-      entries.delete(oldest.value);
-    }
-  };
-
-  return async (secret) => {
-    const digest = createHash('sha256').update(secret).digest('hex');
-    const cached = entries.get(digest);
-    if (cached !== undefined) {
-      if (cached.expiresAt > now()) return cached.partner;
-      entries.delete(digest);
-    }
-    const pending = inFlight.get(digest);
-    if (pending !== undefined) return pending;
-    const started = now();
-    const promise = lookup(secret).then(
-      (partner) => {
-        inFlight.delete(digest);
-        remember(digest, partner, started);
-        return partner;
-      },
-      (err: unknown) => {
-        inFlight.delete(digest);
-        throw err;
-      },
-    );
-    inFlight.set(digest, promise);
-    return promise;
   };
 }

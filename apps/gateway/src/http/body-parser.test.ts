@@ -114,6 +114,36 @@ describe('jsonBody', () => {
     expect(enough.status).toBe(200);
   });
 
+  it('accepts a body 32 levels deep and answers 33 levels with 400 INVALID_REQUEST, before the handler', async () => {
+    const nested = (levels: number) => `{"a":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
+    expect((await post(nested(32))).status).toBe(200);
+    const before = handled;
+    const res = await post(nested(33));
+    expect(res.status).toBe(400);
+    expect(await json(res)).toMatchObject({
+      status: 'bad_request',
+      error: { code: 'INVALID_REQUEST', details: { field: '', issue: 'the request body must not be nested more than 32 levels deep' } },
+    });
+    expect(handled).toBe(before);
+  });
+
+  it.each([
+    ['200,000 levels of arrays', `{"items":${'['.repeat(200_000)}${']'.repeat(200_000)}}`],
+    ['170,000 levels of objects (as many as fit in 1 MiB)', `${'{"a":'.repeat(170_000)}1${'}'.repeat(170_000)}`],
+  ])('answers %s with 400, and keeps serving', async (_, body) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    expect((await json(res)).error?.code).toBe('INVALID_REQUEST');
+    expect((await post('{"ok":true}')).status).toBe(200);
+  });
+
+  it('keeps prototype keys as plain data of the body, never on Object.prototype', async () => {
+    const res = await post('{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}');
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual({ body: { ['__proto__']: { polluted: true }, constructor: { prototype: { polluted: true } } } });
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
   it('answers a compressed body with 400 on Content-Encoding', async () => {
     const res = await post('{}', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
     expect(res.status).toBe(400);

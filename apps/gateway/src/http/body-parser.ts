@@ -1,7 +1,7 @@
 // JSON request bodies, read straight from the socket with a hard byte limit, so no body-parser
 // dependency decides our statuses. The parsed object goes on `ctx.request.body`.
 import type { IncomingMessage } from 'node:http';
-import { AppError, domainError } from '@pits/domain';
+import { AppError, MAX_NESTING_DEPTH, domainError, exceedsNestingDepth } from '@pits/domain';
 import type { GatewayMiddleware } from './gateway-state.js';
 
 declare module 'koa' {
@@ -88,9 +88,11 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 /**
  * Parses JSON bodies of POST, PUT and PATCH into `ctx.request.body` (other methods: left unset).
  * Over `limitBytes` → 413 PAYLOAD_TOO_LARGE (a declared Content-Length is checked before reading);
- * not UTF-8, not JSON, or not a JSON object → 400 INVALID_REQUEST; empty body → `{}`; a top-level
- * `items` array longer than `maxItems` → 413 PAYLOAD_TOO_LARGE on `items`. The Content-Type is not
- * checked: whatever it says, the body must be a JSON object.
+ * not UTF-8, not JSON, not a JSON object, or nested deeper than 32 levels (decisions §13) → 400
+ * INVALID_REQUEST; empty body → `{}`; a top-level `items` array longer than `maxItems` → 413
+ * PAYLOAD_TOO_LARGE on `items`. The Content-Type is not checked: whatever it says, the body must be
+ * a JSON object. The depth is measured without recursion before anything else (the idempotency
+ * fingerprint, validation) walks the body, whatever headers came with it.
  *
  * @example
  * router.post('/api/partner/v1/adjustments', authenticate(lookup), rateLimit(opts), jsonBody(), handler);
@@ -136,6 +138,7 @@ export function jsonBody(options: JsonBodyOptions = {}): GatewayMiddleware {
       }
     }
     if (!isJsonObject(body)) throw invalid('the request body must be a JSON object');
+    if (exceedsNestingDepth(body)) throw invalid(`the request body must not be nested more than ${MAX_NESTING_DEPTH} levels deep`);
     const items = body['items'];
     if (Array.isArray(items) && items.length > maxItems) {
       throw new AppError(

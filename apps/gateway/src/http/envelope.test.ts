@@ -73,6 +73,7 @@ describe('envelopes', () => {
       IDEMPOTENCY_KEY_REUSED: { http: 422, status: 'unprocessable_entity' },
       RATE_LIMITED: { http: 429, status: 'too_many_requests' },
       INTERNAL_ERROR: { http: 500, status: 'internal_server_error' },
+      SERVICE_UNAVAILABLE: { http: 503, status: 'service_unavailable' },
     });
     expect(Object.keys(ERROR_STATUS).sort()).toEqual([...ERROR_KINDS].sort());
   });

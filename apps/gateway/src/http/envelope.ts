@@ -16,6 +16,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorKind, { readonly http: number; r
   IDEMPOTENCY_KEY_REUSED: { http: 422, status: 'unprocessable_entity' },
   RATE_LIMITED: { http: 429, status: 'too_many_requests' },
   INTERNAL_ERROR: { http: 500, status: 'internal_server_error' },
+  SERVICE_UNAVAILABLE: { http: 503, status: 'service_unavailable' },
 };
 
 /** Envelope A: adjustments, transfers, inbound detail and receive, stock reads. */

@@ -2,6 +2,7 @@
 // becomes the contract's error envelope. Expected refusals (`AppError`) keep their kind; exposed
 // 4xx http-errors are mapped to the closed list; anything else is a generic 500, reported once.
 import { AppError, domainError, type DomainError, type ErrorKind } from '@pits/domain';
+import { isDatabaseUnavailable } from '@pits/persistence';
 import { sendError } from './envelope.js';
 import type { GatewayAppMiddleware, GatewayLogger } from './gateway-state.js';
 
@@ -24,6 +25,13 @@ const HTTP_STATUS_KIND: Readonly<Record<number, ErrorKind>> = {
 const INTERNAL: DomainError = domainError('INTERNAL_ERROR', 'an unexpected error occurred', {
   issue: 'the request could not be completed; retry later or quote the request_id to support',
 });
+
+const UNAVAILABLE: DomainError = domainError('SERVICE_UNAVAILABLE', 'the service is temporarily unavailable', {
+  issue: 'the database did not answer in time; nothing was changed, retry after the Retry-After delay',
+});
+
+/** Seconds a client should wait before retrying a 503 (sent as Retry-After). */
+export const RETRY_AFTER_SECONDS = 2;
 
 /** An http-errors/Koa error meant for the client (`expose` and 4xx), as its status, message and headers. */
 function exposedClientError(
@@ -49,7 +57,11 @@ function exposedClientError(
  */
 export function toDomainError(err: unknown): { error: DomainError; unexpected: boolean; headers: Record<string, string> } {
   if (err instanceof AppError) {
-    return { error: err.error, unexpected: err.kind === 'INTERNAL_ERROR', headers: {} };
+    const headers: Record<string, string> = err.kind === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+    return { error: err.error, unexpected: err.kind === 'INTERNAL_ERROR', headers };
+  }
+  if (isDatabaseUnavailable(err)) {
+    return { error: UNAVAILABLE, unexpected: false, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
   }
   const client = exposedClientError(err);
   if (client) {
@@ -70,6 +82,7 @@ export function toDomainError(err: unknown): { error: DomainError; unexpected: b
  */
 export function errorMapper(options: ErrorMapperOptions): GatewayAppMiddleware {
   const { logger } = options;
+  const unavailable = throttledWarning(logger);
   return async (ctx, next) => {
     try {
       await next();
@@ -80,10 +93,34 @@ export function errorMapper(options: ErrorMapperOptions): GatewayAppMiddleware {
       const mapped = toDomainError(err);
       if (mapped.unexpected) {
         logger.error({ err, request_id: ctx.state.requestId }, 'unexpected error while handling a request');
+      } else if (mapped.error.kind === 'SERVICE_UNAVAILABLE') {
+        unavailable.report(err, ctx.state.requestId);
       }
       if (ctx.headerSent || !ctx.writable) return;
       for (const [name, value] of Object.entries(mapped.headers)) ctx.set(name, value);
       sendError(ctx, mapped.error);
     }
+  };
+}
+
+/**
+ * During an outage every request fails the same way: one warning per second at most, with how
+ * many 503s it stands for, keeps the log readable (each request still has its access line).
+ */
+function throttledWarning(logger: GatewayLogger, intervalMs = 1000) {
+  let last = 0;
+  let suppressed = 0;
+  return {
+    report(err: unknown, requestId: string): void {
+      const now = Date.now();
+      if (now - last < intervalMs) {
+        suppressed += 1;
+        return;
+      }
+      last = now;
+      const reason = err instanceof Error ? err.message : String(err);
+      logger.warn({ reason, request_id: requestId, also_unavailable_since_last: suppressed }, 'answered 503: the database is unavailable or too slow');
+      suppressed = 0;
+    },
   };
 }

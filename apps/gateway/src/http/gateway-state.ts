@@ -3,6 +3,10 @@
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
+import type { Scope } from '@pits/persistence';
+
+/** Where a partner's installation for a tenant stands. */
+export type InstallationState = 'active' | 'inactive' | 'unknown';
 
 /** A partner's tier; it selects the partner's overall rate limit. */
 export type PartnerTier = 'small' | 'medium' | 'large';
@@ -32,8 +36,26 @@ export interface GatewayState {
   partner?: AuthenticatedPartner;
   /** Set by `requireTenant`: the lower-cased UUID from `X-Tenant-Id`. */
   tenantId?: string;
+  /** Set by `authenticate` on tenant-scoped routes: the partner's installation for the `X-Tenant-Id` tenant. */
+  installation?: { tenantId: string; state: InstallationState };
   /** Operation name (`inbound.list`, `areas.search`…) used by rate-limit buckets and the access log. */
   routeName?: string;
+  /** Aborted when the request's deadline passes (set by `requestDeadline`): its work must not commit any more. */
+  deadline?: AbortSignal;
+  /** Set by `idempotency` when this request claimed an Idempotency-Key: the route stores its response through it. */
+  idempotency?: IdempotencyCompletion;
+}
+
+/** How a route stores the response of a claimed Idempotency-Key. */
+export interface IdempotencyCompletion {
+  /**
+   * Stores `body` as the key's response, in `scope` (the transaction of the request's work, so
+   * both commit or neither does; null: on its own). False when another request took the key over
+   * (this claim's lease ran out): the caller must then roll its work back.
+   */
+  complete(scope: Scope | null, status: number, body: unknown): Promise<boolean>;
+  /** Whether a response was stored. */
+  readonly completed: boolean;
 }
 
 /** Extra, route-specific state (for example the parsed body); nothing by default. */

@@ -7,6 +7,7 @@ import {
   canonicalJson,
   createMemoryIdempotencyStore,
   idempotency,
+  MAX_FINGERPRINT_DEPTH,
   requestFingerprint,
   type IdempotencyOptions,
 } from './idempotency.js';
@@ -50,10 +51,17 @@ describe('idempotency', () => {
           throw new AppError(domainError('VALIDATION_ERROR', 'unknown location', { field: 'location_id' }));
         }
         sendEnvelopeA(ctx, { adjustment: { id: `ADJ-20260131-${String(run).padStart(6, '0')}` } }, 201);
+        // What mountRoutes does in the work's transaction; the memory store has none.
+        if (ctx.state.idempotency && !(await ctx.state.idempotency.complete(null, ctx.status, ctx.body))) throw new Error('claim lost');
+      };
+      const forgetful: GatewayMiddleware = (ctx) => {
+        runs += 1;
+        sendEnvelopeA(ctx, { forgot: true }, 201);
       };
       router.post('/adjustments', jsonBody(), partnerFromHeader, guard, create);
       router.patch('/adjustments/:id/approve', jsonBody(), partnerFromHeader, guard, create);
       router.get('/adjustments', partnerFromHeader, guard, create);
+      router.post('/forgetful', jsonBody(), partnerFromHeader, guard, forgetful);
     });
     return server.url;
   }
@@ -165,6 +173,15 @@ describe('idempotency', () => {
     expect(runs).toBe(1);
   });
 
+  it('refuses a 2xx the route did not store (500), and releases the key for a retry', async () => {
+    const url = await start();
+    const forgot = await fetch(`${url}/forgetful`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'forgot' } });
+    expect(forgot.status).toBe(500);
+    const again = await fetch(`${url}/forgetful`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', 'Idempotency-Key': 'forgot' } });
+    expect(again.status).toBe(500);
+    expect(runs).toBe(2);
+  });
+
   it.each([
     ['empty', ''],
     ['longer than 255 characters', 'k'.repeat(256)],
@@ -203,25 +220,35 @@ describe('idempotency', () => {
 });
 
 describe('memory idempotency store', () => {
-  it('lets a dead claim be taken over after its lease', async () => {
+  it('lets a dead claim be taken over after its lease, and only the newest claim complete', async () => {
     const store = createMemoryIdempotencyStore({ claimLeaseMs: 1000 });
-    expect(await store.begin(1, 'k', 'f', 0)).toEqual({ state: 'new' });
+    const first = await store.begin(1, 'k', 'f', 0);
+    expect(first).toMatchObject({ state: 'new' });
     expect(await store.begin(1, 'k', 'f', 999)).toEqual({ state: 'in_progress' });
     expect(await store.begin(1, 'k', 'other', 999)).toEqual({ state: 'mismatch' });
-    expect(await store.begin(1, 'k', 'f', 1000)).toEqual({ state: 'new' });
+    const second = await store.begin(1, 'k', 'f', 1000);
+    expect(second).toMatchObject({ state: 'new' });
+    if (first.state !== 'new' || second.state !== 'new') throw new Error('claims expected');
+    expect(await store.complete(null, 1, 'k', first.token, 201, { from: 'first' })).toBe(false);
+    expect(await store.complete(null, 1, 'k', second.token, 201, { from: 'second' })).toBe(true);
+    expect(await store.begin(1, 'k', 'f', 1001)).toEqual({ state: 'replay', status: 201, body: { from: 'second' } });
   });
 
   it('replays a completed record and releases an abandoned one', async () => {
     const store = createMemoryIdempotencyStore();
-    await store.begin(1, 'a', 'f', 0);
-    await store.complete(1, 'a', 201, { data: 1 });
+    const a = await store.begin(1, 'a', 'f', 0);
+    if (a.state !== 'new') throw new Error('claim expected');
+    await store.complete(null, 1, 'a', a.token, 201, { data: 1 });
     expect(await store.begin(1, 'a', 'f', 10)).toEqual({ state: 'replay', status: 201, body: { data: 1 } });
-    await store.abandon(1, 'a');
+    await store.abandon(1, 'a', a.token);
     expect(await store.begin(1, 'a', 'f', 20)).toMatchObject({ state: 'replay' });
 
-    await store.begin(1, 'b', 'f', 0);
-    await store.abandon(1, 'b');
-    expect(await store.begin(1, 'b', 'g', 1)).toEqual({ state: 'new' });
+    const b = await store.begin(1, 'b', 'f', 0);
+    if (b.state !== 'new') throw new Error('claim expected');
+    await store.abandon(1, 'b', 'not-the-token');
+    expect(await store.begin(1, 'b', 'f', 1)).toEqual({ state: 'in_progress' });
+    await store.abandon(1, 'b', b.token);
+    expect(await store.begin(1, 'b', 'g', 1)).toMatchObject({ state: 'new' });
   });
 });
 
@@ -237,5 +264,14 @@ describe('requestFingerprint', () => {
 
   it('writes canonical JSON', () => {
     expect(canonicalJson({ b: [3, { z: 1, a: null }], a: 'x' })).toBe('{"a":"x","b":[3,{"a":null,"z":1}]}');
+  });
+
+  it('refuses to recurse without bound: a 200,000-deep value is an INVALID_REQUEST, not a stack overflow', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i += 1) deep = [deep];
+    expect(() => requestFingerprint('POST', '/a', null, deep)).toThrow(expect.objectContaining({ name: 'AppError', message: 'the request body nests too deeply' }));
+    let shallow: unknown = 1;
+    for (let i = 0; i < MAX_FINGERPRINT_DEPTH - 5; i += 1) shallow = { a: shallow };
+    expect(requestFingerprint('POST', '/a', null, shallow)).toMatch(/^[0-9a-f]{64}$/);
   });
 });

@@ -1,36 +1,41 @@
 // `Idempotency-Key` on POST/PUT/PATCH (decisions §11): the first request with a key claims it and
 // runs; a repeat with the same fingerprint replays the stored response without running again; a
 // repeat with a different fingerprint is 422 IDEMPOTENCY_KEY_REUSED. Keys are per partner.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleepMs } from 'node:timers/promises';
 import { AppError, domainError } from '@pits/domain';
 import { errorBody, ERROR_STATUS } from './envelope.js';
+import type { Scope } from '@pits/persistence';
 import type { GatewayLogger, GatewayMiddleware } from './gateway-state.js';
 
 /** What `begin` found for a (partner, key). */
 export type IdempotencyBegin =
-  | { state: 'new' }
+  | { state: 'new'; token: string }
   | { state: 'replay'; status: number; body: unknown }
   | { state: 'mismatch' }
   | { state: 'in_progress' };
 
 /**
- * Where idempotency records live. A record is claimed atomically by `begin` (for a database: an
- * INSERT into `idempotency_records` relying on the unique (partner_id, key), and on conflict a
- * read of the existing row); a record expired by `now` counts as absent, and so does an
- * unfinished claim older than the store's claim lease (its process died).
+ * Where idempotency records live. A record is claimed atomically by `begin`, which hands the
+ * claimant a token; a record expired by `now` counts as absent, and so does an unfinished claim
+ * older than the store's claim lease (its process died). Only the token's holder can complete or
+ * release the claim, so a claim that was taken over can never overwrite the newer one's result.
  */
 export interface IdempotencyStore {
   /**
-   * Claims the key for this request (`new`), or reports a finished record with the same
-   * fingerprint (`replay`), a record with another fingerprint (`mismatch`, finished or not), or an
-   * unfinished claim with the same fingerprint (`in_progress`).
+   * Claims the key for this request (`new`, with its token), or reports a finished record with
+   * the same fingerprint (`replay`), a record with another fingerprint (`mismatch`, finished or
+   * not), or an unfinished claim with the same fingerprint (`in_progress`).
    */
   begin(partnerId: number, key: string, fingerprint: string, now: number): Promise<IdempotencyBegin>;
-  /** Stores the response of a claimed key (2xx and 4xx only); it stays replayable until expiry. */
-  complete(partnerId: number, key: string, status: number, body: unknown): Promise<void>;
-  /** Releases a claim after a 5xx or an exception, so the request can be retried with the key. */
-  abandon(partnerId: number, key: string): Promise<void>;
+  /**
+   * Stores the response of the claim held with `token`, in `scope` when given (the transaction of
+   * the work the response describes, so both commit or neither does); false when the claim is no
+   * longer this token's.
+   */
+  complete(scope: Scope | null, partnerId: number, key: string, token: string, status: number, body: unknown): Promise<boolean>;
+  /** Releases the claim held with `token` after a 5xx or an exception, so the request can be retried with the key. */
+  abandon(partnerId: number, key: string, token: string): Promise<void>;
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -44,13 +49,15 @@ export interface MemoryIdempotencyStoreOptions {
 
 interface MemoryRecord {
   fingerprint: string;
+  token: string;
   claimedAt: number;
   expiresAt: number;
   response?: { status: number; body: unknown };
 }
 
 /**
- * Records in this process, for tests and single-process development.
+ * Records in this process, for tests and single-process development (it has no transactions: a
+ * response is stored when `complete` is called).
  *
  * @example
  * const store = createMemoryIdempotencyStore();
@@ -79,30 +86,41 @@ export function createMemoryIdempotencyStore(options: MemoryIdempotencyStoreOpti
         if (existing.response === undefined) return Promise.resolve({ state: 'in_progress' });
         return Promise.resolve({ state: 'replay', status: existing.response.status, body: structuredClone(existing.response.body) });
       }
-      records.set(id(partnerId, key), { fingerprint, claimedAt: now, expiresAt: now + ttlMs });
-      return Promise.resolve({ state: 'new' });
+      const token = randomUUID();
+      records.set(id(partnerId, key), { fingerprint, token, claimedAt: now, expiresAt: now + ttlMs });
+      return Promise.resolve({ state: 'new', token });
     },
-    complete(partnerId, key, status, body) {
+    complete(_scope, partnerId, key, token, status, body) {
       const record = records.get(id(partnerId, key));
-      if (record !== undefined) record.response = { status, body: structuredClone(body) };
-      return Promise.resolve();
+      if (record === undefined || record.token !== token || record.response !== undefined) return Promise.resolve(false);
+      record.response = { status, body: structuredClone(body) };
+      return Promise.resolve(true);
     },
-    abandon(partnerId, key) {
+    abandon(partnerId, key, token) {
       const record = records.get(id(partnerId, key));
-      if (record !== undefined && record.response === undefined) records.delete(id(partnerId, key));
+      if (record !== undefined && record.token === token && record.response === undefined) records.delete(id(partnerId, key));
       return Promise.resolve();
     },
   };
 }
 
-/** JSON with object keys sorted at every level, so equal bodies give equal text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+/**
+ * Deeper than this, a body cannot be fingerprinted (the JSON body parser refuses bodies far
+ * shallower; this bound keeps the recursion finite whoever calls it).
+ */
+export const MAX_FINGERPRINT_DEPTH = 64;
+
+/** JSON with object keys sorted at every level, so equal bodies give equal text. Throws past MAX_FINGERPRINT_DEPTH levels. */
+export function canonicalJson(value: unknown, depth = 0): string {
+  if (depth > MAX_FINGERPRINT_DEPTH) {
+    throw new AppError(domainError('INVALID_REQUEST', 'the request body nests too deeply', { issue: `must not nest deeper than ${MAX_FINGERPRINT_DEPTH} levels` }));
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v, depth + 1)).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, depth + 1)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -156,6 +174,12 @@ function replayBody(body: unknown, requestId: string): unknown {
  * still running waits up to `waitMs`, then replays; if the first is still running then, it gets
  * 422 IDEMPOTENCY_KEY_REUSED "a request with this key is still in progress" (the contract has no 409).
  *
+ * A successful response is stored by the route itself, through `ctx.state.idempotency.complete`,
+ * in the transaction of its work (`mountRoutes` does this for every route): after a crash the
+ * key either replays a committed result or was never used. A refusal (4xx) is stored here, after
+ * the handler's transaction rolled back; a 5xx releases the claim. A route that answers 2xx
+ * without storing is a programming error and answers 500.
+ *
  * @example
  * router.post('/api/partner/v1/adjustments', authenticate(lookup), limit, jsonBody(), requireTenant(check),
  *   idempotency({ store, logger }), validateBody(schema), handler);
@@ -187,9 +211,13 @@ export function idempotency(options: IdempotencyOptions): GatewayMiddleware {
 
     const deadline = Date.now() + waitMs;
     let pause = pollMs;
+    let token: string;
     for (;;) {
       const found = await store.begin(partner.partnerId, key, fingerprint, now());
-      if (found.state === 'new') break;
+      if (found.state === 'new') {
+        token = found.token;
+        break;
+      }
       if (found.state === 'mismatch') {
         throw keyReused('this key was already used with a different request (method, path, tenant or body)');
       }
@@ -205,19 +233,20 @@ export function idempotency(options: IdempotencyOptions): GatewayMiddleware {
     }
 
     const partnerId = partner.partnerId;
+    const completion = {
+      completed: false,
+      complete: async (scope: Scope | null, status: number, body: unknown): Promise<boolean> => {
+        const stored = await store.complete(scope, partnerId, key, token, status, JSON.parse(JSON.stringify(body ?? null)) as unknown);
+        completion.completed ||= stored;
+        return stored;
+      },
+    };
+    ctx.state.idempotency = completion;
     const release = async (): Promise<void> => {
       try {
-        await store.abandon(partnerId, key);
+        await store.abandon(partnerId, key, token);
       } catch (err) {
         logger.error({ err, request_id: ctx.state.requestId }, 'could not release an idempotency key');
-      }
-    };
-    const record = async (code: number, payload: unknown): Promise<void> => {
-      try {
-        await store.complete(partnerId, key, code, JSON.parse(JSON.stringify(payload ?? null)) as unknown);
-      } catch (err) {
-        logger.error({ err, request_id: ctx.state.requestId }, 'could not store an idempotent response');
-        await release();
       }
     };
 
@@ -225,14 +254,19 @@ export function idempotency(options: IdempotencyOptions): GatewayMiddleware {
       await next();
     } catch (err) {
       if (err instanceof AppError && ERROR_STATUS[err.kind].http < 500) {
-        await record(ERROR_STATUS[err.kind].http, errorBody(err.error, ctx.state.requestId));
+        // Nothing of the request's work committed (its transaction rolled back): the refusal alone is stored.
+        await completion.complete(null, ERROR_STATUS[err.kind].http, errorBody(err.error, ctx.state.requestId)).catch(async (storeError: unknown) => {
+          logger.error({ err: storeError, request_id: ctx.state.requestId }, 'could not store an idempotent refusal');
+          await release();
+        });
       } else {
         await release();
       }
       throw err;
     }
-    const status = ctx.status;
-    if ((status >= 200 && status < 300) || (status >= 400 && status < 500)) await record(status, ctx.body);
-    else await release();
+    if (!completion.completed) {
+      await release();
+      throw new Error(`route ${ctx.method} ${ctx.path} answered ${ctx.status} without storing its Idempotency-Key response`);
+    }
   };
 }

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import {
   accessLog,
   authenticate,
-  createCachedKeyLookup,
   createMemoryIdempotencyStore,
   createMemoryRateLimitStore,
   errorMapper,
@@ -39,29 +38,34 @@ describe('the gateway middleware chain', () => {
     const recording = recordingLogger();
     lines = recording.lines;
     const { logger } = recording;
-    const auth = authenticate(createCachedKeyLookup((k) => Promise.resolve(k === KEY ? PARTNER : null)));
+    const resolve = (k: string, t: string | null) =>
+      Promise.resolve(k === KEY ? { partner: PARTNER, installation: t === null ? null : t === TENANT ? ('active' as const) : ('unknown' as const) } : null);
+    const auth = authenticate(resolve);
+    const authForTenant = authenticate(resolve, { tenantScoped: true });
     const limit = rateLimit({
       store: createMemoryRateLimitStore(),
       logger,
       tiers: { small: 100, medium: 100, large: 100 },
       operations: { 'areas.search': 2 },
     });
-    const tenant = requireTenant((_, t) => Promise.resolve(t === TENANT ? 'active' : 'unknown'));
+    const tenant = requireTenant();
     const once = idempotency({ store: createMemoryIdempotencyStore(), logger });
 
     const router = new Router<GatewayState>();
     router.post(
       '/api/partner/v1/adjustments',
       nameRoute('adjustments.create'),
-      auth,
+      authForTenant,
       limit,
       jsonBody(),
       tenant,
       once,
       validateBody(createBody),
-      (ctx: GatewayContext<ValidatedBody<z.output<typeof createBody>>>) => {
+      async (ctx: GatewayContext<ValidatedBody<z.output<typeof createBody>>>) => {
         created += 1;
         sendEnvelopeA(ctx, { adjustment: { reason: ctx.state.body.reason, n: created } }, 201);
+        // mountRoutes stores it in the work's transaction; this store has none.
+        await ctx.state.idempotency?.complete(null, ctx.status, ctx.body);
       },
     );
     router.get('areas.search', '/api/partner/v1/areas', auth, limit, (ctx) => sendEnvelopeB(ctx, { areas: [] }));

@@ -4,12 +4,12 @@
 //               → router.routes() → methodNotAllowed([router])
 //   each partner route (or router.use for the shared head):
 //               nameRoute('inbound.list')      (or register the route under that name)
-//               → authenticate(createCachedKeyLookup(lookup))
+//               → authenticate(resolveApiKey, { tenantScoped })   (key and installation, every request)
 //               → rateLimit({ store, logger })
 //               → jsonBody()                     (POST/PUT/PATCH)
-//               → requireTenant(checkInstallation)   (tenant-scoped endpoints)
+//               → requireTenant()                     (tenant-scoped endpoints)
 //               → idempotency({ store, logger })     (POST/PUT/PATCH)
-//               → validateBody(schema) / validateQuery(schema)
+//               → validateParams() (routes with :params) → validateBody(schema) / validateQuery(schema)
 //               → handler: sendEnvelopeA / sendEnvelopeB, or throw AppError
 //
 // Authentication comes first on routes so unauthenticated callers get 401 before any body is
@@ -21,6 +21,8 @@ export {
   type GatewayLogger,
   type GatewayMiddleware,
   type GatewayState,
+  type IdempotencyCompletion,
+  type InstallationState,
   type NoExtraState,
   type PartnerTier,
   matchedRoutePattern,
@@ -28,6 +30,8 @@ export {
   operationName,
 } from './gateway-state.js';
 export { requestId, type RequestIdOptions } from './request-id.js';
+export { requestDeadline, type RequestDeadlineOptions } from './request-deadline.js';
+export { securityHeaders } from './security-headers.js';
 export {
   ERROR_STATUS,
   errorBody,
@@ -39,20 +43,13 @@ export {
   type EnvelopeTarget,
   type ErrorEnvelope,
 } from './envelope.js';
-export { errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
+export { RETRY_AFTER_SECONDS, errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
 export { allowedMethods, methodNotAllowed, type RouteMatcher } from './method-not-allowed.js';
 export { accessLog, type AccessLogLine, type AccessLogOptions } from './access-log.js';
 export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, jsonBody, type JsonBodyOptions } from './body-parser.js';
-export {
-  authenticate,
-  createCachedKeyLookup,
-  parseAuthorization,
-  type CachedKeyLookupOptions,
-  type LookupApiKey,
-  type ParsedAuthorization,
-} from './authenticate.js';
-export { requireTenant, type CheckInstallation } from './tenant-guard.js';
-export { validateBody, validateQuery, type ValidatedBody, type ValidatedQuery } from './validate.js';
+export { authenticate, parseAuthorization, tenantIdOf, type ParsedAuthorization, type ResolveApiKey, type ResolvedKey } from './authenticate.js';
+export { requireTenant } from './tenant-guard.js';
+export { NOT_UTF8_ISSUE, validateBody, validateParams, validateQuery, type ValidatedBody, type ValidatedQuery } from './validate.js';
 export {
   createMemoryRateLimitStore,
   currentWindow,

@@ -1,12 +1,9 @@
 // On whose behalf: `X-Tenant-Id` must name a tenant the calling partner holds an active
 // installation for (decisions §1). Unknown, foreign and deauthorized tenants look the same: 403.
+// The installation was read by `authenticate` in the same statement as the key.
 import { AppError, domainError } from '@pits/domain';
+import { tenantIdOf } from './authenticate.js';
 import type { GatewayMiddleware } from './gateway-state.js';
-
-/** Whether `partnerId` may act for `tenantId` now. */
-export type CheckInstallation = (partnerId: number, tenantId: string) => Promise<'active' | 'inactive' | 'unknown'>;
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function forbidden(): AppError {
   return new AppError(
@@ -18,19 +15,18 @@ function forbidden(): AppError {
 }
 
 /**
- * Goes after `authenticate`. Missing or blank `X-Tenant-Id` → 400 INVALID_REQUEST; not a UUID,
- * unknown, not installed or deauthorized → 403 FORBIDDEN; else `ctx.state.tenantId` is the
- * lower-cased UUID.
+ * Goes after `authenticate(resolve, { tenantScoped: true })`. Missing or blank `X-Tenant-Id` → 400
+ * INVALID_REQUEST; not a UUID, unknown, not installed or deauthorized → 403 FORBIDDEN; else
+ * `ctx.state.tenantId` is the lower-cased UUID.
  *
  * @example
- * router.post('/api/partner/v1/adjustments', authenticate(lookup), rateLimit(opts), requireTenant(check), handler);
+ * router.post('/api/partner/v1/adjustments', authenticate(resolve, { tenantScoped: true }), rateLimit(opts), requireTenant(), handler);
  */
-export function requireTenant(checkInstallation: CheckInstallation): GatewayMiddleware {
+export function requireTenant(): GatewayMiddleware {
   return async (ctx, next) => {
-    const partner = ctx.state.partner;
-    if (partner === undefined) throw new Error('requireTenant needs authenticate() before it');
-    const tenantId = ctx.get('X-Tenant-Id').trim();
-    if (tenantId === '') {
+    if (ctx.state.partner === undefined) throw new Error('requireTenant needs authenticate() before it');
+    const header = ctx.get('X-Tenant-Id');
+    if (header.trim() === '') {
       throw new AppError(
         domainError('INVALID_REQUEST', 'the X-Tenant-Id header is required', {
           field: 'X-Tenant-Id',
@@ -38,11 +34,10 @@ export function requireTenant(checkInstallation: CheckInstallation): GatewayMidd
         }),
       );
     }
-    if (!UUID_PATTERN.test(tenantId)) throw forbidden();
-    const normalized = tenantId.toLowerCase();
-    const state = await checkInstallation(partner.partnerId, normalized);
-    if (state !== 'active') throw forbidden();
-    ctx.state.tenantId = normalized;
+    const tenantId = tenantIdOf(header);
+    const installation = ctx.state.installation;
+    if (tenantId === null || installation?.tenantId !== tenantId || installation.state !== 'active') throw forbidden();
+    ctx.state.tenantId = tenantId;
     await next();
   };
 }

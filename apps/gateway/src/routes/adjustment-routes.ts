@@ -15,7 +15,6 @@ import {
   ZERO,
 } from '@pits/domain';
 import {
-  type Database,
   approveAdjustment,
   createAdjustment,
   findAdjustment,
@@ -25,9 +24,9 @@ import {
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
 import * as p from './inventory-presenters.js';
-import { type RouteSpec, defineRoute } from './route-spec.js';
+import { type Route, defineRoute } from './route-spec.js';
 
-export function adjustmentRoutes({ database }: { database: Database }): RouteSpec[] {
+export function adjustmentRoutes(): Route[] {
   return [
     defineRoute({
       name: 'adjustments.create',
@@ -49,9 +48,9 @@ export function adjustmentRoutes({ database }: { database: Database }): RouteSpe
         reason: 'Cycle count correction',
         items: [{ product_id: '1042', quantity: 3, unit_cost: 19.99, notes: 'shelf A3' }],
       },
-      handler: async ({ partner, tenantId, body, now }) => {
+      handler: async ({ db, partner, tenantId, body, now }) => {
         const created = await createAdjustment(
-          database,
+          db,
           {
             tenantId,
             partnerId: partner.partnerId,
@@ -80,9 +79,9 @@ export function adjustmentRoutes({ database }: { database: Database }): RouteSpe
       status: 200,
       response: adjustmentListResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ tenantId, query }) => {
+      handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
-        const { rows, total } = await listAdjustments(database, tenantId, { status: query.status, locationId: query.location_id, type: query.type }, page);
+        const { rows, total } = await listAdjustments(db, tenantId, { status: query.status, locationId: query.location_id, type: query.type }, page);
         return { adjustments: rows.map(p.presentAdjustmentListEntry), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),
@@ -98,10 +97,10 @@ export function adjustmentRoutes({ database }: { database: Database }): RouteSpe
       status: 200,
       response: adjustmentDetailResponse,
       errors: ['NOT_FOUND'],
-      handler: async ({ tenantId, params }) => {
-        const adjustment = await findAdjustment(database, tenantId, params.id ?? '');
+      handler: async ({ db, tenantId, params }) => {
+        const adjustment = await findAdjustment(db, tenantId, params.id ?? '');
         if (!adjustment) throw notFound('adjustment', params.id);
-        const levels = await readStockLevels(database, adjustment.items.map((i) => ({ locationId: adjustment.location.id, productId: i.productId })));
+        const levels = await readStockLevels(db, adjustment.items.map((i) => ({ locationId: adjustment.location.id, productId: i.productId })));
         const current = (productId: number) => levels.get(stockKey({ locationId: adjustment.location.id, productId }))?.[adjustment.stockSource] ?? ZERO;
         return { adjustment: p.presentAdjustmentDetail(adjustment, current) };
       },
@@ -121,8 +120,8 @@ export function adjustmentRoutes({ database }: { database: Database }): RouteSpe
       response: adjustmentActionResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'INSUFFICIENT_STOCK'],
       example: {},
-      handler: async ({ partner, tenantId, params, now }) => {
-        await approveAdjustment(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
+      handler: async ({ db, partner, tenantId, params, now }) => {
+        await approveAdjustment(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
         return null;
       },
     }),
@@ -140,8 +139,8 @@ export function adjustmentRoutes({ database }: { database: Database }): RouteSpe
       response: adjustmentActionResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'VALIDATION_ERROR'],
       example: { reason: 'Counted twice' },
-      handler: async ({ partner, tenantId, params, body, now }) => {
-        await rejectAdjustment(database, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now);
+      handler: async ({ db, partner, tenantId, params, body, now }) => {
+        await rejectAdjustment(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now);
         return null;
       },
     }),

@@ -1,6 +1,8 @@
 // Areas in the v1 contract's shape: coordinates as decimal strings with eight places.
 import { toFixedString } from '@pits/domain';
-import type { AreaView } from '@pits/persistence';
+import type { AreaRecord } from '@pits/persistence';
+import type * as contract from '@pits/domain';
+import type { z } from 'zod';
 
 const EIGHT_PLACES = /^-?\d+\.\d{8}$/;
 
@@ -8,26 +10,26 @@ const EIGHT_PLACES = /^-?\d+\.\d{8}$/;
 const coordinate = (value: string) => (EIGHT_PLACES.test(value) ? value : toFixedString(value, 8));
 
 /** One entry of `data.areas`. */
-export function presentArea(row: AreaView) {
+export function presentArea(area: AreaRecord): z.input<typeof contract.area> {
   return {
-    region_id: row.region_id,
-    country: row.country,
-    country_code: row.country_code,
-    state: row.state,
-    state_code: row.state_code,
-    city: row.city,
-    city_code: row.city_code,
-    district: row.district,
-    district_code: row.district_code,
-    subdistrict: row.subdistrict,
-    subdistrict_code: row.subdistrict_code,
-    postcode: row.postcode,
-    longitude: coordinate(row.longitude),
-    latitude: coordinate(row.latitude),
+    region_id: area.regionId,
+    country: area.country,
+    country_code: area.countryCode,
+    state: area.state,
+    state_code: area.stateCode,
+    city: area.city,
+    city_code: area.cityCode,
+    district: area.district,
+    district_code: area.districtCode,
+    subdistrict: area.subdistrict,
+    subdistrict_code: area.subdistrictCode,
+    postcode: area.postcode,
+    longitude: coordinate(area.longitude),
+    latitude: coordinate(area.latitude),
   };
 }
 
 /** `data` of the detail: the area with its timestamps. */
-export function presentAreaDetail(row: AreaView) {
-  return { ...presentArea(row), created_at: row.created_at, updated_at: row.updated_at };
+export function presentAreaDetail(area: AreaRecord): z.input<typeof contract.areaDetail> {
+  return { ...presentArea(area), created_at: area.createdAt, updated_at: area.updatedAt };
 }

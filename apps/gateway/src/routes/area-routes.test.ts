@@ -1,7 +1,7 @@
 // The area endpoints through the assembled gateway, every success checked against the contract's
 // strict response schemas.
 import { areaDetailResponse, areaSearchResponse, errorEnvelope } from '@pits/domain';
-import { type AreaRecord, createApiKey, createPartner, upsertAreaBatch } from '@pits/persistence';
+import { type AreaImportRow, createApiKey, createPartner, upsertAreaBatch } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { type Gateway, createGateway } from '../create-gateway.js';
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T08:00:00.000Z');
 
-const area = (code: string, subdistrict: string, more: Partial<AreaRecord>): AreaRecord => ({
+const area = (code: string, subdistrict: string, more: Partial<AreaImportRow>): AreaImportRow => ({
   country: 'Indonesia',
   country_code: 'ID',
   state: 'Jawa Barat',

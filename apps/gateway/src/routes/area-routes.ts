@@ -2,13 +2,12 @@
 // one area by subdistrict code (envelope B, no tenant). Search has its own rate-limit bucket,
 // `areas.search`.
 import { AppError, areaDetailQuery, areaDetailResponse, areaSearchQuery, areaSearchResponse, domainError, morePagination, pageFacts } from '@pits/domain';
-import { type Database, findArea, searchAreas } from '@pits/persistence';
+import { findArea, searchAreas } from '@pits/persistence';
 import { presentArea, presentAreaDetail } from './area-presenters.js';
 import { pageOf } from './route-helpers.js';
-import { type RouteSpec, defineRoute } from './route-spec.js';
+import { type Route, defineRoute } from './route-spec.js';
 
-export function areaRoutes(deps: { database: Database }): RouteSpec[] {
-  const { database } = deps;
+export function areaRoutes(): Route[] {
   return [
     defineRoute({
       name: 'areas.search',
@@ -27,9 +26,9 @@ export function areaRoutes(deps: { database: Database }): RouteSpec[] {
       status: 200,
       response: areaSearchResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ query }) => {
+      handler: async ({ db, query }) => {
         const page = pageOf(query);
-        const { rows, total } = await searchAreas(database, { searchBy: query.search_by, searchValue: query.search_value }, page);
+        const { rows, total } = await searchAreas(db, { searchBy: query.search_by, searchValue: query.search_value }, page);
         return { areas: rows.map(presentArea), pagination: morePagination(pageFacts(total, page, rows.length)) };
       },
     }),
@@ -46,8 +45,8 @@ export function areaRoutes(deps: { database: Database }): RouteSpec[] {
       status: 200,
       response: areaDetailResponse,
       errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
-      handler: async ({ query }) => {
-        const row = await findArea(database, query.subdistrict_code);
+      handler: async ({ db, query }) => {
+        const row = await findArea(db, query.subdistrict_code);
         if (!row) throw new AppError(domainError('NOT_FOUND', `area ${query.subdistrict_code} does not exist`, { field: 'subdistrict_code' }));
         return presentAreaDetail(row);
       },

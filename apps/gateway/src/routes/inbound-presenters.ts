@@ -1,146 +1,144 @@
 // Inbound shipments in the contract's two shapes, which agree on the same shipment: the list's
 // integer inbound_id is the detail's string id, code is reference_number, inbound_details[].id is
 // the detail's items[].id and the item_id that receive takes.
-import { fromScaled, isoMicros, pendingQuantity, toFixedString, toJsonNumber } from '@pits/domain';
-import type { InboundAggregate, InboundDetailRow, LocationRow, ProductRow } from '@pits/persistence';
+import { isoMicros, pendingQuantity, toJsonNumber } from '@pits/domain';
+import type { InboundDetailRecord, InboundRecord, LocationRecord, ProductRecord } from '@pits/persistence';
 import { presentTenantLocation } from './tenant-presenters.js';
+import type * as contract from '@pits/domain';
+import type { z } from 'zod';
 
-const two = (value: string) => toFixedString(value, 2);
-
-function product(p: ProductRow) {
+function product(p: ProductRecord): z.input<typeof contract.inboundProduct> {
   return {
     product_id: p.id,
-    category_id: p.category_id,
+    category_id: p.categoryId,
     name: p.name,
     sku: p.sku,
     barcode: p.barcode,
     description: p.description,
     brand: p.brand,
-    product_type: p.product_type,
-    published_price: two(p.published_price),
-    cost_price: two(p.cost_price),
-    weight: two(p.weight),
-    width: two(p.width),
-    height: two(p.height),
-    length: two(p.length),
+    product_type: p.productType,
+    published_price: p.publishedPrice,
+    cost_price: p.costPrice,
+    weight: p.weight,
+    width: p.width,
+    height: p.height,
+    length: p.length,
     status: p.status,
-    is_bundle: p.is_bundle === 1,
-    is_managed_by_fulfillment: p.is_managed_by_fulfillment === 1,
-    advance_qc: p.advance_qc === 1,
-    production_batch: p.production_batch === 1,
-    cold_storage: p.cold_storage === 1,
-    fulfillment_manage_by: p.fulfillment_manage_by,
-    outbound_expired: p.outbound_expired,
-    inbound_expired: p.inbound_expired,
-    outer_barcode: p.outer_barcode,
-    created_by: p.created_by,
-    updated_by: p.updated_by,
-    deleted_by: p.deleted_by,
-    created_at: p.created_at,
-    updated_at: p.updated_at,
-    deleted_at: p.deleted_at,
+    is_bundle: p.isBundle,
+    is_managed_by_fulfillment: p.isManagedByFulfillment,
+    advance_qc: p.advanceQc,
+    production_batch: p.productionBatch,
+    cold_storage: p.coldStorage,
+    fulfillment_manage_by: p.fulfillmentManageBy,
+    outbound_expired: p.outboundExpired,
+    inbound_expired: p.inboundExpired,
+    outer_barcode: p.outerBarcode,
+    created_by: p.createdBy,
+    updated_by: p.updatedBy,
+    deleted_by: p.deletedBy,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    deleted_at: p.deletedAt,
   };
 }
 
 /** The tenant-location object plus the fields only the inbound embedding carries. */
-function inboundLocation(l: LocationRow) {
+function inboundLocation(l: LocationRecord): z.input<typeof contract.inboundLocation> {
   return {
     ...presentTenantLocation(l),
-    is_return: l.is_return === 1,
-    updated_by: l.updated_by,
-    deleted_by: l.deleted_by,
-    deleted_at: l.deleted_at,
-    updated_at: l.updated_at,
+    is_return: l.isReturn,
+    updated_by: l.updatedBy,
+    deleted_by: l.deletedBy,
+    deleted_at: l.deletedAt,
+    updated_at: l.updatedAt,
   };
 }
 
-const received = (row: InboundDetailRow) => fromScaled(row.received_good + row.received_damaged);
+const received = (line: InboundDetailRecord) => line.receivedGood.plus(line.receivedDamaged);
 
 /** An entry of `data.inbounds`. */
-export function presentInboundListEntry(a: InboundAggregate) {
-  const s = a.shipment;
-  const details = a.details.map(({ row, product: p }) => ({
-    inbound_detail_id: row.id,
-    inbound_id: row.inbound_id,
-    product_id: row.product_id,
-    expected_quantity: toJsonNumber(fromScaled(row.expected_quantity)),
-    notes: row.notes,
-    created_by: row.created_by,
-    updated_by: row.updated_by,
-    deleted_by: row.deleted_by,
-    received_by: row.received_by,
-    deleted_at: row.deleted_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    product: product(p),
+export function presentInboundListEntry(s: InboundRecord): z.input<typeof contract.inboundListEntry> {
+  const details = s.details.map((line): z.input<typeof contract.inboundDetailLine> => ({
+    inbound_detail_id: line.id,
+    inbound_id: line.inboundId,
+    product_id: line.productId,
+    expected_quantity: toJsonNumber(line.expectedQuantity),
+    notes: line.notes,
+    created_by: line.createdBy,
+    updated_by: line.updatedBy,
+    deleted_by: line.deletedBy,
+    received_by: line.receivedBy,
+    deleted_at: line.deletedAt,
+    created_at: line.createdAt,
+    updated_at: line.updatedAt,
+    product: product(line.product),
   }));
   return {
     inbound_id: s.id,
     code: s.code,
-    inbound_date: isoMicros(new Date(s.inbound_date)),
-    source_type: s.source_type,
-    source_id: s.source_id,
-    source_code: s.source_code,
-    location_id: s.location_id,
+    inbound_date: isoMicros(new Date(s.inboundDate)),
+    source_type: s.sourceType,
+    source_id: s.sourceId,
+    source_code: s.sourceCode,
+    location_id: s.locationId,
     status: s.status,
-    received_at: s.received_at,
-    cancelled_at: s.cancelled_at,
+    received_at: s.receivedAt,
+    cancelled_at: s.cancelledAt,
     notes: s.notes,
-    created_by: s.created_by,
-    updated_by: s.updated_by,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
+    created_by: s.createdBy,
+    updated_by: s.updatedBy,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
     details,
     details_count: details.length,
-    location: inboundLocation(a.location),
+    location: inboundLocation(s.location),
     inbound_details: details,
   };
 }
 
 /** `data.inbound` of the detail. `quantity` is the line's ordered (expected) quantity. */
-export function presentInboundDetail(a: InboundAggregate) {
-  const s = a.shipment;
+export function presentInboundDetail(s: InboundRecord): z.input<typeof contract.inboundDetail> {
   return {
     id: String(s.id),
     reference_number: s.code,
     status: s.status,
-    location: { id: String(a.location.id), code: a.location.code, name: a.location.name, address: a.location.address },
-    items: a.details.map(({ row, product: p }) => ({
-      id: String(row.id),
-      sku: p.sku,
-      name: p.name,
-      quantity: toJsonNumber(fromScaled(row.expected_quantity)),
-      unit: row.unit,
-      unit_price: toJsonNumber(row.unit_price),
-      expected_quantity: toJsonNumber(fromScaled(row.expected_quantity)),
-      good_received_quantity: toJsonNumber(fromScaled(row.received_good)),
-      damaged_received_quantity: toJsonNumber(fromScaled(row.received_damaged)),
-      grid_id: row.grid_id ?? a.location.receiving_grid,
-      received_at: row.received_at,
-      received_by: row.received_by,
+    location: { id: String(s.location.id), code: s.location.code, name: s.location.name, address: s.location.address },
+    items: s.details.map((line) => ({
+      id: String(line.id),
+      sku: line.product.sku,
+      name: line.product.name,
+      quantity: toJsonNumber(line.expectedQuantity),
+      unit: line.unit,
+      unit_price: toJsonNumber(line.unitPrice),
+      expected_quantity: toJsonNumber(line.expectedQuantity),
+      good_received_quantity: toJsonNumber(line.receivedGood),
+      damaged_received_quantity: toJsonNumber(line.receivedDamaged),
+      grid_id: line.gridId ?? s.location.receivingGrid,
+      received_at: line.receivedAt,
+      received_by: line.receivedBy,
     })),
     notes: s.notes,
-    created_at: s.created_at,
-    updated_at: s.updated_at,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
   };
 }
 
 /** `data.inbound` of a receipt: the lines it touched, with cumulative figures. */
-export function presentReceipt(a: InboundAggregate, touched: readonly number[]) {
-  const byId = new Map(a.details.map((d) => [d.row.id, d.row]));
+export function presentReceipt(s: InboundRecord, touched: readonly number[]): z.input<typeof contract.receiveInboundResponse>['data']['inbound'] {
+  const byId = new Map(s.details.map((line) => [line.id, line]));
   return {
-    id: String(a.shipment.id),
-    status: a.shipment.status,
-    updated_at: a.shipment.updated_at,
+    id: String(s.id),
+    status: s.status,
+    updated_at: s.updatedAt,
     items: touched.map((id) => {
-      const row = byId.get(id)!;
+      const line = byId.get(id)!;
       return {
         id: String(id),
-        received_quantity: toJsonNumber(received(row)),
-        pending_quantity: toJsonNumber(pendingQuantity({ expected: fromScaled(row.expected_quantity), received: received(row) })),
-        grid_id: row.grid_id ?? a.location.receiving_grid,
-        received_at: row.received_at!,
-        received_by: row.received_by!,
+        received_quantity: toJsonNumber(received(line)),
+        pending_quantity: toJsonNumber(pendingQuantity({ expected: line.expectedQuantity, received: received(line) })),
+        grid_id: line.gridId ?? s.location.receivingGrid,
+        received_at: line.receivedAt!,
+        received_by: line.receivedBy!,
       };
     }),
   };

@@ -1,17 +1,17 @@
 // Inbound shipments for partners: list (envelope B), detail (envelope A) and receive. Each has its
 // own 200-per-minute rate-limit bucket besides the partner's tier.
 import { inboundDetailResponse, inboundListQuery, inboundListResponse, pageFacts, rangePagination, receiveInboundBody, receiveInboundResponse } from '@pits/domain';
-import { type Database, findInbound, listInbounds, receiveInbound } from '@pits/persistence';
+import { findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentInboundDetail, presentInboundListEntry, presentReceipt } from './inbound-presenters.js';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import { type RouteSpec, defineRoute } from './route-spec.js';
+import { type Route, defineRoute } from './route-spec.js';
 
 /** A path id that is not a positive integer names no shipment. */
 function shipmentId(value: string | undefined): number {
   return value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0;
 }
 
-export function inboundRoutes({ database }: { database: Database }): RouteSpec[] {
+export function inboundRoutes(): Route[] {
   return [
     defineRoute({
       name: 'inbound.list',
@@ -26,9 +26,9 @@ export function inboundRoutes({ database }: { database: Database }): RouteSpec[]
       status: 200,
       response: inboundListResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ tenantId, query }) => {
+      handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
-        const { rows, total } = await listInbounds(database, tenantId, { status: query.status, locationId: query.location_id }, page);
+        const { rows, total } = await listInbounds(db, tenantId, { status: query.status, locationId: query.location_id }, page);
         return { inbounds: rows.map(presentInboundListEntry), pagination: rangePagination(pageFacts(total, page, rows.length)) };
       },
     }),
@@ -44,8 +44,8 @@ export function inboundRoutes({ database }: { database: Database }): RouteSpec[]
       status: 200,
       response: inboundDetailResponse,
       errors: ['NOT_FOUND'],
-      handler: async ({ tenantId, params }) => {
-        const shipment = await findInbound(database, tenantId, shipmentId(params.id));
+      handler: async ({ db, tenantId, params }) => {
+        const shipment = await findInbound(db, tenantId, shipmentId(params.id));
         if (!shipment) throw notFound('inbound shipment', params.id);
         return { inbound: presentInboundDetail(shipment) };
       },
@@ -65,9 +65,9 @@ export function inboundRoutes({ database }: { database: Database }): RouteSpec[]
       response: receiveInboundResponse,
       errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_STATE'],
       example: { items: [{ item_id: '9001', received_quantity: 5, received_by: 'Budi', condition: 'good', grid_id: 'A-01-03' }] },
-      handler: async ({ partner, tenantId, params, body, now }) => {
+      handler: async ({ db, partner, tenantId, params, body, now }) => {
         const result = await receiveInbound(
-          database,
+          db,
           {
             tenantId,
             id: shipmentId(params.id),

@@ -1,5 +1,6 @@
 // Adjustments, transfers and stock in the v1 contract's shapes: exact decimals become JSON numbers
-// only here, at the edge.
+// only here, at the edge. Each presenter's return type is its part of the response schema, so a
+// field the schema does not know fails to compile here.
 import { type Dec, type StockLevel, availableQuantity, toJsonNumber } from '@pits/domain';
 import type {
   AdjustmentItemRecord,
@@ -10,10 +11,12 @@ import type {
   TransferRecord,
   TransferWithItems,
 } from '@pits/persistence';
+import type * as contract from '@pits/domain';
+import type { z } from 'zod';
 
 const n = (value: Dec) => toJsonNumber(value);
 
-function adjustmentItem(item: AdjustmentItemRecord) {
+function adjustmentItem(item: AdjustmentItemRecord): z.input<typeof contract.adjustmentItem> {
   return {
     id: item.id,
     product_id: String(item.productId),
@@ -26,7 +29,7 @@ function adjustmentItem(item: AdjustmentItemRecord) {
   };
 }
 
-function adjustmentHead(a: AdjustmentRecord) {
+function adjustmentHead(a: AdjustmentRecord): Omit<z.input<typeof contract.adjustmentDetail>, 'items'> {
   return {
     id: a.number,
     adjustment_number: a.number,
@@ -49,16 +52,16 @@ function adjustmentHead(a: AdjustmentRecord) {
 }
 
 /** Create response: detail form, items without current_stock. */
-export function presentCreatedAdjustment(a: AdjustmentWithItems) {
+export function presentCreatedAdjustment(a: AdjustmentWithItems): z.input<typeof contract.adjustmentCreated> {
   return { ...adjustmentHead(a), items: a.items.map(adjustmentItem) };
 }
 
 /** Detail: items with the live quantity of their bucket (`currentStock(productId)`). */
-export function presentAdjustmentDetail(a: AdjustmentWithItems, currentStock: (productId: number) => Dec) {
+export function presentAdjustmentDetail(a: AdjustmentWithItems, currentStock: (productId: number) => Dec): z.input<typeof contract.adjustmentDetail> {
   return { ...adjustmentHead(a), items: a.items.map((i) => ({ ...adjustmentItem(i), current_stock: n(currentStock(i.productId)) })) };
 }
 
-export function presentAdjustmentListEntry(a: AdjustmentRecord) {
+export function presentAdjustmentListEntry(a: AdjustmentRecord): z.input<typeof contract.adjustmentListEntry> {
   return {
     id: a.number,
     adjustment_number: a.number,
@@ -73,7 +76,7 @@ export function presentAdjustmentListEntry(a: AdjustmentRecord) {
   };
 }
 
-function transferHead(t: TransferRecord) {
+function transferHead(t: TransferRecord): Omit<z.input<typeof contract.transferListEntry>, 'from_location' | 'to_location'> {
   return {
     id: t.number,
     transfer_number: t.number,
@@ -100,11 +103,11 @@ function transferHead(t: TransferRecord) {
   };
 }
 
-const fullLocation = (l: TransferRecord['fromLocation']) => ({ id: l.id, code: l.code, name: l.name, address: l.address, contact_person: l.contactPerson, phone: l.phone });
+const fullLocation = (l: TransferRecord['fromLocation']): z.input<typeof contract.transferLocation> => ({ id: l.id, code: l.code, name: l.name, address: l.address, contact_person: l.contactPerson, phone: l.phone });
 const shortLocation = (l: TransferRecord['fromLocation']) => ({ id: l.id, code: l.code, name: l.name });
 
 /** Create and detail: full form; `available(productId)` is the live available quantity at the source. */
-export function presentTransferDetail(t: TransferWithItems, available: (productId: number) => Dec) {
+export function presentTransferDetail(t: TransferWithItems, available: (productId: number) => Dec): z.input<typeof contract.transferDetail> {
   return {
     ...transferHead(t),
     from_location: fullLocation(t.fromLocation),
@@ -124,11 +127,44 @@ export function presentTransferDetail(t: TransferWithItems, available: (productI
   };
 }
 
-export function presentTransferListEntry(t: TransferRecord) {
+export function presentTransferListEntry(t: TransferRecord): z.input<typeof contract.transferListEntry> {
   return { ...transferHead(t), from_location: shortLocation(t.fromLocation), to_location: shortLocation(t.toLocation) };
 }
 
-export function presentStockLevel(s: StockLevelView) {
+/**
+ * A transfer an operation has just moved, whose record must show the move. The response schemas
+ * promise the new status with its time and actor; a record without them is a bug (500), never a
+ * response that breaks the contract.
+ */
+function notRecorded(t: TransferRecord, expected: TransferRecord['status']): Error {
+  return new Error(`transfer ${t.number} is ${t.status} after being moved to ${expected}, or lacks its time or actor`);
+}
+
+/** `data.transfer` of approve. */
+export function presentTransferApproval(t: TransferRecord): z.input<typeof contract.approveTransferResponse>['data']['transfer'] {
+  if (t.status !== 'approved' || t.approvedAt === null || t.approvedBy === null) throw notRecorded(t, 'approved');
+  return { id: t.number, transfer_number: t.number, status: t.status, approved_at: t.approvedAt, approved_by: t.approvedBy };
+}
+
+/** `data.transfer` of reject. */
+export function presentTransferRejection(t: TransferRecord): z.input<typeof contract.rejectTransferResponse>['data']['transfer'] {
+  if (t.status !== 'rejected' || t.rejectedAt === null || t.rejectedBy === null || t.rejectionReason === null) throw notRecorded(t, 'rejected');
+  return { id: t.number, transfer_number: t.number, status: t.status, rejected_at: t.rejectedAt, rejected_by: t.rejectedBy, rejection_reason: t.rejectionReason };
+}
+
+/** `data.transfer` of ship. */
+export function presentTransferShipment(t: TransferRecord): z.input<typeof contract.shipTransferResponse>['data']['transfer'] {
+  if (t.status !== 'in_transit' || t.shippedAt === null || t.shippedBy === null) throw notRecorded(t, 'in_transit');
+  return { id: t.number, transfer_number: t.number, status: t.status, shipped_at: t.shippedAt, shipped_by: t.shippedBy };
+}
+
+/** `data.transfer` of receive. */
+export function presentTransferReceipt(t: TransferRecord): z.input<typeof contract.receiveTransferResponse>['data']['transfer'] {
+  if (t.status !== 'completed' || t.receivedAt === null || t.receivedBy === null) throw notRecorded(t, 'completed');
+  return { id: t.number, transfer_number: t.number, status: t.status, received_at: t.receivedAt, received_by: t.receivedBy };
+}
+
+export function presentStockLevel(s: StockLevelView): z.input<typeof contract.stockLevelEntry> {
   const level: StockLevel = { good: s.good, damaged: s.damaged, reserved: s.reserved };
   return {
     location_id: s.locationId,
@@ -142,7 +178,7 @@ export function presentStockLevel(s: StockLevelView) {
   };
 }
 
-export function presentStockMovement(m: StockMovementView) {
+export function presentStockMovement(m: StockMovementView): z.input<typeof contract.stockMovementEntry> {
   return {
     id: String(m.id),
     location_id: m.locationId,

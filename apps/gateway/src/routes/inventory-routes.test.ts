@@ -16,8 +16,8 @@ import {
   transferDetailResponse,
   transferListResponse,
 } from '@pits/domain';
-import { authorizeTenant, createApiKey } from '@pits/persistence';
-import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { createApiKey } from '@pits/persistence';
+import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -36,7 +36,7 @@ describe.each(dialects)('[%s] inventory routes', (dialect) => {
     t = await openTestDatabase(dialect);
     w = await seedTenantWorld(t.database, { openingGood: '10' });
     key = (await createApiKey(t.database, w.partner.id, { environment: 'test' }, new Date())).secret;
-    await authorizeTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
+    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
     const config = loadGatewayConfig({ CREDENTIALS_KEY: 'c'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' });
     gateway = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }) });
     url = (await gateway.listen()).url;

@@ -1,15 +1,14 @@
 // Puts route specs on a router, each behind the middleware it needs, in one fixed order:
 //   name → authenticate → rate limit → JSON body (writes) → tenant guard (tenant routes)
-//   → idempotency (writes) → validate body/query → handler in its envelope.
+//   → idempotency (writes) → validate path parameters/body/query → handler in its envelope.
 import type Router from '@koa/router';
 import {
-  type CheckInstallation,
   type GatewayContext,
   type GatewayLogger,
   type GatewayMiddleware,
   type GatewayState,
   type IdempotencyStore,
-  type LookupApiKey,
+  type ResolveApiKey,
   type RateLimitStore,
   authenticate,
   idempotency,
@@ -20,13 +19,16 @@ import {
   sendEnvelopeA,
   sendEnvelopeB,
   validateBody,
+  validateParams,
   validateQuery,
 } from '../http/index.js';
-import type { RouteSpec } from './route-spec.js';
+import { AppError, domainError } from '@pits/domain';
+import { type Database, type Scope, withTransaction } from '@pits/persistence';
+import type { Route } from './route-spec.js';
 
 export interface RouteServices {
-  lookupApiKey: LookupApiKey;
-  checkInstallation: CheckInstallation;
+  database: Database;
+  resolveApiKey: ResolveApiKey;
   rateLimitStore: RateLimitStore;
   idempotencyStore: IdempotencyStore;
   logger: GatewayLogger;
@@ -36,10 +38,25 @@ export interface RouteServices {
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
 
-function handle(spec: RouteSpec, now: () => Date): GatewayMiddleware {
+function idempotencyTakenOver(): AppError {
+  return new AppError(
+    domainError('SERVICE_UNAVAILABLE', 'another request took over this Idempotency-Key', {
+      field: 'Idempotency-Key',
+      issue: 'this request ran past its claim on the key and nothing was committed; retry with the same key to get the result',
+    }),
+  );
+}
+
+/**
+ * The handler in its envelope. A write's work is one transaction, retried whole on a transient
+ * conflict; with a claimed Idempotency-Key the stored response is part of it, kept only while this
+ * request still holds the key.
+ */
+function handle(spec: Route, database: Database, now: () => Date): GatewayMiddleware {
   return async (ctx) => {
     const state = ctx.state as GatewayState & { body?: unknown; query?: unknown };
-    const data = await spec.handler({
+    const scope: Scope = { db: database.db, dialect: database.dialect, signal: state.deadline };
+    const input = {
       partner: state.partner!,
       tenantId: state.tenantId ?? '',
       body: state.body,
@@ -47,15 +64,31 @@ function handle(spec: RouteSpec, now: () => Date): GatewayMiddleware {
       params: (ctx as GatewayContext).params,
       now: now(),
       requestId: state.requestId,
+    };
+    if (spec.beforeTransaction) await spec.beforeTransaction(input);
+    const respond = async (db: Scope): Promise<void> => {
+      const data = await spec.handler({ ...input, db });
+      if (spec.envelope === 'A') sendEnvelopeA(ctx, data, spec.status);
+      else sendEnvelopeB(ctx, data, spec.status);
+    };
+    const claim = state.idempotency;
+    if (claim === undefined && !WRITES.has(ctx.method)) {
+      await respond(scope);
+      return;
+    }
+    // A write is one transaction: it commits whole, never after its deadline (a 503 means
+    // nothing changed), and with a key, together with the key's stored response.
+    await withTransaction(scope, async (tx) => {
+      await respond(tx);
+      if (claim !== undefined && !(await claim.complete(tx, ctx.status, ctx.body))) throw idempotencyTakenOver();
     });
-    if (spec.envelope === 'A') sendEnvelopeA(ctx, data, spec.status);
-    else sendEnvelopeB(ctx, data, spec.status);
   };
 }
 
 /** Registers every spec on `router`. */
-export function mountRoutes(router: Router<GatewayState>, specs: readonly RouteSpec[], services: RouteServices): void {
-  const auth = authenticate(services.lookupApiKey);
+export function mountRoutes(router: Router<GatewayState>, specs: readonly Route[], services: RouteServices): void {
+  const auth = authenticate(services.resolveApiKey);
+  const authForTenant = authenticate(services.resolveApiKey, { tenantScoped: true });
   const limit = rateLimit({
     store: services.rateLimitStore,
     logger: services.logger,
@@ -66,19 +99,22 @@ export function mountRoutes(router: Router<GatewayState>, specs: readonly RouteS
     now: () => services.now().getTime(),
   });
   const body = jsonBody();
-  const tenant = requireTenant(services.checkInstallation);
+  const tenant = requireTenant();
   const idem = idempotency({ store: services.idempotencyStore, logger: services.logger, now: () => services.now().getTime() });
+  const params = validateParams();
 
   for (const spec of specs) {
     const methods = [spec.method, ...(spec.alsoMethods ?? [])];
     const writes = methods.some((m) => WRITES.has(m));
-    const chain: GatewayMiddleware[] = [nameRoute(spec.name), auth, limit];
+    const chain: GatewayMiddleware[] = [nameRoute(spec.name), spec.tenantScoped ? authForTenant : auth, limit];
     if (writes) chain.push(body);
     if (spec.tenantScoped) chain.push(tenant);
     if (writes) chain.push(idem);
+    // Every route with a `:param`, so no handler ever looks up a NUL or an unpaired surrogate.
+    if (spec.path.includes('/:')) chain.push(params);
     if (spec.body) chain.push(validateBody(spec.body) as GatewayMiddleware);
     if (spec.query) chain.push(validateQuery(spec.query) as GatewayMiddleware);
-    chain.push(handle(spec, services.now));
+    chain.push(handle(spec, services.database, services.now));
     router.register(spec.path, methods, chain as Router.Middleware<GatewayState>[], { name: spec.name });
   }
 }

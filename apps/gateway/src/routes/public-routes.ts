@@ -1,29 +1,34 @@
 // Routes without authentication: liveness, readiness, the OpenAPI document and the reference page.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { type Database, isDatabaseReachable } from '@pits/persistence';
 import type { GatewayState } from '../http/index.js';
 import type { PublicRoute } from '../docs/openapi-document.js';
+import { SCALAR_BUNDLE_PATH } from '../docs/docs-page.js';
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { method: 'GET', path: '/healthz', summary: 'Liveness: the process is up', contentType: 'application/json', schema: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }) },
   {
     method: 'GET',
     path: '/readyz',
-    summary: 'Readiness: the database answers',
+    summary: 'Readiness: the database answers within the readiness deadline (503 otherwise, and while starting or stopping)',
     contentType: 'application/json',
     schema: z.object({ status: z.enum(['ok', 'unavailable']), database: z.enum(['ok', 'unreachable']) }).meta({ id: 'Readiness' }),
   },
   { method: 'GET', path: '/openapi.json', summary: 'This OpenAPI 3.1 document', contentType: 'application/json', schema: null },
   { method: 'GET', path: '/docs', summary: 'The API reference as a web page', contentType: 'text/html', schema: null },
+  { method: 'GET', path: SCALAR_BUNDLE_PATH, summary: 'The renderer of the reference page (Scalar, served from this server)', contentType: 'text/javascript', schema: null },
 ];
 
-export function mountPublicRoutes(router: Router<GatewayState>, deps: { database: Database; openApi: () => object; docsHtml: () => string }): void {
+/** `isReady`: whether this process can serve (migrated, not shutting down, database answering in time). */
+export function mountPublicRoutes(
+  router: Router<GatewayState>,
+  deps: { isReady: () => Promise<boolean>; openApi: () => object; docsHtml: () => string; docsBundle: () => Buffer },
+): void {
   router.get('public.healthz', '/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
   router.get('public.readyz', '/readyz', async (ctx) => {
-    const up = await isDatabaseReachable(deps.database);
+    const up = await deps.isReady();
     ctx.status = up ? 200 : 503;
     ctx.body = { status: up ? 'ok' : 'unavailable', database: up ? 'ok' : 'unreachable' };
   });
@@ -33,5 +38,9 @@ export function mountPublicRoutes(router: Router<GatewayState>, deps: { database
   router.get('public.docs', '/docs', (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = deps.docsHtml();
+  });
+  router.get('public.docs.bundle', SCALAR_BUNDLE_PATH, (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.body = deps.docsBundle();
   });
 }

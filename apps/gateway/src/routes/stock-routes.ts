@@ -1,10 +1,10 @@
 // Stock reads for partners (extension): levels per location and product, and the complete ledger
 // of movements with their causes, cursor-paged newest first.
 import { AppError, domainError, pageFacts, simplePagination, stockLevelsResponse, stockMovementsQuery, stockMovementsResponse, stockQuery } from '@pits/domain';
-import { type Database, listStockLevels, listStockMovements } from '@pits/persistence';
+import { listStockLevels, listStockMovements } from '@pits/persistence';
 import * as p from './inventory-presenters.js';
 import { pageOf } from './route-helpers.js';
-import { type RouteSpec, defineRoute } from './route-spec.js';
+import { type Route, defineRoute } from './route-spec.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -13,15 +13,18 @@ function lowerBound(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   return DAY.test(value) ? `${value}T00:00:00.000Z` : new Date(value).toISOString();
 }
+/**
+ * The exclusive end of the range. Past 9999-12-31 (to=9999-12-31, the last day accepted) there is
+ * none: no stored time reaches it, and ISO text would write it `+010000-…`, which sorts first.
+ */
 function upperBound(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!DAY.test(value)) return new Date(new Date(value).getTime() + 1).toISOString();
-  const next = new Date(`${value}T00:00:00.000Z`);
-  next.setUTCDate(next.getUTCDate() + 1);
-  return next.toISOString();
+  const end = DAY.test(value) ? new Date(`${value}T00:00:00.000Z`) : new Date(new Date(value).getTime() + 1);
+  if (DAY.test(value)) end.setUTCDate(end.getUTCDate() + 1);
+  return end.getUTCFullYear() > 9999 ? undefined : end.toISOString();
 }
 
-export function stockRoutes({ database }: { database: Database }): RouteSpec[] {
+export function stockRoutes(): Route[] {
   return [
     defineRoute({
       name: 'stock.levels',
@@ -36,9 +39,9 @@ export function stockRoutes({ database }: { database: Database }): RouteSpec[] {
       status: 200,
       response: stockLevelsResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ tenantId, query }) => {
+      handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
-        const { rows, total } = await listStockLevels(database, tenantId, { locationId: query.location_id, productId: query.product_id, sku: query.sku }, page);
+        const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productId: query.product_id, sku: query.sku }, page);
         return { stock: rows.map(p.presentStockLevel), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),
@@ -56,14 +59,14 @@ export function stockRoutes({ database }: { database: Database }): RouteSpec[] {
       status: 200,
       response: stockMovementsResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ tenantId, query }) => {
+      handler: async ({ db, tenantId, query }) => {
         const from = lowerBound(query.from);
         const before = upperBound(query.to);
         if (from !== undefined && before !== undefined && from >= before) {
           throw new AppError(domainError('VALIDATION_ERROR', 'to must not be before from', { field: 'to', issue: 'must not be before from' }));
         }
         const { rows, nextCursor } = await listStockMovements(
-          database,
+          db,
           tenantId,
           { locationId: query.location_id, productId: query.product_id, from, before },
           { limit: query.limit, cursor: query.cursor },

@@ -1,53 +1,55 @@
 // Tenant resources in the v1 contract's shapes.
-import type { InstallationView, LocationRow, LogisticPreferenceView } from '@pits/persistence';
+import type { InstallationRecord, LocationRecord, LogisticPreferenceView } from '@pits/persistence';
+import type * as contract from '@pits/domain';
+import type { z } from 'zod';
 
 /** `data.installations[]` / `data.installation`. */
-export function presentInstallation(row: InstallationView) {
+export function presentInstallation(installation: InstallationRecord): z.input<typeof contract.installation> {
   return {
-    id: row.id,
-    partner_id: String(row.partner_id),
-    tenant_id: row.tenant_id,
-    tenant_type: row.tenant_type,
-    app_id: row.app_id,
-    app_key: row.app_key,
-    installation_type: row.installation_type,
-    installed_at: row.installed_at,
-    days_connected: row.days_connected,
-    uninstall_at: row.uninstall_at,
-    uninstall_reason: row.uninstall_reason,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    id: installation.id,
+    partner_id: String(installation.partnerId),
+    tenant_id: installation.tenantId,
+    tenant_type: installation.tenantType,
+    app_id: installation.appId,
+    app_key: installation.appKey,
+    installation_type: installation.installationType,
+    installed_at: installation.installedAt,
+    days_connected: installation.daysConnected,
+    uninstall_at: installation.uninstallAt,
+    uninstall_reason: installation.uninstallReason,
+    created_at: installation.createdAt,
+    updated_at: installation.updatedAt,
   };
 }
 
 /** `data.locations[]` of tenant locations. */
-export function presentTenantLocation(row: LocationRow) {
+export function presentTenantLocation(location: LocationRecord): z.input<typeof contract.tenantLocation> {
   return {
-    location_id: row.id,
-    name: row.name,
-    code: row.code,
-    type: row.type,
-    address: row.address,
-    city: row.city,
-    state: row.state,
-    zip: row.zip,
-    subdistrict: row.subdistrict,
-    country: row.country,
-    pic_name: row.pic_name,
-    phone: row.phone,
-    latitude: row.latitude,
-    longitude: row.longitude,
-    is_default: row.is_default === 1,
-    is_pickup: row.is_pickup === 1,
-    status: row.status,
-    origin_code: row.origin_code,
-    created_by: row.created_by,
-    created_at: row.created_at,
+    location_id: location.id,
+    name: location.name,
+    code: location.code,
+    type: location.type,
+    address: location.address,
+    city: location.city,
+    state: location.state,
+    zip: location.zip,
+    subdistrict: location.subdistrict,
+    country: location.country,
+    pic_name: location.picName,
+    phone: location.phone,
+    latitude: location.latitude,
+    longitude: location.longitude,
+    is_default: location.isDefault,
+    is_pickup: location.isPickup,
+    status: location.status,
+    origin_code: location.originCode,
+    created_by: location.createdBy,
+    created_at: location.createdAt,
   };
 }
 
 /** `data.logistics[]`: credentials already masked by persistence. */
-export function presentLogisticPreference(view: LogisticPreferenceView) {
+export function presentLogisticPreference(view: LogisticPreferenceView): z.input<typeof contract.logisticPreference> {
   return {
     logistic_preference_id: view.id,
     logistic_provider_id: view.logisticProviderId,

@@ -14,38 +14,38 @@ import {
 } from '@pits/domain';
 import {
   type CredentialCipher,
-  type Database,
   authorizeTenant,
   deauthorizeTenant,
   listConnectedInstallations,
   listLocations,
   listLogisticPreferences,
 } from '@pits/persistence';
-import { type RouteSpec, defineRoute } from './route-spec.js';
+import { type Route, defineRoute } from './route-spec.js';
 import { presentInstallation, presentLogisticPreference, presentTenantLocation } from './tenant-presenters.js';
 
 const page = (q: { page: number; per_page: number }) => ({ page: q.page, perPage: q.per_page });
 
-export function tenantRoutes(deps: { database: Database; cipher: CredentialCipher }): RouteSpec[] {
-  const { database, cipher } = deps;
+export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
+  const { cipher } = deps;
   return [
     defineRoute({
       name: 'tenants.authorize',
       method: 'POST',
       path: '/api/partner/v1/tenants/authorize',
       summary: 'Authorize a tenant',
-      description: 'Connects a tenant to the partner, or reconnects one that was deauthorized. Idempotent.',
+      description:
+        'Connects a tenant to the partner, or reconnects one that was deauthorized. Idempotent. The merchant must have granted this partner access on the platform first; without a standing grant (never given, or withdrawn) the answer is 403 FORBIDDEN and nothing is created.',
       tag: 'Tenants',
       tenantScoped: false,
       body: authorizeTenantBody,
       envelope: 'B',
       status: 200,
       response: authorizeTenantResponse,
-      errors: ['VALIDATION_ERROR'],
+      errors: ['VALIDATION_ERROR', 'FORBIDDEN'],
       example: { tenant_id: '0b6f1c52-3a5e-4d8b-9a51-2f0c7e9d4a11', days_connected: 30, installation_type: 'custom' },
-      handler: async ({ partner, body, now }) => {
+      handler: async ({ db, partner, body, now }) => {
         const row = await authorizeTenant(
-          database,
+          db,
           { partnerId: partner.partnerId, tenantId: body.tenant_id, daysConnected: body.days_connected, installationType: body.installation_type },
           now,
         );
@@ -57,7 +57,7 @@ export function tenantRoutes(deps: { database: Database; cipher: CredentialCiphe
       method: 'POST',
       path: '/api/partner/v1/tenants/deauthorize',
       summary: 'Deauthorize a tenant',
-      description: 'Ends the installation; every tenant-scoped call for the tenant is 403 from then on.',
+      description: 'Ends the installation; every tenant-scoped call for the tenant is 403 from then on. The merchant’s grant still stands, so the tenant can be authorized again later.',
       tag: 'Tenants',
       tenantScoped: false,
       body: deauthorizeTenantBody,
@@ -66,8 +66,8 @@ export function tenantRoutes(deps: { database: Database; cipher: CredentialCiphe
       response: deauthorizeTenantResponse,
       errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
       example: { tenant_id: '0b6f1c52-3a5e-4d8b-9a51-2f0c7e9d4a11', uninstall_reason: 'merchant closed the store' },
-      handler: async ({ partner, body, now }) => {
-        const row = await deauthorizeTenant(database, { partnerId: partner.partnerId, tenantId: body.tenant_id, reason: body.uninstall_reason ?? null }, now);
+      handler: async ({ db, partner, body, now }) => {
+        const row = await deauthorizeTenant(db, { partnerId: partner.partnerId, tenantId: body.tenant_id, reason: body.uninstall_reason ?? null }, now);
         return { installation: presentInstallation(row) };
       },
     }),
@@ -83,8 +83,8 @@ export function tenantRoutes(deps: { database: Database; cipher: CredentialCiphe
       status: 200,
       response: tenantListResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ partner, query }) => {
-        const { rows, total } = await listConnectedInstallations(database, partner.partnerId, page(query));
+      handler: async ({ db, partner, query }) => {
+        const { rows, total } = await listConnectedInstallations(db, partner.partnerId, page(query));
         return { installations: rows.map(presentInstallation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
       },
     }),
@@ -100,8 +100,8 @@ export function tenantRoutes(deps: { database: Database; cipher: CredentialCiphe
       status: 200,
       response: tenantLocationsResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ tenantId, query }) => {
-        const { rows, total } = await listLocations(database, tenantId, page(query));
+      handler: async ({ db, tenantId, query }) => {
+        const { rows, total } = await listLocations(db, tenantId, page(query));
         return { locations: rows.map(presentTenantLocation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
       },
     }),
@@ -118,8 +118,8 @@ export function tenantRoutes(deps: { database: Database; cipher: CredentialCiphe
       status: 200,
       response: availableLogisticsResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ tenantId, query }) => {
-        const { rows, total } = await listLogisticPreferences(database, cipher, tenantId, page(query));
+      handler: async ({ db, tenantId, query }) => {
+        const { rows, total } = await listLogisticPreferences(db, cipher, tenantId, page(query));
         return { logistics: rows.map(presentLogisticPreference), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
       },
     }),

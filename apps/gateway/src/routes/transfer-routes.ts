@@ -19,7 +19,7 @@ import {
   transferListResponse,
 } from '@pits/domain';
 import {
-  type Database,
+  type Scope,
   type TransferWithItems,
   approveTransfer,
   createTransfer,
@@ -32,13 +32,13 @@ import {
 } from '@pits/persistence';
 import * as p from './inventory-presenters.js';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import { type RouteSpec, defineRoute } from './route-spec.js';
+import { type Route, defineRoute } from './route-spec.js';
 
-export function transferRoutes({ database }: { database: Database }): RouteSpec[] {
+export function transferRoutes(): Route[] {
   /** The full form with each line's live available quantity at the source. */
-  async function full(transfer: TransferWithItems) {
+  async function full(db: Scope, transfer: TransferWithItems) {
     const source = transfer.fromLocation.id;
-    const levels = await readStockLevels(database, transfer.items.map((i) => ({ locationId: source, productId: i.productId })));
+    const levels = await readStockLevels(db, transfer.items.map((i) => ({ locationId: source, productId: i.productId })));
     return p.presentTransferDetail(transfer, (productId) => availableQuantity(levels.get(stockKey({ locationId: source, productId })) ?? emptyStockLevel()));
   }
   const actionSpec = (action: 'ship' | 'receive') => ({
@@ -76,9 +76,9 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
         notes: 'Weekly replenishment',
         items: [{ product_id: '1042', quantity: 12, notes: 'fragile' }],
       },
-      handler: async ({ partner, tenantId, body, now }) => {
+      handler: async ({ db, partner, tenantId, body, now }) => {
         const created = await createTransfer(
-          database,
+          db,
           {
             tenantId,
             partnerId: partner.partnerId,
@@ -93,7 +93,7 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
           },
           now,
         );
-        return { transfer: await full(created) };
+        return { transfer: await full(db, created) };
       },
     }),
     defineRoute({
@@ -109,10 +109,10 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
       status: 200,
       response: transferListResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ tenantId, query }) => {
+      handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listTransfers(
-          database,
+          db,
           tenantId,
           {
             status: query.status,
@@ -137,10 +137,10 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
       status: 200,
       response: transferDetailResponse,
       errors: ['NOT_FOUND'],
-      handler: async ({ tenantId, params }) => {
-        const transfer = await findTransfer(database, tenantId, params.id ?? '');
+      handler: async ({ db, tenantId, params }) => {
+        const transfer = await findTransfer(db, tenantId, params.id ?? '');
         if (!transfer) throw notFound('transfer', params.id);
-        return { transfer: await full(transfer) };
+        return { transfer: await full(db, transfer) };
       },
     }),
     defineRoute({
@@ -158,9 +158,8 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
       response: approveTransferResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'INSUFFICIENT_STOCK'],
       example: {},
-      handler: async ({ partner, tenantId, params, now }) => {
-        const t = await approveTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
-        return { transfer: { id: t.number, transfer_number: t.number, status: t.status, approved_at: t.approvedAt, approved_by: t.approvedBy } };
+      handler: async ({ db, partner, tenantId, params, now }) => {
+        return { transfer: p.presentTransferApproval(await approveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
     }),
     defineRoute({
@@ -177,11 +176,8 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
       response: rejectTransferResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'VALIDATION_ERROR'],
       example: { reason: 'Destination is closed for stock take' },
-      handler: async ({ partner, tenantId, params, body, now }) => {
-        const t = await rejectTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now);
-        return {
-          transfer: { id: t.number, transfer_number: t.number, status: t.status, rejected_at: t.rejectedAt, rejected_by: t.rejectedBy, rejection_reason: t.rejectionReason },
-        };
+      handler: async ({ db, partner, tenantId, params, body, now }) => {
+        return { transfer: p.presentTransferRejection(await rejectTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now)) };
       },
     }),
     defineRoute({
@@ -190,9 +186,8 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
       summary: 'Ship an approved transfer (extension)',
       description: 'The reserved quantities leave the source: reserved and good stock both go down. Status becomes in_transit.',
       response: shipTransferResponse,
-      handler: async ({ partner, tenantId, params, now }) => {
-        const t = await shipTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
-        return { transfer: { id: t.number, transfer_number: t.number, status: t.status, shipped_at: t.shippedAt, shipped_by: t.shippedBy } };
+      handler: async ({ db, partner, tenantId, params, now }) => {
+        return { transfer: p.presentTransferShipment(await shipTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
     }),
     defineRoute({
@@ -201,9 +196,8 @@ export function transferRoutes({ database }: { database: Database }): RouteSpec[
       summary: 'Receive a transfer in transit (extension)',
       description: "The shipped quantities arrive as good stock at the destination. Status becomes completed and actual_arrival_date is set.",
       response: receiveTransferResponse,
-      handler: async ({ partner, tenantId, params, now }) => {
-        const t = await receiveTransfer(database, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
-        return { transfer: { id: t.number, transfer_number: t.number, status: t.status, received_at: t.receivedAt, received_by: t.receivedBy } };
+      handler: async ({ db, partner, tenantId, params, now }) => {
+        return { transfer: p.presentTransferReceipt(await receiveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
     }),
   ];

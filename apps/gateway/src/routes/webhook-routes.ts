@@ -1,16 +1,23 @@
-// Webhook endpoints for partners (extension): register (the signing secret is shown once), list,
-// delete, recent deliveries with their attempts, and redelivery.
+// Webhook endpoints for partners (extension): register (the signing secret is shown once; the URL
+// must pass the policy of contract decisions §14), list, delete, recent deliveries with their
+// attempts, and redelivery.
 import {
+  AppError,
+  type HostResolver,
+  type WebhookUrlPolicy,
+  checkWebhookUrlForRegistration,
   deliveriesQuery,
   listDeliveriesResponse,
   listWebhooksResponse,
   registerWebhookBody,
   registerWebhookResponse,
   webhookActionResponse,
+  type webhookDelivery,
+  type webhookEndpoint,
+  webhookEventType,
 } from '@pits/domain';
 import {
   type CredentialCipher,
-  type Database,
   type WebhookEndpointRecord,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -18,22 +25,42 @@ import {
   listWebhookEndpoints,
   redeliver,
 } from '@pits/persistence';
-import { type RouteSpec, defineRoute } from './route-spec.js';
+import type { z } from 'zod';
+import { type Route, defineRoute } from './route-spec.js';
 
 const idOf = (value: string | undefined) => (value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0);
 
-function presentEndpoint(e: WebhookEndpointRecord) {
+function presentEndpoint(e: WebhookEndpointRecord): z.input<typeof webhookEndpoint> {
   return { id: String(e.id), url: e.url, event_types: e.eventTypes, description: e.description, is_active: true, created_at: e.createdAt, updated_at: e.createdAt };
 }
 
-export function webhookRoutes({ database, cipher }: { database: Database; cipher: CredentialCipher }): RouteSpec[] {
+/**
+ * The outbox keeps an event's type as text, and only the contract's event types are written to it;
+ * any other would break the response schema, so it is a bug (500), never sent.
+ */
+function contractEventType(type: string, deliveryId: number): z.output<typeof webhookEventType> {
+  const known = webhookEventType.safeParse(type);
+  if (!known.success) throw new Error(`webhook delivery ${deliveryId} is of event type ${type}, which the contract does not name`);
+  return known.data;
+}
+
+export interface WebhookRouteDeps {
+  cipher: CredentialCipher;
+  /** Where endpoints may point (the operator's WEBHOOK_ALLOW_PRIVATE_URLS). */
+  urlPolicy: WebhookUrlPolicy;
+  /** Resolves a registered host name, to refuse names of non-public addresses. */
+  resolveHost: HostResolver;
+}
+
+export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDeps): Route[] {
   return [
     defineRoute({
       name: 'webhooks.create',
       method: 'POST',
       path: '/api/partner/v1/webhooks',
       summary: 'Register a webhook endpoint (extension)',
-      description: 'signing_secret is shown only in this response; deliveries carry X-Webhook-Signature = v1=HMAC-SHA256(secret, "<X-Webhook-Timestamp>.<body>"). See "Receiving webhooks" below.',
+      description:
+        'The URL must be https, without user information, to a public host: IP addresses that are loopback, private, link-local, unique-local, multicast, unspecified or metadata (in any spelling), local names such as localhost, and names that resolve to such addresses or do not resolve are refused with 422 on url. signing_secret is shown only in this response; deliveries carry X-Webhook-Signature = v1=HMAC-SHA256(secret, "<X-Webhook-Timestamp>.<body>"). See "Receiving webhooks" below.',
       tag: 'Webhooks',
       tenantScoped: false,
       body: registerWebhookBody,
@@ -42,8 +69,13 @@ export function webhookRoutes({ database, cipher }: { database: Database; cipher
       response: registerWebhookResponse,
       errors: ['VALIDATION_ERROR'],
       example: { url: 'https://partner.example/hooks/pits', event_types: ['inbound.status_changed'], description: 'warehouse app' },
-      handler: async ({ partner, body, now }) => {
-        const { endpoint, secret } = await createWebhookEndpoint(database, cipher, partner.partnerId, { url: body.url, eventTypes: body.event_types, description: body.description }, now);
+      // Resolving the host waits on DNS: done before the handler's transaction, so no lock is held meanwhile.
+      beforeTransaction: async ({ body }) => {
+        const allowed = await checkWebhookUrlForRegistration(body.url, urlPolicy, resolveHost);
+        if (!allowed.ok) throw new AppError(allowed.error);
+      },
+      handler: async ({ db, partner, body, now }) => {
+        const { endpoint, secret } = await createWebhookEndpoint(db, cipher, partner.partnerId, { url: body.url, eventTypes: body.event_types, description: body.description }, now);
         return { webhook: { ...presentEndpoint(endpoint), signing_secret: secret } };
       },
     }),
@@ -58,7 +90,7 @@ export function webhookRoutes({ database, cipher }: { database: Database; cipher
       status: 200,
       response: listWebhooksResponse,
       errors: [],
-      handler: async ({ partner }) => ({ webhooks: (await listWebhookEndpoints(database, partner.partnerId)).map(presentEndpoint) }),
+      handler: async ({ db, partner }) => ({ webhooks: (await listWebhookEndpoints(db, partner.partnerId)).map(presentEndpoint) }),
     }),
     defineRoute({
       name: 'webhooks.delete',
@@ -72,8 +104,8 @@ export function webhookRoutes({ database, cipher }: { database: Database; cipher
       status: 200,
       response: webhookActionResponse,
       errors: ['NOT_FOUND'],
-      handler: async ({ partner, params, now }) => {
-        await deleteWebhookEndpoint(database, partner.partnerId, idOf(params.id), now);
+      handler: async ({ db, partner, params, now }) => {
+        await deleteWebhookEndpoint(db, partner.partnerId, idOf(params.id), now);
         return null;
       },
     }),
@@ -82,7 +114,7 @@ export function webhookRoutes({ database, cipher }: { database: Database; cipher
       method: 'GET',
       path: '/api/partner/v1/webhooks/deliveries',
       summary: 'Recent webhook deliveries (extension)',
-      description: 'Newest first, each with every attempt (status code or error, duration).',
+      description: 'Newest first, each with every attempt (status code or a generic error reason, duration, and at most 1 KiB of the response body).',
       tag: 'Webhooks',
       tenantScoped: false,
       query: deliveriesQuery,
@@ -90,13 +122,13 @@ export function webhookRoutes({ database, cipher }: { database: Database; cipher
       status: 200,
       response: listDeliveriesResponse,
       errors: ['VALIDATION_ERROR'],
-      handler: async ({ partner, query }) => {
-        const rows = await listDeliveries(database, partner.partnerId, { limit: query.limit, status: query.status, endpointId: query.endpoint_id });
+      handler: async ({ db, partner, query }) => {
+        const rows = await listDeliveries(db, partner.partnerId, { limit: query.limit, status: query.status, endpointId: query.endpoint_id });
         return {
-          deliveries: rows.map((d) => ({
+          deliveries: rows.map((d): z.input<typeof webhookDelivery> => ({
             id: String(d.id),
             event_id: d.eventId,
-            event_type: d.eventType,
+            event_type: contractEventType(d.eventType, d.id),
             endpoint_id: String(d.endpointId),
             url: d.url,
             status: d.status,
@@ -106,7 +138,15 @@ export function webhookRoutes({ database, cipher }: { database: Database; cipher
             last_error: d.lastError,
             delivered_at: d.deliveredAt,
             created_at: d.createdAt,
-            attempt_log: d.attemptLog.map((a) => ({ attempt: a.attemptNo, started_at: a.startedAt, duration_ms: a.durationMs, status_code: a.statusCode, error: a.error, succeeded: a.succeeded })),
+            attempt_log: d.attemptLog.map((a) => ({
+              attempt: a.attemptNo,
+              started_at: a.startedAt,
+              duration_ms: a.durationMs,
+              status_code: a.statusCode,
+              error: a.error,
+              response_body: a.responseBody,
+              succeeded: a.succeeded,
+            })),
           })),
         };
       },
@@ -123,8 +163,8 @@ export function webhookRoutes({ database, cipher }: { database: Database; cipher
       status: 200,
       response: webhookActionResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE'],
-      handler: async ({ partner, params, now }) => {
-        await redeliver(database, partner.partnerId, idOf(params.id), now);
+      handler: async ({ db, partner, params, now }) => {
+        await redeliver(db, partner.partnerId, idOf(params.id), now);
         return null;
       },
     }),

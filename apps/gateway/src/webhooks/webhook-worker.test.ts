@@ -1,10 +1,13 @@
-// The worker against a real HTTP receiver on loopback, on every dialect.
+// The worker against a real HTTP receiver on loopback, on every dialect. Receivers on 127.0.0.1 are
+// private addresses: the tests that deliver to them say so with allowPrivateUrls, as an operator
+// would with WEBHOOK_ALLOW_PRIVATE_URLS; the others prove that without it nothing reaches them.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createTcpServer } from 'node:net';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook } from '@pits/domain';
-import { authorizeTenant, createCredentialCipher, createInbound, createWebhookEndpoint, listDeliveries, receiveInbound } from '@pits/persistence';
-import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { type HostResolver, verifyWebhook } from '@pits/domain';
+import { createCredentialCipher, createInbound, createWebhookEndpoint, listDeliveries, receiveInbound, redeliver } from '@pits/persistence';
+import { type TestDatabase, type TenantWorld, capabilitiesOf, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookWorker } from './webhook-worker.js';
@@ -19,21 +22,31 @@ interface Received {
   answered: number;
 }
 
-async function receiver(answer: (n: number) => number): Promise<{ url: string; received: Received[]; server: Server }> {
+/** A receiver on 127.0.0.1 that counts every TCP connection, whether or not a request follows. */
+async function receiver(answer: (n: number) => number, body: (n: number) => string = () => ''): Promise<{ url: string; port: number; received: Received[]; connections: () => number; server: Server }> {
   const received: Received[] = [];
+  let connections = 0;
   const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString('utf8')));
     req.on('end', () => {
       const status = answer(received.length + 1);
-      received.push({ headers: req.headers, body, answered: status });
-      res.writeHead(status).end();
+      received.push({ headers: req.headers, body: text, answered: status });
+      res.writeHead(status).end(body(received.length));
     });
   });
+  server.on('connection', () => (connections += 1));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, server };
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/hook`, port, received, connections: () => connections, server };
 }
+
+const silent = pino({ level: 'silent' });
+const until = async (what: () => Promise<boolean> | boolean, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!(await what()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+};
 
 describe.each(dialects)('[%s] webhook worker', (dialect) => {
   let t: TestDatabase;
@@ -44,10 +57,10 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
 
   async function world(url: string): Promise<{ w: TenantWorld; secret: string; receive: () => Promise<unknown> }> {
     const w = await seedTenantWorld(t.database, { label: `Hook${Math.random().toString(36).slice(2, 7)}` });
-    await authorizeTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
+    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
     const { secret } = await createWebhookEndpoint(t.database, cipher, w.partner.id, { url, eventTypes: ['inbound.status_changed'] }, new Date());
     const inbound = await createInbound(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, sourceType: 'purchase', sourceId: 1, sourceCode: 'PO-1', createdBy: 'ops', lines: [{ productId: w.products[0]!.id, expectedQuantity: 2 }] }, new Date());
-    const receive = () => receiveInbound(t.database, { tenantId: w.tenant.id, id: inbound.shipment.id, actor: w.actor, receipts: [{ itemId: inbound.details[0]!.row.id, quantity: 1 }] }, new Date());
+    const receive = () => receiveInbound(t.database, { tenantId: w.tenant.id, id: inbound.id, actor: w.actor, receipts: [{ itemId: inbound.details[0]!.id, quantity: 1 }] }, new Date());
     return { w, secret, receive };
   }
 
@@ -55,10 +68,9 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
     const hook = await receiver((n) => (n <= 2 ? 503 : 204));
     const { w, secret, receive } = await world(hook.url);
     await receive();
-    const worker = createWebhookWorker({ database: t.database, cipher, logger: pino({ level: 'silent' }), pollMs: 10, retry: fastRetry });
+    const worker = createWebhookWorker({ database: t.database, cipher, logger: silent, pollMs: 10, retry: fastRetry, allowPrivateUrls: true });
     worker.start();
-    const deadline = Date.now() + 10_000;
-    while (hook.received.filter((r) => r.answered === 204).length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await until(() => hook.received.filter((r) => r.answered === 204).length >= 1);
     await new Promise((r) => setTimeout(r, 300));
     await worker.stop();
     hook.server.close();
@@ -82,7 +94,7 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
     const started = performance.now();
     await receive();
     expect(performance.now() - started).toBeLessThan(1000);
-    const worker = createWebhookWorker({ database: t.database, cipher, logger: pino({ level: 'silent' }), pollMs: 10, timeoutMs: 500, retry: fastRetry });
+    const worker = createWebhookWorker({ database: t.database, cipher, logger: silent, pollMs: 10, timeoutMs: 500, retry: fastRetry, allowPrivateUrls: true });
     worker.start();
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
@@ -92,8 +104,9 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
     }
     await worker.stop();
     const [delivery] = await listDeliveries(t.database, w.partner.id, { limit: 1 });
-    expect(delivery).toMatchObject({ status: 'failed', attempts: 4, lastStatusCode: null });
-    expect(delivery?.lastError).toMatch(/ECONNREFUSED|fetch failed/);
+    // A generic reason, the same for every attempt: never the socket error's own text.
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 4, lastStatusCode: null, lastError: 'connection refused' });
+    expect(delivery?.attemptLog.map((a) => [a.error, a.statusCode, a.responseBody])).toEqual(Array(4).fill(['connection refused', null, null]));
   });
 
   it('two workers deliver 40 events exactly once between them', { timeout: 30_000 }, async () => {
@@ -101,9 +114,9 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
     const { w } = await world(hook.url);
     for (let i = 0; i < 40; i += 1) {
       const inbound = await createInbound(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, sourceType: 'purchase', sourceId: i, sourceCode: `PO-${i}`, createdBy: 'ops', lines: [{ productId: w.products[0]!.id, expectedQuantity: 1 }] }, new Date());
-      await receiveInbound(t.database, { tenantId: w.tenant.id, id: inbound.shipment.id, actor: w.actor, receipts: [{ itemId: inbound.details[0]!.row.id, quantity: 1 }] }, new Date());
+      await receiveInbound(t.database, { tenantId: w.tenant.id, id: inbound.id, actor: w.actor, receipts: [{ itemId: inbound.details[0]!.id, quantity: 1 }] }, new Date());
     }
-    const workers = [0, 1].map(() => createWebhookWorker({ database: dialect === 'postgres' ? t.connectAgain() : t.database, cipher, logger: pino({ level: 'silent' }), pollMs: 10, batchSize: 5 }));
+    const workers = [0, 1].map(() => createWebhookWorker({ database: capabilitiesOf(dialect).hasRowLocks ? t.connectAgain() : t.database, cipher, logger: silent, pollMs: 10, batchSize: 5, allowPrivateUrls: true }));
     workers.forEach((w) => w.start());
     const deadline = Date.now() + 15_000;
     while (hook.received.length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -113,5 +126,91 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
     const ids = hook.received.map((r) => r.headers['x-webhook-id']);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);
+  });
+  it('a name that resolves to a loopback address is refused without connecting, and retried like any failure; with the operator setting the same deliveries go out', async () => {
+    const hook = await receiver(() => 204);
+    const asked: string[] = [];
+    const resolveHost: HostResolver = async (name) => {
+      asked.push(name);
+      return name === 'evil.test' ? ['127.0.0.1'] : [];
+    };
+    const { w, receive } = await world(`https://evil.test:${hook.port}/hook`);
+    await createWebhookEndpoint(t.database, cipher, w.partner.id, { url: `http://evil.test:${hook.port}/hook`, eventTypes: ['inbound.status_changed'] }, new Date());
+    await receive();
+
+    const strict = createWebhookWorker({ database: t.database, cipher, logger: silent, pollMs: 10, retry: fastRetry, resolveHost });
+    strict.start();
+    await until(async () => (await listDeliveries(t.database, w.partner.id, { limit: 5 })).every((d) => d.status === 'failed'));
+    await strict.stop();
+    const refused = await listDeliveries(t.database, w.partner.id, { limit: 5 });
+    expect(refused).toHaveLength(2);
+    for (const d of refused) {
+      // The whole schedule was used (a DNS answer can change), and no attempt ever connected.
+      expect(d).toMatchObject({ status: 'failed', attempts: fastRetry.maxAttempts, lastStatusCode: null, lastError: 'address not allowed' });
+      expect(d.attemptLog.map((a) => [a.error, a.responseBody])).toEqual(Array(fastRetry.maxAttempts).fill(['address not allowed', null]));
+    }
+    expect(hook.connections(), 'the receiver on 127.0.0.1 saw no connection').toBe(0);
+    // The https endpoint was refused on its resolved address; the http one before any lookup.
+    expect(asked).toEqual(Array(fastRetry.maxAttempts).fill('evil.test'));
+
+    for (const d of refused) await redeliver(t.database, w.partner.id, d.id, new Date());
+    const lenient = createWebhookWorker({ database: t.database, cipher, logger: silent, pollMs: 10, retry: { ...fastRetry, maxAttempts: 1 }, resolveHost, allowPrivateUrls: true });
+    expect(await lenient.runOnce()).toBe(2);
+    const [https, http] = [...(await listDeliveries(t.database, w.partner.id, { limit: 5 }))].sort((a, b) => a.endpointId - b.endpointId);
+    // evil.test exists only in the test resolver: the request reached 127.0.0.1 through the checked address.
+    expect(hook.received).toHaveLength(1);
+    expect(hook.received[0]!.headers.host).toBe(`evil.test:${hook.port}`);
+    expect(http?.attemptLog.at(-1)).toMatchObject({ statusCode: 204, error: null, responseBody: '', succeeded: true });
+    // The https endpoint connected too, to a receiver that speaks plain HTTP: a TLS error, in general words.
+    expect(https?.attemptLog.at(-1)).toMatchObject({ statusCode: null, error: 'TLS error', responseBody: null, succeeded: false });
+    expect(hook.connections()).toBe(2);
+    hook.server.close();
+  });
+
+  it('keeps at most 1 KiB of the response body, never half a character, and stops reading there', async () => {
+    const long = await receiver(() => 500, () => `${'x'.repeat(1023)}é${'y'.repeat(4000)}`);
+    const { w, receive } = await world(long.url);
+    await receive();
+    // A receiver that sends 2 KiB and then never ends its answer: the worker must not wait for the rest.
+    let hungUp = false;
+    const endless = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('z'.repeat(2048));
+      res.on('close', () => (hungUp = true));
+    });
+    endless.listen(0, '127.0.0.1');
+    await once(endless, 'listening');
+    await createWebhookEndpoint(t.database, cipher, w.partner.id, { url: `http://127.0.0.1:${(endless.address() as AddressInfo).port}/endless`, eventTypes: ['inbound.status_changed'] }, new Date());
+    await receive();
+
+    const worker = createWebhookWorker({ database: t.database, cipher, logger: silent, pollMs: 10, timeoutMs: 10_000, retry: { ...fastRetry, maxAttempts: 1 }, allowPrivateUrls: true });
+    expect(await worker.runOnce()).toBeGreaterThanOrEqual(2);
+    const attempts = (await listDeliveries(t.database, w.partner.id, { limit: 10 })).flatMap((d) => d.attemptLog);
+    const cut = attempts.find((a) => a.statusCode === 500);
+    expect(cut).toMatchObject({ error: 'HTTP 500', responseBody: 'x'.repeat(1023) });
+    const stopped = attempts.find((a) => a.statusCode === 200);
+    expect(stopped).toMatchObject({ error: null, succeeded: true, responseBody: 'z'.repeat(1024) });
+    // Waiting for the rest would have lasted until the 10 s timeout.
+    expect(stopped!.durationMs, 'did not wait for the endless body').toBeLessThan(5000);
+    await until(() => hungUp, 2000);
+    expect(hungUp, 'the worker hung up on the endless answer').toBe(true);
+    long.server.close();
+    endless.closeAllConnections();
+    endless.close();
+  });
+
+  it('a port that is not a web server (a database, a cache) is recorded as a generic reason, never its own words', async () => {
+    const server = createTcpServer((socket) => socket.end("-ERR unknown command 'POST', internal-cache-7.corp secret banner\r\n"));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { w, receive } = await world(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await receive();
+    const worker = createWebhookWorker({ database: t.database, cipher, logger: silent, retry: { ...fastRetry, maxAttempts: 1 }, allowPrivateUrls: true });
+    await worker.runOnce();
+    const [delivery] = await listDeliveries(t.database, w.partner.id, { limit: 1 });
+    expect(delivery).toMatchObject({ status: 'failed', lastError: 'invalid HTTP response', lastStatusCode: null });
+    expect(JSON.stringify(delivery)).not.toMatch(/ERR|internal-cache|banner/);
+    server.close();
   });
 });

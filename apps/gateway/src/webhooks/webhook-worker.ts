@@ -1,11 +1,14 @@
 // The webhook delivery worker: claims due deliveries (leased, so several workers never send the
 // same one at once and a dead worker's deliveries come back), POSTs each signed event with a
-// timeout, records every attempt, and schedules retries with exponential backoff and jitter.
+// timeout to an address the URL policy allows, records every attempt with what the receiver
+// answered, and schedules retries with exponential backoff and jitter.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WEBHOOK_HEADERS, WEBHOOK_RETRY, type RetrySchedule, nextRetryDelayMs, signWebhook } from '@pits/domain';
-import { type ClaimedDelivery, type CredentialCipher, type Database, claimDueDeliveries, recordDeliveryAttempt } from '@pits/persistence';
+import { type HostResolver, WEBHOOK_HEADERS, WEBHOOK_RETRY, type RetrySchedule, nextRetryDelayMs, signWebhook } from '@pits/domain';
+import { type ClaimedDelivery, type CredentialCipher, type Database, claimDueDeliveries, isDatabaseUnavailable, recordDeliveryAttempt } from '@pits/persistence';
 import type { GatewayLogger } from '../http/index.js';
+import { systemHostResolver } from './system-host-resolver.js';
+import { postWebhook } from './webhook-request.js';
 
 export interface WebhookWorkerOptions {
   database: Database;
@@ -23,6 +26,10 @@ export interface WebhookWorkerOptions {
   /** Pause when nothing is due. */
   pollMs?: number;
   retry?: RetrySchedule;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: also deliver over http:// and to private, loopback... addresses. Off by default. */
+  allowPrivateUrls?: boolean;
+  /** How host names are resolved before each delivery (tests map names to addresses); the system resolver by default. */
+  resolveHost?: HostResolver;
   now?: () => Date;
   random?: () => number;
 }
@@ -36,7 +43,8 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-const DESCRIBE_MAX = 300;
+/** The longest pause between rounds while they keep failing. */
+const BACKOFF_MAX_MS = 5000;
 
 export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
   const workerId = options.workerId ?? `worker-${randomUUID()}`;
@@ -48,18 +56,19 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const retry = options.retry ?? WEBHOOK_RETRY;
   const now = options.now ?? (() => new Date());
   const random = options.random ?? Math.random;
+  const policy = { allowPrivate: options.allowPrivateUrls ?? false };
+  const resolve = options.resolveHost ?? systemHostResolver();
   const { database, cipher, logger } = options;
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
     const startedAt = now();
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     let statusCode: number | null = null;
-    let error: string | null = null;
+    let responseBody: string | null = null;
+    let error: string | null;
     try {
-      const response = await fetch(delivery.url, {
-        method: 'POST',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
+      const outcome = await postWebhook({
+        url: delivery.url,
         headers: {
           'Content-Type': 'application/json',
           'User-Agent': 'pits-webhooks/1',
@@ -68,13 +77,20 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
           [WEBHOOK_HEADERS.signature]: signWebhook(delivery.secret, timestamp, delivery.payload),
         },
         body: delivery.payload,
+        timeoutMs,
+        policy,
+        resolve,
       });
-      statusCode = response.status;
-      await response.body?.cancel().catch(() => undefined);
-      if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
+      if (outcome.answered) {
+        ({ statusCode, body: responseBody } = outcome);
+        error = statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`;
+      } else {
+        error = outcome.reason;
+      }
     } catch (caught) {
-      const e = caught as Error & { cause?: { code?: string } };
-      error = (e.name === 'TimeoutError' ? `timeout after ${timeoutMs} ms` : (e.cause?.code ?? e.message)).slice(0, DESCRIBE_MAX);
+      // Not expected (postWebhook turns failures into reasons); still an attempt, never a crash.
+      logger.error({ err: (caught as Error).message, delivery: delivery.id }, 'webhook request failed unexpectedly');
+      error = 'connection failed';
     }
     const durationMs = Math.max(0, now().getTime() - startedAt.getTime());
     const succeeded = error === null;
@@ -84,6 +100,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       durationMs,
       statusCode,
       error,
+      responseBody,
       succeeded,
       retryAt: delay === null ? null : new Date(startedAt.getTime() + durationMs + delay),
     });
@@ -109,14 +126,26 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       if (running) return;
       running = true;
       loop = (async () => {
+        // Consecutive failed rounds (the database unreachable, most likely) back off
+        // exponentially up to BACKOFF_MAX_MS, logged once when it starts and once when it ends.
+        let failures = 0;
         while (running) {
           let handled = 0;
+          let pause = pollMs;
           try {
             handled = await runOnce();
+            if (failures > 0) logger.info({ workerId, failed_rounds: failures }, 'webhook worker resumed');
+            failures = 0;
           } catch (error) {
-            logger.error({ err: (error as Error).message, workerId }, 'webhook worker round failed');
+            failures += 1;
+            pause = Math.min(pollMs * 2 ** failures, BACKOFF_MAX_MS);
+            const reason = (error as Error).message;
+            if (failures === 1) {
+              if (isDatabaseUnavailable(error)) logger.warn({ workerId, reason }, 'webhook worker: the database is unavailable; backing off');
+              else logger.error({ err: error, workerId }, 'webhook worker round failed; backing off');
+            }
           }
-          if (handled === 0 && running) await sleep(pollMs, undefined, { signal: wake.signal }).catch(() => undefined);
+          if ((handled === 0 || failures > 0) && running) await sleep(pause, undefined, { signal: wake.signal }).catch(() => undefined);
         }
       })();
     },

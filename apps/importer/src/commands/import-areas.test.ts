@@ -3,9 +3,10 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type AreaRecord, findArea, searchAreas } from '@pits/persistence';
+import { type AreaImportRow, findArea, searchAreas } from '@pits/persistence';
 import { SHARED_AREAS_CSV, type TestDatabase, childDatabaseUrl, openTestDatabase, readAreaRecords, sharedAreasAvailable, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CsvParser } from '../csv/csv-records.js';
 import { areaDigest, spawnImporter, runImporter, storedAreaDigest, testContext } from '../testing/importer-fixtures.js';
 import { importAreasFile } from './import-areas.js';
 import type { ImportSummary } from './import-run.js';
@@ -15,8 +16,8 @@ const withData = sharedAreasAvailable();
 const dir = mkdtempSync(join(tmpdir(), 'pits-import-areas-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const file: AreaRecord[] = withData ? readAreaRecords() : [];
-const countBy = <K extends string>(key: (r: AreaRecord) => K) => {
+const file: AreaImportRow[] = withData ? readAreaRecords() : [];
+const countBy = <K extends string>(key: (r: AreaImportRow) => K) => {
   const out = new Map<K, number>();
   for (const r of file) out.set(key(r), (out.get(key(r)) ?? 0) + 1);
   return out;
@@ -51,18 +52,32 @@ describe.runIf(withData).each(dialects)('[%s] importing areas_id.csv', (dialect)
     const byPostcode = await searchAreas(t.database, { searchBy: 'subdistrict', searchValue: postcode }, { page: 1, perPage: 100 });
     const expected = file.filter((r) => r.postcode === postcode).map((r) => r.subdistrict_code).sort();
     expect(byPostcode.total).toBe(villages);
-    expect(byPostcode.rows.map((r) => r.subdistrict_code)).toEqual(expected.slice(0, 100));
+    expect(byPostcode.rows.map((r) => r.subdistrictCode)).toEqual(expected.slice(0, 100));
 
     const province = await searchAreas(t.database, { searchBy: 'province', searchValue: 'jAwA tImUr' }, { page: 2, perPage: 50 });
     const inJatim = file.filter((r) => r.state.toLowerCase().includes('jawa timur')).map((r) => r.subdistrict_code).sort();
     expect(inJatim.length).toBeGreaterThan(8000);
     expect(province.total).toBe(inJatim.length);
-    expect(province.rows.map((r) => r.subdistrict_code)).toEqual(inJatim.slice(50, 100));
+    expect(province.rows.map((r) => r.subdistrictCode)).toEqual(inJatim.slice(50, 100));
   });
 
   it('shows the detail of a code exactly as the file has it', async () => {
     const record = file.find((r) => r.subdistrict === 'Lambang Sari I, II, III')!;
-    expect(await findArea(t.database, record.subdistrict_code)).toMatchObject(record);
+    expect(await findArea(t.database, record.subdistrict_code)).toMatchObject({
+      country: record.country,
+      countryCode: record.country_code,
+      state: record.state,
+      stateCode: record.state_code,
+      city: record.city,
+      cityCode: record.city_code,
+      district: record.district,
+      districtCode: record.district_code,
+      subdistrict: record.subdistrict,
+      subdistrictCode: record.subdistrict_code,
+      postcode: record.postcode,
+      latitude: record.latitude,
+      longitude: record.longitude,
+    });
   });
 
   it('reports every row unchanged on a second import, and changes nothing', async () => {
@@ -76,9 +91,9 @@ describe.runIf(withData).each(dialects)('[%s] importing areas_id.csv', (dialect)
 });
 
 /** A file of the first `rows` records with 20 rows broken in 20 different ways, and the lines they are on. */
-function brokenFile(rows: number): { text: string; broken: Map<number, string>; good: AreaRecord[] } {
-  const line = (r: AreaRecord) => Object.values(r).map((v) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',');
-  const breakers: [string, (r: AreaRecord) => string][] = [
+function brokenFile(rows: number): { text: string; broken: Map<number, string>; good: AreaImportRow[] } {
+  const line = (r: AreaImportRow) => Object.values(r).map((v) => (/[",]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v)).join(',');
+  const breakers: [string, (r: AreaImportRow) => string][] = [
     ['subdistrict_code', (r) => line({ ...r, subdistrict_code: r.subdistrict_code.replace(/\.(\d{4})$/, '.$1X') })],
     ['district_code', (r) => line({ ...r, district_code: '99.99.99' })],
     ['city_code', (r) => line({ ...r, city_code: '11.1' })],
@@ -102,7 +117,7 @@ function brokenFile(rows: number): { text: string; broken: Map<number, string>; 
   ];
   const out = [Object.keys(file[0]!).join(',')];
   const broken = new Map<number, string>();
-  const good: AreaRecord[] = [];
+  const good: AreaImportRow[] = [];
   for (let i = 0; i < rows; i += 1) {
     const record = file[i]!;
     const breaker = i > 0 && i % 25 === 0 ? breakers[i / 25 - 1] : undefined;
@@ -137,15 +152,21 @@ describe.runIf(withData).each(dialects)('[%s] a file with broken rows', (dialect
     await context.report.close();
     expect(summary).toMatchObject({ read: 600, inserted: 580, updated: 0, unchanged: 0, rejected: 20 });
 
-    const report = readFileSync(reportPath, 'utf8').trim().split('\n');
-    expect(report[0]).toBe('file,line,field,reason');
-    const reported = new Map<number, string[]>();
-    for (const row of report.slice(1)) {
-      const [, line, field] = row.split(',');
-      reported.set(Number(line), [...(reported.get(Number(line)) ?? []), field!]);
+    // The report is the input's header plus `error`, and each broken row as the file had it.
+    const [header, ...reported] = new CsvParser().push(readFileSync(reportPath, 'utf8'));
+    expect(header!.fields).toEqual([...Object.keys(file[0]!), 'error']);
+    const lines = text.split('\r\n');
+    const fieldsByLine = new Map<number, string[]>();
+    for (const { fields } of reported) {
+      const error = fields.at(-1)!;
+      const [, problems, name, line] = /^(.*) \((.+) line (\d+)\)$/.exec(error)!;
+      expect(name).toBe(`${dialect}-broken.csv`);
+      fieldsByLine.set(Number(line), problems!.split('; ').map((p) => /^([a-z_]+): /.exec(p)?.[1] ?? ''));
+      // Its values are the original line's (cut to the header's width when the line had more).
+      expect(fields.slice(0, -1)).toEqual(new CsvParser().push(`${lines[Number(line) - 1]}\n`)[0]!.fields.slice(0, 13).concat(Array(13).fill('')).slice(0, 13));
     }
-    expect([...reported.keys()].sort((a, b) => a - b)).toEqual([...broken.keys()]);
-    for (const [line, field] of broken) expect(reported.get(line)).toContain(field);
+    expect([...fieldsByLine.keys()]).toEqual([...broken.keys()]);
+    for (const [line, field] of broken) expect(fieldsByLine.get(line)).toContain(field);
     expect(await storedAreaDigest(t.database)).toBe(areaDigest(good));
   });
 });

@@ -1,19 +1,14 @@
-// `areas <file>`: the canonical area file (the header of areas_id.csv), streamed.
+// `areas <file>`: the canonical area file (the columns of areas_id.csv, in any order, separated
+// by commas, semicolons or tabs), streamed.
 import { basename } from 'node:path';
-import { AREA_FIELDS, type AreaRecord, upsertAreaBatch } from '@pits/persistence';
-import { csvRecords } from '../csv/csv-records.js';
+import { AREA_FIELDS, type AreaField, type AreaImportRow, upsertAreaBatch } from '@pits/persistence';
+import type { HeaderSpec } from '../csv/csv-header.js';
 import { AreaRowChecker } from '../validation/area-row.js';
-import { type CheckedRow, FatalImportError, type ImportContext, type ImportSummary, openTextInput, runBatches } from './import-run.js';
-
-/** The fields of a row of the canonical file (its header is checked to be exactly AREA_FIELDS). */
-function inFieldOrder(f: readonly string[]): AreaRecord {
-  return {
-    country: f[0]!, country_code: f[1]!, state: f[2]!, state_code: f[3]!, city: f[4]!, city_code: f[5]!, district: f[6]!,
-    district_code: f[7]!, subdistrict: f[8]!, subdistrict_code: f[9]!, postcode: f[10]!, latitude: f[11]!, longitude: f[12]!,
-  };
-}
+import { type ImportContext, type ImportSummary, checkedCsvRows, openCsvTable, runBatches } from './import-run.js';
 
 export const CANONICAL_HEADER = AREA_FIELDS.join(',');
+
+const AREA_HEADER: HeaderSpec = { columns: AREA_FIELDS, required: AREA_FIELDS };
 
 /**
  * Imports a canonical area file: every row checked, accepted rows upserted by subdistrict code
@@ -23,23 +18,16 @@ export const CANONICAL_HEADER = AREA_FIELDS.join(',');
  * const summary = await importAreasFile(context, '../shared/data/areas_id.csv');
  */
 export async function importAreasFile(context: ImportContext, path: string): Promise<ImportSummary> {
-  const input = await openTextInput(path);
-  const records = csvRecords(input.chunks);
-  const first = await records.next();
-  const header = first.done ? [] : first.value.fields.map((h) => h.trim());
-  if (header.join(',') !== CANONICAL_HEADER) {
-    throw new FatalImportError(`${path}: wrong header: expected "${CANONICAL_HEADER}", found "${header.join(',')}"`);
-  }
-  const file = basename(path);
+  const table = await openCsvTable(path, AREA_HEADER);
+  // Where each canonical field sits in this file's records (the header names every one, once).
+  const positions = AREA_FIELDS.map((field) => table.columns.indexOf(field));
+  const record = (fields: readonly string[]) => {
+    const out = {} as Record<AreaField, string>;
+    for (let i = 0; i < AREA_FIELDS.length; i += 1) out[AREA_FIELDS[i]!] = fields[positions[i]!]!;
+    return out;
+  };
   const checker = new AreaRowChecker({ location: true });
-  async function* rows(): AsyncGenerator<CheckedRow<AreaRecord>> {
-    for await (const { line, fields, error } of records) {
-      if (error) yield { file, line, checked: { ok: false, issues: [{ field: '', reason: error }] } };
-      else if (fields.length !== AREA_FIELDS.length) {
-        yield { file, line, checked: { ok: false, issues: [{ field: '', reason: `has ${fields.length} fields, expected ${AREA_FIELDS.length}` }] } };
-      } else yield { file, line, checked: checker.check(line, inFieldOrder(fields)) };
-    }
-  }
+  const rows = checkedCsvRows(basename(path), table, (line, fields) => checker.check(line, record(fields)));
   const now = context.now ?? (() => new Date());
-  return runBatches('areas', context, rows(), (batch) => upsertAreaBatch(context.database, batch, { now: now(), dryRun: context.dryRun }), input.fraction);
+  return runBatches('areas', context, rows, (batch: AreaImportRow[]) => upsertAreaBatch(context.database, batch, { now: now(), dryRun: context.dryRun }), table.fraction);
 }

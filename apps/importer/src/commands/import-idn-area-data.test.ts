@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findArea, searchAreas, upsertAreaBatch } from '@pits/persistence';
-import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
+import { type TestDatabase, embeddedTestDialect, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoAreas } from '../demo-areas.js';
 import { testContext } from '../testing/importer-fixtures.js';
@@ -37,9 +37,10 @@ describe.each(dialects)('[%s] the idn-area-data layout', (dialect) => {
     const summary = await importIdnAreaData(context, data);
     await context.report.close();
     expect(summary).toMatchObject({ read: 3, inserted: 1, updated: 1, unchanged: 0, rejected: 2 });
-    expect(readFileSync(reportPath, 'utf8').trim().split('\n').slice(1)).toEqual([
-      'regencies.csv,4,province_code,32 is not in the parent file',
-      'villages.csv,4,district_code,31.74.06 is not in the parent file',
+    expect(readFileSync(reportPath, 'utf8').trim().split('\n')).toEqual([
+      'code,parent_code,name,error',
+      '32.01,32,KABUPATEN BOGOR,province_code: 32 is not in the parent file (regencies.csv line 4)',
+      '31.74.05.1002,31.74.06,Gelora,district_code: 31.74.06 is not in the parent file (villages.csv line 4)',
     ]);
     expect(await findArea(t.database, '31.74.05.1001')).toMatchObject({ state: 'DKI JAKARTA', city: 'KOTA ADM. JAKARTA SELATAN', postcode: '10270', latitude: '-6.22000000' });
     expect(await findArea(t.database, '11.01.01.2001')).toMatchObject({ state: 'ACEH', subdistrict: 'Keude Bakongan', postcode: '', latitude: '0.00000000' });
@@ -49,7 +50,7 @@ describe.each(dialects)('[%s] the idn-area-data layout', (dialect) => {
 describe('the demo areas', () => {
   let t: TestDatabase;
   beforeAll(async () => {
-    t = await openTestDatabase('sqlite');
+    t = await openTestDatabase(embeddedTestDialect());
   });
   afterAll(() => t.cleanup());
 

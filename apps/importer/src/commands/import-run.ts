@@ -4,8 +4,10 @@
 import { createReadStream } from 'node:fs';
 import { access, constants, stat } from 'node:fs/promises';
 import type { Database } from '@pits/persistence';
+import { type HeaderSpec, matchHeader, sniffDelimiter, wrongHeaderMessage } from '../csv/csv-header.js';
+import { type CsvDelimiter, type CsvRecord, csvRecords, peekFirstLine } from '../csv/csv-records.js';
 import type { ProgressSink } from '../progress/progress-reporter.js';
-import type { RejectReport } from '../report/reject-report.js';
+import type { RejectReport, RowSource } from '../report/reject-report.js';
 import type { Checked } from '../validation/area-row.js';
 
 /** A problem that stops the import (exit code 2): unreadable input, wrong header, unknown tenant, database down. */
@@ -40,10 +42,11 @@ export interface BatchCounts {
   unchanged: number;
 }
 
-/** One input row after its checks, with where it came from. */
+/** One input row after its checks, with where it came from and what it said (for the report). */
 export interface CheckedRow<T> {
   file: string;
   line: number;
+  source: RowSource;
   checked: Checked<T>;
 }
 
@@ -99,14 +102,14 @@ export async function runBatches<T>(
     summary.unchanged += counts.unchanged;
     batch = [];
   };
-  for await (const { file, line, checked } of rows) {
+  for await (const { file, line, source, checked } of rows) {
     summary.read += 1;
     if (checked.ok) {
       batch.push(checked.value);
       if (batch.length >= context.batchSize) await flush();
     } else {
       summary.rejected += 1;
-      context.report.reject(file, line, checked.issues);
+      context.report.reject(file, line, source, checked.issues);
     }
     if ((summary.read & 1023) === 0) context.progress.update(summary.read, fraction());
   }
@@ -116,9 +119,59 @@ export async function runBatches<T>(
   return summary;
 }
 
-/** Fields of a record by the header's names. */
-export function byHeader(header: readonly string[], fields: readonly string[]): Record<string, string> {
+/** Fields of a record by the header's names; a position without a name (the ignored `error` column) is left out. */
+export function byHeader(header: ReadonlyArray<string | undefined>, fields: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < header.length; i += 1) out[header[i]!] = fields[i] ?? '';
+  for (let i = 0; i < header.length; i += 1) {
+    const name = header[i];
+    if (name !== undefined) out[name] = fields[i] ?? '';
+  }
   return out;
+}
+
+/** A CSV input whose header was read and matched: its records come next. */
+export interface CsvTable {
+  /** The header as written (the report repeats it). */
+  header: string[];
+  /** The known column at each position of the header; undefined for the ignored `error` column. */
+  columns: ReadonlyArray<string | undefined>;
+  delimiter: CsvDelimiter;
+  /** The records after the header. */
+  records: AsyncGenerator<CsvRecord>;
+  /** Share of the file read so far (0..1). */
+  fraction(): number;
+}
+
+/**
+ * Opens a CSV file, takes its delimiter from the header line and matches the header against
+ * `spec`; a header that does not fit is fatal, with a message that says what was expected.
+ *
+ * @example
+ * const table = await openCsvTable('catalogue.csv', { columns: PRODUCT_COLUMNS, required: ['sku', 'name'] });
+ */
+export async function openCsvTable(path: string, spec: HeaderSpec): Promise<CsvTable> {
+  const input = await openTextInput(path);
+  const { firstLine, chunks } = await peekFirstLine(input.chunks);
+  const delimiter = sniffDelimiter(firstLine, spec.columns);
+  const records = csvRecords(chunks, delimiter);
+  const first = await records.next();
+  if (first.done) throw new FatalImportError(wrongHeaderMessage(path, ['the file is empty'], delimiter, firstLine, spec));
+  const header = first.value.fields;
+  const match = matchHeader(header, spec);
+  if (!match.ok) throw new FatalImportError(wrongHeaderMessage(path, match.problems, delimiter, firstLine, spec));
+  return { header, columns: match.columns, delimiter, records, fraction: input.fraction };
+}
+
+/**
+ * The records of `table` checked by `check`; a malformed record, or one whose number of fields
+ * differs from the header's, is refused as a whole.
+ */
+export async function* checkedCsvRows<T>(file: string, table: CsvTable, check: (line: number, fields: readonly string[]) => Checked<T>): AsyncGenerator<CheckedRow<T>> {
+  const width = table.header.length;
+  for await (const { line, fields, error } of table.records) {
+    const source: RowSource = { kind: 'csv', columns: table.header, delimiter: table.delimiter, fields };
+    if (error) yield { file, line, source, checked: { ok: false, issues: [{ field: '', reason: error }] } };
+    else if (fields.length !== width) yield { file, line, source, checked: { ok: false, issues: [{ field: '', reason: `has ${fields.length} fields, expected ${width}` }] } };
+    else yield { file, line, source, checked: check(line, fields) };
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CsvParser, csvRecords } from './csv-records.js';
+import { CsvParser, csvRecords, peekFirstLine } from './csv-records.js';
 
 const TEXT = '\uFEFFa,b,c\r\n1,"x, y",3\n\n"say ""hi""",,"two\nlines"\r\n4,5,6';
 
@@ -33,5 +33,31 @@ describe('csvRecords', () => {
       { line: 1, fields: ['a', 'b'] },
       { line: 2, fields: ['1', 'open\n2,3\n'], error: 'a quoted field is not closed before the end of the file' },
     ]);
+  });
+
+  it('splits on a semicolon or a tab when told, quotes holding the delimiter', async () => {
+    const read = async (text: string, delimiter: ',' | ';' | '\t') => {
+      const out = [];
+      for await (const r of csvRecords((async function* () { yield text; })(), delimiter)) out.push(r.fields);
+      return out;
+    };
+    expect(await read('sku;name\nA-1;"Kopi; Arabica"\nA-2;Teh, hitam\n', ';')).toEqual([['sku', 'name'], ['A-1', 'Kopi; Arabica'], ['A-2', 'Teh, hitam']]);
+    expect(await read('sku\tname\r\nA-1\t"Kopi\tArabica"\r\n', '\t')).toEqual([['sku', 'name'], ['A-1', 'Kopi\tArabica']]);
+  });
+});
+
+describe('peekFirstLine', () => {
+  it('returns the first line across chunk boundaries and replays the whole stream', async () => {
+    const chunks = ['\uFEFFSK', 'U;Na', 'me\r', '\nA;B\n', 'C;D'];
+    const { firstLine, chunks: all } = await peekFirstLine((async function* () { yield* chunks; })());
+    expect(firstLine).toBe('SKU;Name');
+    let text = '';
+    for await (const chunk of all) text += chunk;
+    expect(text).toBe(chunks.join(''));
+  });
+
+  it('handles a file without a line break, and an empty one', async () => {
+    expect((await peekFirstLine((async function* () { yield 'a;b'; })())).firstLine).toBe('a;b');
+    expect((await peekFirstLine((async function* () {})())).firstLine).toBe('');
   });
 });

@@ -1,6 +1,11 @@
 // A streaming RFC 4180 reader: records come out as the chunks come in, so a file of any size is
-// read in constant memory. Quoted fields may hold commas, doubled quotes and line breaks; CRLF
-// and LF both end a record; a UTF-8 byte order mark is dropped; blank lines are skipped.
+// read in constant memory. Quoted fields may hold the delimiter, doubled quotes and line breaks;
+// CRLF and LF both end a record; a UTF-8 byte order mark is dropped; blank lines are skipped.
+// The delimiter is a comma unless the caller chose another (see csv-header.ts, which reads it off
+// the header line).
+
+/** The delimiters a data file may use: spreadsheets in many locales save `;`, and "TSV" means tab. */
+export type CsvDelimiter = ',' | ';' | '\t';
 
 /** One record and the physical line it starts on (the header is line 1). */
 export interface CsvRecord {
@@ -15,14 +20,48 @@ export interface CsvRecord {
  *
  * @example
  * for await (const { line, fields } of csvRecords(createReadStream(path, { encoding: 'utf8' }))) { ... }
+ * for await (const { fields } of csvRecords(chunks, ';')) { ... } // a semicolon-separated file
  */
-export async function* csvRecords(chunks: AsyncIterable<string>): AsyncGenerator<CsvRecord> {
-  const parser = new CsvParser();
+export async function* csvRecords(chunks: AsyncIterable<string>, delimiter: CsvDelimiter = ','): AsyncGenerator<CsvRecord> {
+  const parser = new CsvParser(delimiter);
   for await (const chunk of chunks) yield* parser.push(chunk);
   yield* parser.end();
 }
 
+/**
+ * The first line of a text stream (without its line break or a byte order mark), and the whole
+ * stream again, so the delimiter can be chosen from the header before parsing starts.
+ *
+ * @example
+ * const { firstLine, chunks: all } = await peekFirstLine(input.chunks);
+ * const records = csvRecords(all, sniffDelimiter(firstLine, AREA_FIELDS));
+ */
+export async function peekFirstLine(chunks: AsyncIterable<string>): Promise<{ firstLine: string; chunks: AsyncIterable<string> }> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const seen: string[] = [];
+  let text = '';
+  let ended = false;
+  while (!text.includes('\n')) {
+    const next = await iterator.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    seen.push(next.value);
+    text += next.value;
+  }
+  const end = text.indexOf('\n');
+  const firstLine = (end === -1 ? text : text.slice(0, end)).replace(/^\uFEFF/, '').replace(/\r$/, '');
+  async function* replay(): AsyncGenerator<string> {
+    yield* seen;
+    if (ended) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { firstLine, chunks: replay() };
+}
+
 export class CsvParser {
+  readonly #delimiter: CsvDelimiter;
   #line = 1;
   #recordLine = 1;
   #fields: string[] = [];
@@ -32,6 +71,10 @@ export class CsvParser {
   #quotePending = false;
   #started = false;
   #first = true;
+
+  constructor(delimiter: CsvDelimiter = ',') {
+    this.#delimiter = delimiter;
+  }
 
   /** Feeds a chunk; returns the records it completed. */
   push(chunk: string): CsvRecord[] {
@@ -44,13 +87,13 @@ export class CsvParser {
     let i = 0;
     const n = text.length;
     while (i < n) {
-      // Fast path: at the start of a record, a complete line without quotes splits on commas.
+      // Fast path: at the start of a record, a complete line without quotes splits on the delimiter.
       if (!this.#started) {
         const end = text.indexOf('\n', i);
         if (end !== -1) {
           const raw = text.charCodeAt(end - 1) === 13 && end > i ? text.slice(i, end - 1) : text.slice(i, end);
           if (!raw.includes('"')) {
-            if (raw !== '') out.push({ line: this.#line, fields: raw.split(',') });
+            if (raw !== '') out.push({ line: this.#line, fields: raw.split(this.#delimiter) });
             this.#line += 1;
             i = end + 1;
             continue;
@@ -78,7 +121,7 @@ export class CsvParser {
           continue;
         }
       }
-      if (c === ',') {
+      if (c === this.#delimiter) {
         this.#fields.push(this.#field);
         this.#field = '';
       } else if (c === '\n') {

@@ -3,6 +3,8 @@
 
 export interface JsonLineRecord {
   line: number;
+  /** The line as written (trimmed). */
+  text: string;
   value?: unknown;
   error?: string;
 }
@@ -19,9 +21,9 @@ export async function* jsonLineRecords(chunks: AsyncIterable<string>): AsyncGene
     const trimmed = text.trim();
     if (trimmed === '') return undefined;
     try {
-      return { line, value: JSON.parse(trimmed) as unknown };
+      return { line, text: trimmed, value: JSON.parse(trimmed) as unknown };
     } catch {
-      return { line, error: 'is not valid JSON' };
+      return { line, text: trimmed, error: 'is not valid JSON' };
     }
   };
   let first = true;

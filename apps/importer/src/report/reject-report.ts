@@ -1,55 +1,131 @@
-// The rejected-rows report: a CSV file with one line per problem (file, line, field, reason),
-// created only when something is rejected, so a clean run leaves no file behind.
-import { type WriteStream, createWriteStream, mkdirSync } from 'node:fs';
-import { once } from 'node:events';
+// The rejected-rows report: every rejected row as it came in, plus an `error` column that says
+// what is wrong and where the row came from, so a person can fix the values and import the
+// report itself (the importers ignore an `error` column). A CSV input gives a CSV report with the
+// input's columns, in its order and with its delimiter; JSON lines give JSON lines. The file is
+// created only when something is rejected, so a clean run leaves nothing behind.
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ERROR_COLUMN, normaliseColumn } from '../csv/csv-header.js';
+import type { CsvDelimiter } from '../csv/csv-records.js';
 
-/** One problem with one input row. */
+/** One problem with one input row; `field` is empty when the row as a whole is at fault. */
 export interface RowIssue {
   field: string;
   reason: string;
 }
 
+/** A rejected row as it came in, so the report can give it back. */
+export type RowSource =
+  /** A CSV record: the header as written, its delimiter, and the record's fields. */
+  | { kind: 'csv'; columns: readonly string[]; delimiter: CsvDelimiter; fields: readonly string[] }
+  /** A JSON line: the parsed value (an object, normally) and the line's text. */
+  | { kind: 'json'; value: unknown; text: string };
+
 export interface RejectReport {
   readonly path: string;
   /** Rows rejected so far. */
   readonly rows: number;
-  reject(file: string, line: number, issues: readonly RowIssue[]): void;
+  /** Writes one rejected row; throws when the report file cannot be written. */
+  reject(file: string, line: number, source: RowSource, issues: readonly RowIssue[]): void;
   close(): Promise<void>;
 }
 
-const cell = (value: string | number) => {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-};
+/**
+ * The `error` text of a rejected row: each problem, then the file and line it came from.
+ *
+ * @example
+ * describeRejection('areas_id.csv', 12, [{ field: 'postcode', reason: 'must be five digits' }])
+ * // 'postcode: must be five digits (areas_id.csv line 12)'
+ */
+export function describeRejection(file: string, line: number, issues: readonly RowIssue[]): string {
+  const problems = issues.map((i) => (i.field === '' ? i.reason : `${i.field}: ${i.reason}`)).join('; ');
+  return `${problems} (${file} line ${line})`;
+}
+
+const FLUSH_AT = 64 * 1024;
 
 /**
  * @example
  * const report = createRejectReport('./areas_id.rejected.csv');
- * report.reject('areas_id.csv', 12, [{ field: 'postcode', reason: 'must be five digits' }]);
+ * report.reject('areas_id.csv', 12, { kind: 'csv', columns: header, delimiter: ',', fields }, [{ field: 'postcode', reason: 'must be five digits' }]);
  * await report.close();
  */
 export function createRejectReport(path: string): RejectReport {
-  let stream: WriteStream | undefined;
+  let fd: number | undefined;
+  let layout: RowSource['kind'] | undefined;
+  /** For a CSV report: the input's columns kept (all but its own `error`), as indexes. */
+  let kept: number[] = [];
+  let delimiter: CsvDelimiter = ',';
+  let buffer = '';
   let rows = 0;
+
+  const flush = () => {
+    if (fd === undefined || buffer === '') return;
+    const text = buffer;
+    buffer = '';
+    try {
+      writeSync(fd, text);
+    } catch (error) {
+      throw new Error(`cannot write the rejected-rows report ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  const open = (source: RowSource) => {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      fd = openSync(path, 'w');
+    } catch (error) {
+      throw new Error(`cannot write the rejected-rows report ${path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    layout = source.kind;
+    if (source.kind === 'csv') {
+      delimiter = source.delimiter;
+      kept = source.columns.flatMap((name, i) => (normaliseColumn(name) === ERROR_COLUMN ? [] : [i]));
+      buffer += csvLine([...kept.map((i) => source.columns[i]!), ERROR_COLUMN], delimiter);
+    }
+  };
+
   return {
     path,
     get rows() {
       return rows;
     },
-    reject(file, line, issues) {
-      if (!stream) {
-        mkdirSync(dirname(path), { recursive: true });
-        stream = createWriteStream(path);
-        stream.write('file,line,field,reason\n');
-      }
+    reject(file, line, source, issues) {
+      if (fd === undefined) open(source);
+      if (source.kind !== layout) throw new Error(`the rejected-rows report ${path} holds ${layout} rows, not ${source.kind}`);
       rows += 1;
-      for (const issue of issues) stream.write(`${[file, line, issue.field, issue.reason].map(cell).join(',')}\n`);
+      if (source.kind === 'csv') {
+        // A record longer than the header keeps its extra cells in the error text: nothing the person typed is lost.
+        const extra = source.fields.slice(source.columns.length);
+        const all = extra.length > 0 ? [...issues, { field: '', reason: `cells beyond the header: ${extra.map((c) => JSON.stringify(c)).join(', ')}` }] : issues;
+        buffer += csvLine([...kept.map((i) => source.fields[i] ?? ''), describeRejection(file, line, all)], delimiter);
+      } else {
+        buffer += `${JSON.stringify(jsonRow(source, file, line, issues))}\n`;
+      }
+      if (buffer.length >= FLUSH_AT) flush();
     },
     async close() {
-      if (!stream) return;
-      stream.end();
-      await once(stream, 'finish');
+      if (fd === undefined) return;
+      try {
+        flush();
+      } finally {
+        closeSync(fd);
+        fd = undefined;
+      }
     },
   };
+}
+
+function csvLine(cells: readonly string[], delimiter: CsvDelimiter): string {
+  const special = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
+  return `${cells.map((c) => (special.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(delimiter)}\n`;
+}
+
+/** The original object with `error` last; a line that was not an object is kept in the error text. */
+function jsonRow(source: Extract<RowSource, { kind: 'json' }>, file: string, line: number, issues: readonly RowIssue[]): Record<string, unknown> {
+  const value = source.value;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const { [ERROR_COLUMN]: _previous, ...rest } = value as Record<string, unknown>;
+    return { ...rest, [ERROR_COLUMN]: describeRejection(file, line, issues) };
+  }
+  return { [ERROR_COLUMN]: describeRejection(file, line, [...issues, { field: '', reason: `the line was: ${source.text}` }]) };
 }

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { AREA_FIELDS, type AreaRecord, type Database } from '@pits/persistence';
+import { AREA_FIELDS, type AreaImportRow, type Database } from '@pits/persistence';
 import type { ImportContext } from '../commands/import-run.js';
 import { silentProgress } from '../progress/progress-reporter.js';
 import { type RejectReport, createRejectReport } from '../report/reject-report.js';
@@ -34,7 +34,7 @@ export async function runImporter(args: readonly string[], env: Record<string, s
 }
 
 /** SHA-256 over every record's fields, sorted by subdistrict code: equal digests, equal content. */
-export function areaDigest(records: Iterable<AreaRecord>): string {
+export function areaDigest(records: Iterable<AreaImportRow>): string {
   const lines = [...records].map((r) => AREA_FIELDS.map((f) => r[f]).join('\u001f')).sort();
   const hash = createHash('sha256');
   for (const line of lines) hash.update(`${line}\n`);

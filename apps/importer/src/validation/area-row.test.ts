@@ -21,6 +21,8 @@ describe('AreaRowChecker', () => {
     [{ longitude: '1e2' }, 'longitude', 'must be a decimal number with at most eight decimals'],
     [{ district: '' }, 'district', 'is required'],
     [{ country_code: 'Id' }, 'country_code', 'must be two capital letters'],
+    [{ district: 'Bakongan\u0000' }, 'district', 'must not contain the NUL character'],
+    [{ subdistrict: 'Keude \ud800' }, 'subdistrict', 'must not contain unpaired surrogates (invalid Unicode)'],
   ])('refuses %j', (change, field, reason) => {
     const result = new AreaRowChecker().check(2, { ...ROW, ...change });
     expect(result.ok).toBe(false);

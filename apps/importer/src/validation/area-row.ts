@@ -1,7 +1,9 @@
 // Checks of one area row, and of the file as a whole: codes of the right form that nest
 // (village in district in city in province), one row per village, one name per region code,
-// postcode of five digits, coordinates in range (kept as eight-place decimal strings).
-import { AREA_FIELDS, type AreaField, type AreaRecord } from '@pits/persistence';
+// postcode of five digits, coordinates in range (kept as eight-place decimal strings), and no
+// text the domain never accepts (a NUL would end a full-text search string).
+import { textIssue } from '@pits/domain';
+import { AREA_FIELDS, type AreaField, type AreaImportRow } from '@pits/persistence';
 import type { RowIssue } from '../report/reject-report.js';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; issues: RowIssue[] };
@@ -56,13 +58,15 @@ export class AreaRowChecker {
   }
 
   /** Checks one row given as the canonical fields (in any order of keys). Runs once per row: kept lean. */
-  check(line: number, input: Readonly<Record<AreaField, string>>): Checked<AreaRecord> {
+  check(line: number, input: Readonly<Record<AreaField, string>>): Checked<AreaImportRow> {
     const issues: RowIssue[] = [];
     const record = {} as Record<AreaField, string>;
     for (const field of AREA_FIELDS) {
       const value = input[field].trim();
       record[field] = value;
-      if (value === '') {
+      const unsafe = textIssue(value);
+      if (unsafe !== undefined) issues.push({ field, reason: unsafe });
+      else if (value === '') {
         if (this.#location || !LOCATION_FIELDS.has(field)) issues.push({ field, reason: 'is required' });
       } else if (value.length > MAX_NAME) issues.push({ field, reason: `must be at most ${MAX_NAME} characters` });
     }

@@ -1,5 +1,7 @@
 // Checks of one product row (CSV text or a JSON object) against the contract's Product fields,
-// with the catalogue's defaults for what a row leaves out, and one row per SKU in a file.
+// with the catalogue's defaults for what a row leaves out, and one row per SKU in a file. Text and
+// nesting follow the domain's rules for input that is never accepted (decisions §13).
+import { NESTING_ISSUE, dec, exceedsNestingDepth, textIssue } from '@pits/domain';
 import type { ProductImportRow } from '@pits/persistence';
 import type { RowIssue } from '../report/reject-report.js';
 import type { Checked } from './area-row.js';
@@ -27,6 +29,11 @@ const DEFAULTS: ProductImportRow = {
 };
 
 const TWO_PLACES = /^\d{1,18}(\.\d{1,2})?$/;
+/**
+ * Prices and dimensions stay below 10^13, as the internal API takes them: a cost price becomes a
+ * transfer's unit_price, a JSON number that must stay exact (decisions §13).
+ */
+const DECIMAL_LIMIT = '10000000000000';
 const TRUE = new Set(['true', '1', 'yes']);
 const FALSE = new Set(['false', '0', 'no']);
 
@@ -38,6 +45,14 @@ function decimal(value: unknown): string | undefined {
   if (typeof text !== 'string' || !TWO_PLACES.test(text.trim())) return undefined;
   const [whole, fraction = ''] = text.trim().split('.');
   return `${whole}.${fraction.padEnd(2, '0')}`;
+}
+
+/** The trimmed text, or why it is refused: a NUL or an unpaired surrogate (decisions §13), or more than `max` characters. */
+function text(value: string, max: number): { value: string } | { reason: string } {
+  const unsafe = textIssue(value);
+  if (unsafe !== undefined) return { reason: unsafe };
+  const trimmed = value.trim();
+  return trimmed.length > max ? { reason: `must be at most ${max} characters` } : { value: trimmed };
 }
 
 function integer(value: unknown): number | undefined {
@@ -56,6 +71,8 @@ export class ProductRowChecker {
   readonly #skus = new Map<string, number>();
 
   check(line: number, input: Readonly<Record<string, unknown>>): Checked<ProductImportRow> {
+    // A JSON line may nest without bound; nothing below walks it before this check.
+    if (exceedsNestingDepth(input)) return { ok: false, issues: [{ field: '', reason: NESTING_ISSUE }] };
     const issues: RowIssue[] = [];
     const row: ProductImportRow = { ...DEFAULTS };
     const set = <K extends keyof ProductImportRow>(key: K, value: ProductImportRow[K]) => {
@@ -69,20 +86,27 @@ export class ProductRowChecker {
       if (absent(value)) {
         if (field === 'sku' || field === 'name') issues.push({ field, reason: 'is required' });
       } else if (typeof value !== 'string') issues.push({ field, reason: 'must be a string' });
-      else if (value.trim().length > max) issues.push({ field, reason: `must be at most ${max} characters` });
-      else set(field, value.trim());
+      else {
+        const checked = text(value, max);
+        if ('reason' in checked) issues.push({ field, reason: checked.reason });
+        else set(field, checked.value);
+      }
     }
     for (const [field, max] of Object.entries(NULLABLE) as [keyof typeof NULLABLE, number][]) {
       const value = input[field];
       if (absent(value) || value === null) continue;
       if (typeof value !== 'string') issues.push({ field, reason: 'must be a string or null' });
-      else if (value.trim().length > max) issues.push({ field, reason: `must be at most ${max} characters` });
-      else set(field, value.trim());
+      else {
+        const checked = text(value, max);
+        if ('reason' in checked) issues.push({ field, reason: checked.reason });
+        else set(field, checked.value);
+      }
     }
     for (const field of DECIMALS) {
       if (absent(input[field])) continue;
       const value = decimal(input[field]);
       if (value === undefined) issues.push({ field, reason: 'must be a non-negative decimal with at most two places' });
+      else if (dec(value).gte(DECIMAL_LIMIT)) issues.push({ field, reason: `must be less than ${DECIMAL_LIMIT}` });
       else set(field, value);
     }
     for (const field of INTEGERS) {

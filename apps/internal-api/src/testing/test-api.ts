@@ -1,6 +1,7 @@
 // Test fixtures of the internal API: a migrated database of a dialect, callers with and without
 // the service token, and a way to read a refusal as clients see it.
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from '@trpc/server';
+import type { HostResolver } from '@pits/domain';
 import { type CredentialCipher, createCredentialCipher } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase } from '@pits/persistence/testing';
 import type { Dialect } from '@pits/persistence';
@@ -13,6 +14,19 @@ export const TEST_CREDENTIALS_KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5
 export const TEST_NOW = new Date('2026-11-22T08:00:00.000Z');
 
 export type InternalCaller = ReturnType<typeof createInternalCaller>;
+
+/**
+ * Name resolution of the tests, never real DNS: every `*.example` name is one public address,
+ * `evil.test` is loopback and `intranet.test` private; anything else does not resolve.
+ *
+ * @example await testHostResolver('hooks.partner.example') // ['93.184.215.14']
+ */
+export const testHostResolver: HostResolver = async (name) => {
+  if (name.endsWith('.example')) return ['93.184.215.14'];
+  if (name === 'evil.test') return ['127.0.0.1'];
+  if (name === 'intranet.test') return ['93.184.215.14', '10.1.2.3'];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${name}`), { code: 'ENOTFOUND' });
+};
 
 export interface TestApi {
   t: TestDatabase;
@@ -37,6 +51,7 @@ export async function openTestApi(dialect: Dialect, options: { now?: () => Date 
     now: options.now ?? (() => TEST_NOW),
     logger: silentLogger(),
     authorized: true,
+    webhookUrls: { policy: { allowPrivate: false }, resolve: testHostResolver },
     ...overrides,
   });
   return { t, cipher, context, caller: createInternalCaller(context()), anonymous: createInternalCaller(context({ authorized: false })) };

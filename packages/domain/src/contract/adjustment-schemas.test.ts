@@ -84,6 +84,42 @@ describe('createAdjustmentBody', () => {
     expect(refusal(createAdjustmentBody, body).details).toEqual({ field, issue });
   });
 
+  it('accepts a line total of exactly 15 significant digits and keeps both factors exact', () => {
+    const body = { ...validBody, items: [{ product_id: 1, quantity: 99999999999.9999, unit_cost: 10000 }] };
+    expect(parseWith(createAdjustmentBody, body)).toMatchObject({ ok: true, value: { items: [{ quantity: '99999999999.9999', unit_cost: '10000' }] } });
+  });
+
+  it('refuses a line whose total_cost would not be exact as a JSON number, on its quantity', () => {
+    const body = {
+      ...validBody,
+      items: [validBody.items[0], { product_id: 7, quantity: '99999999999.9999', unit_cost: '99999999999.9999' }],
+    };
+    expect(refusal(createAdjustmentBody, body).details).toEqual({
+      field: 'items[1].quantity',
+      issue: 'quantity x unit_cost = 9999999999999980000000.00000001 has more than 15 significant digits, so it would not be exact as a JSON number',
+    });
+  });
+
+  it('refuses a total_amount past 15 significant digits on items', () => {
+    const line = { quantity: '99999999999.9999', unit_cost: '10000' };
+    const body = { ...validBody, items: [{ product_id: 1, ...line }, { product_id: 2, ...line }] };
+    expect(refusal(createAdjustmentBody, body).details).toEqual({
+      field: 'items',
+      issue: 'the lines add up to 1999999999999998, which has more than 15 significant digits, so it would not be exact as a JSON number',
+    });
+  });
+
+  it('refuses NUL and unpaired surrogates in reason and notes, and strips prototype keys', () => {
+    expect(refusal(createAdjustmentBody, { ...validBody, reason: 'count\u0000' }).details).toEqual({ field: 'reason', issue: 'must not contain the NUL character' });
+    const notes = { ...validBody, items: [{ ...validBody.items[0], notes: 'back \ud800 room' }] };
+    expect(refusal(createAdjustmentBody, notes).details).toEqual({ field: 'items[0].notes', issue: 'must not contain unpaired surrogates (invalid Unicode)' });
+    const hostile: unknown = JSON.parse(`{"__proto__": {"polluted": true}, "constructor": {"prototype": {"polluted": true}}, ${JSON.stringify(validBody).slice(1)}`);
+    const parsed = parseWith(createAdjustmentBody, hostile);
+    expect(parsed.ok && Object.keys(parsed.value)).toEqual(['location_id', 'type', 'stock_source', 'reason', 'items']);
+    expect(parsed.ok && Object.getPrototypeOf(parsed.value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
   it('refuses the same product twice, on the later line, whatever its form', () => {
     const body = {
       ...validBody,

@@ -2,11 +2,13 @@
 // queries, and the three forms of an adjustment in responses (create, detail, list entry).
 import { z } from 'zod';
 import { ADJUSTMENT_STATUSES } from '../adjustment.js';
+import { type PricedLine, inexactTotals, pricedTotals } from '../exact-totals.js';
 import {
   MAX_ITEMS_PER_REQUEST,
   bodyId,
   envelopeA,
   pageQuery,
+  parsedDecimal,
   partnerActor,
   perPageQuery,
   productIdInput,
@@ -15,6 +17,7 @@ import {
   queryId,
   repeatedKeys,
   simplePaginationSchema,
+  textField,
   timestamp,
   unitCostInput,
 } from './common-schemas.js';
@@ -27,7 +30,7 @@ export const stockSource = z.enum(['good', 'damaged']);
 export const adjustmentStatus = z.enum(ADJUSTMENT_STATUSES);
 
 /** A reason of 1 to 500 characters, trimmed. Shared with the transfers reject body. */
-export const reasonText = z.string().trim().min(1).max(500);
+export const reasonText = textField({ trim: true, min: 1, max: 500 });
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -38,14 +41,16 @@ export const adjustmentLineInput = z
     product_id: productIdInput,
     quantity: quantityInput,
     unit_cost: unitCostInput,
-    notes: z.string().max(1000).optional(),
+    notes: textField({ max: 1000 }).optional(),
   })
   .meta({ id: 'AdjustmentLineInput', description: 'One product line of a new adjustment.' });
 
 /**
  * Body of `POST /api/partner/v1/adjustments`. Quantities and costs come out as canonical decimal
  * strings, product ids as numbers; a product given twice is refused on the later line's
- * `items[i].product_id`.
+ * `items[i].product_id`; a line whose total_cost (quantity x unit_cost) would not be exact as a
+ * JSON number is refused on its `items[i].quantity`, and a total_amount that would not be on
+ * `items` (decisions §13).
  *
  * @example parseWith(createAdjustmentBody, body)
  */
@@ -64,6 +69,17 @@ export const createAdjustmentBody = z
         path: ['items', index, 'product_id'],
         message: `is the same product as items[${first}].product_id`,
       });
+    }
+    const lines: PricedLine[] = [];
+    for (const item of body.items) {
+      const quantity = parsedDecimal(item.quantity);
+      const price = parsedDecimal(item.unit_cost);
+      // A line already refused has no total to check.
+      if (quantity === undefined || price === undefined) return;
+      lines.push({ quantity, price });
+    }
+    for (const { path, issue } of inexactTotals(pricedTotals(lines), { priceName: 'unit_cost', totalQuantity: false })) {
+      ctx.addIssue({ code: 'custom', path, message: issue });
     }
   })
   .meta({ id: 'CreateAdjustmentBody', description: 'A stock correction to create, pending approval.' });

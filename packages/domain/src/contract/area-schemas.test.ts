@@ -26,6 +26,9 @@ describe('areaSearchQuery', () => {
     [{ search_by: 'village' }, 'search_by', 'must be one of: province, city, district, subdistrict'],
     [{ search_value: 'k'.repeat(101) }, 'search_value', 'must be at most 100 characters'],
     [{ per_page: '101' }, 'per_page', 'must be at most 100'],
+    [{ search_value: 'Jakarta\u0000' }, 'search_value', 'must not contain the NUL character'],
+    [{ search_value: 'Jakarta\ud800' }, 'search_value', 'must not contain unpaired surrogates (invalid Unicode)'],
+    [{ search_by: 'city\u0000' }, 'search_by', 'must be one of: province, city, district, subdistrict'],
   ])('refuses %j', (query, field, issue) => {
     expect(refusal(areaSearchQuery, query).details).toEqual({ field, issue });
   });

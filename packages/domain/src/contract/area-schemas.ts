@@ -1,7 +1,7 @@
 // The areas routes of the v1 contract: search the province > city > district > subdistrict
 // hierarchy, and read one area by its subdistrict code (both envelope B).
 import { z } from 'zod';
-import { envelopeB, fixedDecimalString, morePaginationSchema, pageQuery, perPageQuery, requiredOr, timestamp } from './common-schemas.js';
+import { envelopeB, fixedDecimalString, morePaginationSchema, pageQuery, perPageQuery, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
 
 /** The level `search_value` is matched on: `province`, `city`, `district` or `subdistrict`. */
 export const areaSearchBy = z.enum(['province', 'city', 'district', 'subdistrict']);
@@ -20,7 +20,7 @@ export const areaSearchQuery = z
     page: pageQuery,
     per_page: perPageQuery(20),
     search_by: areaSearchBy.optional(),
-    search_value: z.string().trim().max(100).optional(),
+    search_value: textField({ trim: true, max: 100 }).optional(),
   })
   .meta({ id: 'AreaSearchQuery', description: 'Paging and a case-insensitive keyword on one level or on all.' });
 export type AreaSearchQuery = z.output<typeof areaSearchQuery>;
@@ -30,6 +30,7 @@ export const areaDetailQuery = z
   .object({
     subdistrict_code: z
       .string({ error: requiredOr('must have the form NN.NN.NN.NNNN') })
+      .superRefine(safeTextCheck)
       .regex(SUBDISTRICT_CODE, { error: 'must have the form NN.NN.NN.NNNN' }),
   })
   .meta({ id: 'AreaDetailQuery', description: 'The subdistrict code of the area to read.' });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   bodyId,
   calendarDate,
+  calendarDateInput,
   decimalString,
   envelopeA,
   envelopeB,
@@ -22,7 +23,10 @@ import {
   queryInteger,
   rangePaginationSchema,
   repeatedKeys,
+  safeText,
+  safeTextCheck,
   simplePaginationSchema,
+  textField,
   timestamp,
   unitCostInput,
 } from './common-schemas.js';
@@ -51,6 +55,57 @@ describe('calendarDate', () => {
   });
 });
 
+describe('safeText and textField', () => {
+  it('accept any well-formed text, emoji included, and keep z.string() messages for the limits', () => {
+    const reason = textField({ trim: true, min: 1, max: 5 });
+    expect(check(reason, ' ok \ud83d\ude00 ')).toEqual({ value: 'ok \ud83d\ude00' });
+    expect(check(reason, '   ')).toEqual({ refused: 'must not be empty' });
+    expect(check(reason, 'too long')).toEqual({ refused: 'must be at most 5 characters' });
+    expect(check(reason, 7)).toEqual({ refused: 'must be a string' });
+    expect(check(reason, undefined)).toEqual({ refused: 'is required' });
+    expect(check(textField({ max: 3 }), ' a ')).toEqual({ value: ' a ' });
+  });
+
+  it.each([
+    ['a NUL', 'stock\u0000count', 'must not contain the NUL character'],
+    ['a lone high surrogate', 'stock\ud800', 'must not contain unpaired surrogates (invalid Unicode)'],
+    ['a lone low surrogate', '\udc00', 'must not contain unpaired surrogates (invalid Unicode)'],
+  ])('refuse %s, ahead of any limit it also breaks', (_, text, issue) => {
+    expect(check(safeText, text)).toEqual({ refused: issue });
+    expect(check(textField({ trim: true, min: 1, max: 2 }), `${text}${'x'.repeat(10)}`)).toEqual({ refused: issue });
+  });
+
+  it('safeTextCheck adds the rule to other string schemas', () => {
+    const url = z.url().superRefine(safeTextCheck);
+    expect(check(url, 'https://hooks.example/a\u0000b')).toEqual({ refused: 'must not contain the NUL character' });
+    expect(check(url, 'https://hooks.example/ok')).toEqual({ value: 'https://hooks.example/ok' });
+  });
+
+  it('publish their limits in JSON Schema', () => {
+    expect(z.toJSONSchema(textField({ trim: true, min: 1, max: 500 }))).toMatchObject({ type: 'string', minLength: 1, maxLength: 500 });
+  });
+});
+
+describe('calendarDateInput', () => {
+  it.each(['1900-01-01', '2024-02-29', '9999-12-31'])('accepts %s', (date) => {
+    expect(check(calendarDateInput, date)).toEqual({ value: date });
+  });
+
+  it.each(['0000-01-01', '0001-01-01', '1899-12-31', '10000-01-01', '99999-01-01'])('refuses %s as out of range', (date) => {
+    expect(check(calendarDateInput, date)).toEqual({ refused: 'must be a date from 1900-01-01 to 9999-12-31' });
+  });
+
+  it('still refuses dates that do not exist, and says a missing one is required', () => {
+    expect(check(calendarDateInput, '2025-02-29')).toEqual({ refused: 'must be a real calendar date in YYYY-MM-DD form' });
+    expect(check(calendarDateInput, '2025-01-01\u0000')).toEqual({ refused: 'must be a real calendar date in YYYY-MM-DD form' });
+    expect(check(calendarDateInput, undefined)).toEqual({ refused: 'is required' });
+  });
+
+  it('leaves the response form alone: calendarDate reads any stored date', () => {
+    expect(check(calendarDate, '1899-12-31')).toEqual({ value: '1899-12-31' });
+  });
+});
+
 describe('timestamps', () => {
   it('timestamp is UTC with milliseconds, as toISOString prints it', () => {
     expect(check(timestamp, new Date(0).toISOString())).toEqual({ value: '1970-01-01T00:00:00.000Z' });
@@ -72,6 +127,17 @@ describe('timestamps', () => {
       refused: 'must be an ISO 8601 timestamp with Z or an offset',
     });
     expect(check(isoTimestampInput, '2026-02-30T08:15:30Z')).toHaveProperty('refused');
+  });
+
+  it('isoTimestampInput takes instants from 1900 to 9999 in UTC, offsets counted', () => {
+    for (const good of ['1900-01-01T00:00:00Z', '1900-01-01T07:00:00+07:00', '9999-12-31T23:59:59.999Z']) {
+      expect(check(isoTimestampInput, good)).toEqual({ value: good });
+    }
+    const outside = 'must be a time from 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z';
+    for (const bad of ['0000-01-01T00:00:00Z', '1899-12-31T23:59:59Z', '1900-01-01T00:30:00+01:00', '9999-12-31T23:00:00-05:00']) {
+      expect(check(isoTimestampInput, bad)).toEqual({ refused: outside });
+    }
+    expect(check(isoTimestampInput, '10000-01-01T00:00:00Z')).toEqual({ refused: 'must be a date from 1900-01-01 to 9999-12-31' });
   });
 });
 
@@ -157,6 +223,17 @@ describe('quantityInput', () => {
   });
 });
 
+describe('bounds in JSON Schema', () => {
+  it('publishes the maximum and minimum of quantities and unit costs on their number form', () => {
+    const quantity = z.toJSONSchema(quantityInput, { io: 'input' }) as { anyOf: object[]; description: string };
+    expect(quantity.anyOf[0]).toEqual({ type: 'number', maximum: 1e11, exclusiveMinimum: 0 });
+    expect(quantity.description).toContain('15 significant digits');
+    const cost = z.toJSONSchema(unitCostInput, { io: 'input' }) as { anyOf: object[]; description: string };
+    expect(cost.anyOf[0]).toEqual({ type: 'number', maximum: 1e13, minimum: 0 });
+    expect(cost.description).toContain('15 significant digits');
+  });
+});
+
 describe('unitCostInput', () => {
   it('accepts zero and up to 1e13 with four decimals, as canonical strings', () => {
     expect(check(unitCostInput, 0)).toEqual({ value: '0' });
@@ -168,6 +245,12 @@ describe('unitCostInput', () => {
     expect(check(unitCostInput, -0.01)).toEqual({ refused: 'must be at least 0' });
     expect(check(unitCostInput, 1.00001)).toEqual({ refused: 'must have at most 4 decimal places' });
     expect(check(unitCostInput, 1e13 + 1)).toEqual({ refused: 'must be at most 10000000000000' });
+  });
+
+  it('refuses more than 15 significant digits, which a response would echo inexactly', () => {
+    expect(check(unitCostInput, '99999999999.9999')).toEqual({ value: '99999999999.9999' });
+    expect(check(unitCostInput, '999999999999.9999')).toEqual({ refused: 'must have at most 15 significant digits' });
+    expect(check(unitCostInput, '9999999999999.9999')).toEqual({ refused: 'must have at most 15 significant digits' });
   });
 });
 

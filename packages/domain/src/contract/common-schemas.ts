@@ -1,8 +1,10 @@
-// Building blocks shared by every v1 route schema: dates and timestamps, query-string integers,
-// exact decimal inputs, product ids, the success and error envelopes and the pagination objects.
+// Building blocks shared by every v1 route schema: text, dates and timestamps, query-string
+// integers, exact decimal inputs, product ids, the success and error envelopes and the pagination
+// objects.
 import { z } from 'zod';
 import { ERROR_KINDS } from '../errors.js';
-import { INPUT_DECIMALS, dec, hasAtMostDecimals, toPlainString } from '../decimal.js';
+import { type Dec, EXACT_JSON_DIGITS, INPUT_DECIMALS, dec, hasAtMostDecimals, toPlainString } from '../decimal.js';
+import { DATE_RANGE_ISSUE, EARLIEST_DATE, LATEST_DATE, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange, textIssue } from '../input-rules.js';
 
 /**
  * An error map for one schema: "is required" when the value is absent, else `message`. It also
@@ -15,6 +17,43 @@ export function requiredOr(message: string): (issue: { readonly input?: unknown 
 }
 
 // ---------------------------------------------------------------------------------------------
+// Text
+
+/** The zod form of `textIssue`: one issue, worded by the rule, on the field that holds the text. */
+function refuseUnsafeText(text: string, ctx: z.RefinementCtx): void {
+  const issue = textIssue(text);
+  if (issue !== undefined) ctx.addIssue({ code: 'custom', message: issue, input: text });
+}
+
+/**
+ * Text a client sends (decisions §13): a string without U+0000 or unpaired UTF-16 surrogates, so
+ * what is stored is what was sent, on every dialect. Every free-text field and text query value
+ * of every request schema is built on it; chain `.trim()`, `.min()`, `.max()`, `.regex()` as on
+ * `z.string()`.
+ *
+ * @example safeText.max(1000).optional()
+ */
+export const safeText = z.string().superRefine(refuseUnsafeText);
+
+/**
+ * `safeText` with the usual limits: trimmed first when `trim`, then `min` and `max` characters.
+ *
+ * @example textField({ trim: true, min: 1, max: 500 }).parse(' stock count ') === 'stock count'
+ */
+export function textField(options: { max: number; min?: number; trim?: boolean }) {
+  const trimmed = options.trim === true ? safeText.trim() : safeText;
+  return (options.min === undefined ? trimmed : trimmed.min(options.min)).max(options.max);
+}
+
+/**
+ * A check to add to a string schema that is not a plain `z.string()` (a URL, an e-mail address):
+ * the same text rule as `safeText`.
+ *
+ * @example z.url().max(2000).superRefine(safeTextCheck)
+ */
+export const safeTextCheck: (text: string, ctx: z.RefinementCtx) => void = refuseUnsafeText;
+
+// ---------------------------------------------------------------------------------------------
 // Dates and timestamps
 
 /**
@@ -25,6 +64,25 @@ export function requiredOr(message: string): (issue: { readonly input?: unknown 
 export const calendarDate = z.iso
   .date({ error: requiredOr('must be a real calendar date in YYYY-MM-DD form') })
   .meta({ description: 'A calendar date, YYYY-MM-DD.', examples: ['2026-01-31'] });
+
+/** The message of a date that is not a date; a year of five digits or more is out of range rather than malformed. */
+function dateFormatMessage(format: string): (issue: { readonly input?: unknown }) => string {
+  return (issue) => {
+    if (issue.input === undefined) return 'is required';
+    return typeof issue.input === 'string' && /^[+-]?\d{5,}-/.test(issue.input) ? DATE_RANGE_ISSUE : format;
+  };
+}
+
+/**
+ * A calendar date a client sends (`transfer_date`, list filters): a real date `YYYY-MM-DD` from
+ * 1900-01-01 to 9999-12-31 (decisions §13), else 422 on the field.
+ *
+ * @example calendarDateInput.parse('1899-12-31') // refused: must be a date from 1900-01-01 to 9999-12-31
+ */
+export const calendarDateInput = z.iso
+  .date({ error: dateFormatMessage('must be a real calendar date in YYYY-MM-DD form') })
+  .refine(isDateInRange, { error: DATE_RANGE_ISSUE })
+  .meta({ description: `A calendar date, YYYY-MM-DD, from ${EARLIEST_DATE} to ${LATEST_DATE}.`, examples: ['2026-01-31'] });
 
 /**
  * A response timestamp: ISO 8601 in UTC with milliseconds and `Z`, as `Date#toISOString` prints it.
@@ -46,13 +104,18 @@ export const microsecondTimestamp = z.iso
 
 /**
  * A timestamp a client sends (receive's `received_at`): ISO 8601 with `Z` or an offset, any
- * precision. The output is the text as sent; convert it with `new Date(text)`.
+ * precision, whose instant falls from 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z
+ * (decisions §13). The output is the text as sent; convert it with `new Date(text)`.
  *
  * @example isoTimestampInput.parse('2026-01-31T15:15:30+07:00')
  */
 export const isoTimestampInput = z.iso
-  .datetime({ offset: true, error: requiredOr('must be an ISO 8601 timestamp with Z or an offset') })
-  .meta({ description: 'ISO 8601 timestamp with Z or a UTC offset.', examples: ['2026-01-31T08:15:30Z'] });
+  .datetime({ offset: true, error: dateFormatMessage('must be an ISO 8601 timestamp with Z or an offset') })
+  .refine(isTimestampInRange, { error: TIMESTAMP_RANGE_ISSUE })
+  .meta({
+    description: `ISO 8601 timestamp with Z or a UTC offset, from ${EARLIEST_DATE}T00:00:00Z to ${LATEST_DATE}T23:59:59.999Z.`,
+    examples: ['2026-01-31T08:15:30Z'],
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Query-string integers. Query values arrive as text: a plain digit string becomes a number,
@@ -117,9 +180,18 @@ interface DecimalRule {
   description: string;
 }
 
+/**
+ * A decimal a client sends as a JSON number or a numeric string. The bounds are checked on the
+ * exact decimal, and published on the number form for the OpenAPI document (the string form is
+ * described by its pattern and the description).
+ */
 function decimalInput(rule: DecimalRule) {
+  const published = {
+    maximum: Number(rule.max),
+    ...(rule.minInclusive ? { minimum: Number(rule.min) } : { exclusiveMinimum: Number(rule.min) }),
+  };
   return z
-    .union([z.number(), z.string().regex(DECIMAL_TEXT, { error: 'must be a number' })], {
+    .union([z.number().meta(published), z.string().regex(DECIMAL_TEXT, { error: 'must be a number' })], {
       error: requiredOr('must be a number'),
     })
     .transform((value, ctx) => {
@@ -134,36 +206,56 @@ function decimalInput(rule: DecimalRule) {
       }
       if (!hasAtMostDecimals(amount, INPUT_DECIMALS)) return refuse(`must have at most ${INPUT_DECIMALS} decimal places`);
       if (amount.gt(rule.max)) return refuse(`must be at most ${toPlainString(rule.max)}`);
+      // Echoed as a JSON number in responses: more digits would come back altered.
+      if (amount.precision() > EXACT_JSON_DIGITS) return refuse(`must have at most ${EXACT_JSON_DIGITS} significant digits`);
       return toPlainString(amount);
     })
     .meta({ description: rule.description });
 }
 
+/** The largest quantity a request may carry. */
+export const MAX_QUANTITY = '100000000000';
+/** The largest unit cost a request may carry. */
+export const MAX_UNIT_COST = '10000000000000';
+
+const EXACT_TOTALS = `Every total it takes part in (quantity x price per line, the sum of the lines) must also fit in ${EXACT_JSON_DIGITS} significant digits, so that it is exact as a JSON number; a line past that is refused on its quantity, a document total on items.`;
+
 /**
- * A quantity on input: a JSON number or a numeric string, > 0, at most 4 decimals, at most 1e11.
- * The output is the canonical decimal string (`'1.5'`), ready for `toScaled`.
+ * A quantity on input: a JSON number or a numeric string, > 0, at most 4 decimals, at most 1e11
+ * (so at most 15 significant digits). The output is the canonical decimal string (`'1.5'`), ready
+ * for `toScaled`.
  *
  * @example quantityInput.parse(0.1) === '0.1'
  */
 export const quantityInput = decimalInput({
   min: '0',
   minInclusive: false,
-  max: '1e11',
-  description: `A quantity greater than 0 with at most ${INPUT_DECIMALS} decimal places, as a number or a numeric string.`,
+  max: MAX_QUANTITY,
+  description: `A quantity greater than 0 and at most ${MAX_QUANTITY}, with at most ${INPUT_DECIMALS} decimal places, as a number or a numeric string. ${EXACT_TOTALS}`,
 });
 
 /**
- * A unit cost on input: a JSON number or a numeric string, >= 0, at most 4 decimals, at most 1e13.
- * The output is the canonical decimal string.
+ * A unit cost on input: a JSON number or a numeric string, >= 0, at most 4 decimals, at most 1e13,
+ * at most 15 significant digits. The output is the canonical decimal string.
  *
  * @example unitCostInput.parse('19.9900') === '19.99'
  */
 export const unitCostInput = decimalInput({
   min: '0',
   minInclusive: true,
-  max: '1e13',
-  description: `A unit cost of 0 or more with at most ${INPUT_DECIMALS} decimal places, as a number or a numeric string.`,
+  max: MAX_UNIT_COST,
+  description: `A unit cost from 0 to ${MAX_UNIT_COST}, with at most ${INPUT_DECIMALS} decimal places and ${EXACT_JSON_DIGITS} significant digits, as a number or a numeric string. ${EXACT_TOTALS}`,
 });
+
+/**
+ * The decimal that `quantityInput` or `unitCostInput` produced, or `undefined` when that field was
+ * refused: zod still runs an object's refinements then, with the field's raw input in its place.
+ *
+ * @example parsedDecimal('1.5')?.toFixed() === '1.5'; parsedDecimal('2\u0000') === undefined
+ */
+export function parsedDecimal(value: unknown): Dec | undefined {
+  return typeof value === 'string' && DECIMAL_TEXT.test(value) ? dec(value) : undefined;
+}
 
 /**
  * A product id on input: a digit string (`"1042"`) or a positive integer; the output is the number.

@@ -68,6 +68,11 @@ describe('receiveInboundBody', () => {
     [{ received_by: 'b'.repeat(201) }, 'items[0].received_by', 'must be at most 200 characters'],
     [{ condition: 'broken' }, 'items[0].condition', 'must be one of: good, damaged'],
     [{ grid_id: 'g'.repeat(101) }, 'items[0].grid_id', 'must be at most 100 characters'],
+    [{ grid_id: 'RCV\u0000' }, 'items[0].grid_id', 'must not contain the NUL character'],
+    [{ received_by: 'Budi \ud800' }, 'items[0].received_by', 'must not contain unpaired surrogates (invalid Unicode)'],
+    [{ item_id: '9001\u0000' }, 'items[0].item_id', 'must not contain the NUL character'],
+    [{ received_at: '0000-01-01T00:00:00Z' }, 'items[0].received_at', 'must be a time from 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z'],
+    [{ received_at: '10000-01-01T00:00:00Z' }, 'items[0].received_at', 'must be a date from 1900-01-01 to 9999-12-31'],
   ])('refuses a line with %j', (change, field, issue) => {
     const body = { items: [{ item_id: '9001', received_quantity: 5, ...change }] };
     expect(refusal(receiveInboundBody, body).details).toEqual({ field, issue });

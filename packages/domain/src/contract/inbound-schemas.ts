@@ -17,6 +17,8 @@ import {
   rangePaginationSchema,
   repeatedKeys,
   requiredOr,
+  safeTextCheck,
+  textField,
   timestamp,
 } from './common-schemas.js';
 
@@ -42,12 +44,13 @@ export const receiptLineInput = z
   .object({
     item_id: z
       .string({ error: requiredOr('must be a string of digits') })
+      .superRefine(safeTextCheck)
       .regex(/^\d+$/, { error: 'must be a string of digits' }),
     received_quantity: quantityInput,
     received_at: isoTimestampInput.optional(),
-    received_by: z.string().trim().min(1).max(200).optional(),
+    received_by: textField({ trim: true, min: 1, max: 200 }).optional(),
     condition: z.enum(['good', 'damaged']).default('good'),
-    grid_id: z.string().trim().min(1).max(100).optional(),
+    grid_id: textField({ trim: true, min: 1, max: 100 }).optional(),
   })
   .meta({ id: 'ReceiptLineInput', description: "One received line: item_id is the detail's items[].id." });
 

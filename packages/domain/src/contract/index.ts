@@ -9,4 +9,3 @@ export * from './tenant-schemas.js';
 export * from './area-schemas.js';
 export * from './stock-schemas.js';
 export * from './webhook-schemas.js';
-export * from './contract-catalog.js';

@@ -57,6 +57,29 @@ const movement = {
 };
 const envelope = (data: unknown) => ({ status: 'ok', data, errors: null, request_id: 'req-1' });
 
+describe('hostile query values', () => {
+  it.each([
+    ['0000-01-01', 'must be a date from 1900-01-01 to 9999-12-31'],
+    ['1899-12-31', 'must be a date from 1900-01-01 to 9999-12-31'],
+    ['1899-12-31T23:59:59Z', 'must be a time from 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z'],
+    ['9999-12-31T23:00:00-05:00', 'must be a time from 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z'],
+    ['10000-01-01', 'must be a date (YYYY-MM-DD) or an ISO 8601 timestamp'],
+  ])('refuses the movements bound %s on from and to', (value, issue) => {
+    expect(refusal(stockMovementsQuery, { from: value }).details).toEqual({ field: 'from', issue });
+    expect(refusal(stockMovementsQuery, { to: value }).details).toEqual({ field: 'to', issue });
+  });
+
+  it('accepts the first and last days of the range', () => {
+    expect(parseWith(stockMovementsQuery, { from: '1900-01-01', to: '9999-12-31' }).ok).toBe(true);
+    expect(parseWith(stockMovementsQuery, { from: '1900-01-01T00:00:00Z', to: '9999-12-31T23:59:59.999Z' }).ok).toBe(true);
+  });
+
+  it('refuses NUL and unpaired surrogates in sku and cursor', () => {
+    expect(refusal(stockQuery, { sku: 'MUG\u0000' }).details).toEqual({ field: 'sku', issue: 'must not contain the NUL character' });
+    expect(refusal(stockMovementsQuery, { cursor: 'abc\ud800' }).details).toEqual({ field: 'cursor', issue: 'must not contain unpaired surrogates (invalid Unicode)' });
+  });
+});
+
 describe('stock responses', () => {
   it('lists levels with the simple pagination', () => {
     const pagination = { current_page: 1, per_page: 20, total: 1, last_page: 1 };

@@ -1,11 +1,10 @@
 // The stock reads (extension, contract decisions §11): levels per location and product, and the
 // ledger of movements, cursor-paged newest first. Envelope A.
 import { z } from 'zod';
+import { DATE_RANGE_ISSUE, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '../input-rules.js';
 import { STOCK_BUCKETS } from '../stock.js';
 import {
-  calendarDate,
   envelopeA,
-  isoTimestampInput,
   pageQuery,
   perPageQuery,
   productIdText,
@@ -13,6 +12,7 @@ import {
   queryInteger,
   requiredOr,
   simplePaginationSchema,
+  textField,
   timestamp,
 } from './common-schemas.js';
 
@@ -27,19 +27,28 @@ export const stockQuery = z
   .object({
     location_id: queryId.optional(),
     product_id: queryId.optional(),
-    sku: z.string().trim().min(1).max(100).optional(),
+    sku: textField({ trim: true, min: 1, max: 100 }).optional(),
     page: pageQuery,
     per_page: perPageQuery(20),
   })
   .meta({ id: 'StockQuery', description: 'Filters and paging of the stock levels.' });
 export type StockQuery = z.output<typeof stockQuery>;
 
-/** A bound of the movements date range: a calendar date (that whole day) or a timestamp. */
+/**
+ * A bound of the movements date range: a calendar date (that whole day) or a timestamp, each in
+ * years 1900 to 9999 (decisions §13).
+ */
 export const dateOrTimestamp = z
-  .union([calendarDate, isoTimestampInput], {
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
     error: requiredOr('must be a date (YYYY-MM-DD) or an ISO 8601 timestamp'),
   })
-  .meta({ description: 'A calendar date or an ISO 8601 timestamp.' });
+  .superRefine((text, ctx) => {
+    const isDate = !text.includes('T');
+    if (isDate ? !isDateInRange(text) : !isTimestampInRange(text)) {
+      ctx.addIssue({ code: 'custom', message: isDate ? DATE_RANGE_ISSUE : TIMESTAMP_RANGE_ISSUE, input: text });
+    }
+  })
+  .meta({ description: 'A calendar date or an ISO 8601 timestamp, in years 1900 to 9999.' });
 
 /** Query of `GET /api/partner/v1/stock/movements`: filters, `limit` (1 to 100, default 20) and an opaque `cursor`. */
 export const stockMovementsQuery = z
@@ -49,7 +58,7 @@ export const stockMovementsQuery = z
     from: dateOrTimestamp.optional(),
     to: dateOrTimestamp.optional(),
     limit: queryInteger({ min: 1, max: 100, defaultValue: 20 }),
-    cursor: z.string().min(1).max(200).optional(),
+    cursor: textField({ min: 1, max: 200 }).optional(),
   })
   .meta({ id: 'StockMovementsQuery', description: 'Filters of the stock ledger; pass next_cursor back as cursor.' });
 export type StockMovementsQuery = z.output<typeof stockMovementsQuery>;

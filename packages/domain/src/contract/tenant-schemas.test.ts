@@ -37,6 +37,7 @@ describe('authorizeTenantBody', () => {
     [{ days_connected: 1.5 }, 'days_connected', 'must be an integer'],
     [{ days_connected: '30' }, 'days_connected', 'must be an integer'],
     [{ installation_type: 'private' }, 'installation_type', 'must be one of: custom, marketplace'],
+    [{ tenant_id: `${tenant}\u0000` }, 'tenant_id', 'must be a UUID'],
   ])('refuses %j', (change, field, issue) => {
     expect(refusal(authorizeTenantBody, { ...body, ...change }).details).toEqual({ field, issue });
   });
@@ -50,6 +51,17 @@ describe('deauthorizeTenantBody', () => {
     expect(refusal(deauthorizeTenantBody, { tenant_id: tenant, uninstall_reason: 'r'.repeat(501) }).details).toEqual({
       field: 'uninstall_reason',
       issue: 'must be at most 500 characters',
+    });
+  });
+
+  it('refuses NUL and unpaired surrogates in uninstall_reason', () => {
+    expect(refusal(deauthorizeTenantBody, { tenant_id: tenant, uninstall_reason: 'bye\u0000' }).details).toEqual({
+      field: 'uninstall_reason',
+      issue: 'must not contain the NUL character',
+    });
+    expect(refusal(deauthorizeTenantBody, { tenant_id: tenant, uninstall_reason: '\udfff bye' }).details).toEqual({
+      field: 'uninstall_reason',
+      issue: 'must not contain unpaired surrogates (invalid Unicode)',
     });
   });
 });

@@ -1,7 +1,7 @@
 // The tenants routes of the v1 contract: authorize, deauthorize, the installations list, and the
 // tenant's locations and available logistics (all envelope B).
 import { z } from 'zod';
-import { envelopeB, morePaginationSchema, pageQuery, perPageQuery, requiredOr, timestamp } from './common-schemas.js';
+import { envelopeB, morePaginationSchema, pageQuery, perPageQuery, requiredOr, textField, timestamp } from './common-schemas.js';
 import { tenantLocation } from './inbound-schemas.js';
 
 /** A tenant id: a UUID (any version; tenants are created by internal teams). */
@@ -27,7 +27,7 @@ export type AuthorizeTenantBody = z.output<typeof authorizeTenantBody>;
 export const deauthorizeTenantBody = z
   .object({
     tenant_id: tenantIdInput,
-    uninstall_reason: z.string().max(500).optional(),
+    uninstall_reason: textField({ max: 500 }).optional(),
   })
   .meta({ id: 'DeauthorizeTenantBody', description: 'Disconnect a tenant from the partner.' });
 export type DeauthorizeTenantBody = z.output<typeof deauthorizeTenantBody>;

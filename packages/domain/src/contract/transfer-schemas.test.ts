@@ -92,6 +92,35 @@ describe('createTransferBody', () => {
   });
 });
 
+describe('dates in years 1900 to 9999', () => {
+  const range = 'must be a date from 1900-01-01 to 9999-12-31';
+  it.each([
+    ['0000-01-01', range],
+    ['1899-12-31', range],
+    ['10000-01-01', range],
+  ])('refuses transfer_date, expected_arrival_date and the list filters at %s', (date, issue) => {
+    expect(refusal(createTransferBody, { ...validBody, transfer_date: date, expected_arrival_date: undefined }).details).toEqual({ field: 'transfer_date', issue });
+    expect(refusal(createTransferBody, { ...validBody, transfer_date: '1900-01-01', expected_arrival_date: date }).details).toEqual({ field: 'expected_arrival_date', issue });
+    expect(refusal(transferListQuery, { transfer_date_from: date }).details).toEqual({ field: 'transfer_date_from', issue });
+    expect(refusal(transferListQuery, { transfer_date_to: date }).details).toEqual({ field: 'transfer_date_to', issue });
+  });
+
+  it('accepts 1900-01-01 and 9999-12-31', () => {
+    expect(parseWith(createTransferBody, { ...validBody, transfer_date: '1900-01-01', expected_arrival_date: '9999-12-31' }).ok).toBe(true);
+    expect(parseWith(transferListQuery, { transfer_date_from: '1900-01-01', transfer_date_to: '9999-12-31' }).ok).toBe(true);
+  });
+
+  it('refuses NUL and unpaired surrogates in every text field', () => {
+    for (const field of ['reference_number', 'notes'] as const) {
+      expect(refusal(createTransferBody, { ...validBody, [field]: 'PO\u0000' }).details).toEqual({ field, issue: 'must not contain the NUL character' });
+      expect(refusal(createTransferBody, { ...validBody, [field]: '\udc00' }).details).toEqual({ field, issue: 'must not contain unpaired surrogates (invalid Unicode)' });
+    }
+    const line = { ...validBody, items: [{ ...validBody.items[0], notes: '\ud800' }] };
+    expect(refusal(createTransferBody, line).details.field).toBe('items[0].notes');
+    expect(refusal(rejectTransferBody, { reason: 'no\u0000' }).details).toEqual({ field: 'reason', issue: 'must not contain the NUL character' });
+  });
+});
+
 describe('transferListQuery', () => {
   it('takes all seven parameters from query text', () => {
     const query = {

@@ -7,6 +7,7 @@ import {
   MAX_ITEMS_PER_REQUEST,
   bodyId,
   calendarDate,
+  calendarDateInput,
   envelopeA,
   pageQuery,
   partnerActor,
@@ -17,6 +18,7 @@ import {
   queryId,
   repeatedKeys,
   simplePaginationSchema,
+  textField,
   timestamp,
 } from './common-schemas.js';
 
@@ -31,7 +33,7 @@ export const transferLineInput = z
   .object({
     product_id: productIdInput,
     quantity: quantityInput,
-    notes: z.string().max(1000).optional(),
+    notes: textField({ max: 1000 }).optional(),
   })
   .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer.' });
 
@@ -46,10 +48,10 @@ export const createTransferBody = z
   .object({
     from_location_id: bodyId,
     to_location_id: bodyId,
-    transfer_date: calendarDate,
-    expected_arrival_date: calendarDate.optional(),
-    reference_number: z.string().max(100).optional(),
-    notes: z.string().max(1000).optional(),
+    transfer_date: calendarDateInput,
+    expected_arrival_date: calendarDateInput.optional(),
+    reference_number: textField({ max: 100 }).optional(),
+    notes: textField({ max: 1000 }).optional(),
     items: z.array(transferLineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
   })
   .superRefine((body, ctx) => {
@@ -79,8 +81,8 @@ export const transferListQuery = z
     status: transferStatus.optional(),
     from_location_id: queryId.optional(),
     to_location_id: queryId.optional(),
-    transfer_date_from: calendarDate.optional(),
-    transfer_date_to: calendarDate.optional(),
+    transfer_date_from: calendarDateInput.optional(),
+    transfer_date_to: calendarDateInput.optional(),
   })
   .superRefine((query, ctx) => {
     const { transfer_date_from: from, transfer_date_to: to } = query;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { parseWith } from './validation-issues.js';
 import { registerWebhookBody, registerWebhookResponse, webhookEndpoint, webhookEvent } from './webhook-schemas.js';
 
@@ -30,6 +30,10 @@ describe('registerWebhookBody', () => {
     ],
     [{ event_types: ['inbound.status_changed', 'inbound.status_changed'] }, 'event_types[1]', 'is listed twice'],
     [{ description: 'd'.repeat(201) }, 'description', 'must be at most 200 characters'],
+    [{ description: 'inbound\u0000' }, 'description', 'must not contain the NUL character'],
+    [{ description: 'inbound \ud83d' }, 'description', 'must not contain unpaired surrogates (invalid Unicode)'],
+    [{ url: 'https://partner.example/hook\u0000' }, 'url', 'must not contain the NUL character'],
+    [{ url: 'https://partner.example/\udc00' }, 'url', 'must not contain unpaired surrogates (invalid Unicode)'],
   ])('refuses %j', (change, field, issue) => {
     expect(refusal(registerWebhookBody, { ...body, ...change }).details).toEqual({ field, issue });
   });
@@ -67,5 +71,11 @@ describe('webhook resources', () => {
     expect(webhookEvent.safeParse({ ...event, event_id: 'evt-1' }).success).toBe(false);
     expect(webhookEvent.safeParse({ ...event, type: 'api.update' }).success).toBe(false);
     expect(webhookEvent.safeParse({ ...event, resource: { type: 'order', id: '1' } }).success).toBe(false);
+  });
+
+  it('documents the delivered event as JSON Schema under its own id (no route responds with it)', () => {
+    expect(z.globalRegistry.get(webhookEvent)).toMatchObject({ id: 'WebhookEvent', description: expect.any(String) });
+    const json = z.toJSONSchema(webhookEvent) as { $defs: Record<string, { type: string; required: string[] }> };
+    expect(json.$defs['WebhookEvent']).toMatchObject({ type: 'object', required: expect.arrayContaining(['event_id', 'type', 'occurred_at']) });
   });
 });

@@ -1,7 +1,7 @@
 // Webhooks (extension, contract decisions §11): the registration body, the endpoint resource and
 // the payload of a delivered event.
 import { z } from 'zod';
-import { envelopeA, queryId, queryInteger, requiredOr, timestamp } from './common-schemas.js';
+import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
 export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed']);
@@ -9,12 +9,20 @@ export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.st
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** Body of `POST /api/partner/v1/webhooks`: an http(s) URL, the event kinds (no kind twice), a description. */
+/**
+ * Body of `POST /api/partner/v1/webhooks`: an http(s) URL, the event kinds (no kind twice), a
+ * description. Where the URL may point (https, a public host) is `checkWebhookUrlForRegistration`'s
+ * decision, taken after this parse because it depends on the operator's setting and on DNS.
+ */
 export const registerWebhookBody = z
   .object({
-    url: z.url({ protocol: /^https?$/, error: requiredOr('must be an http or https URL') }).max(2000, { error: 'must be at most 2000 characters' }),
+    url: z
+      .url({ protocol: /^https?$/, error: requiredOr('must be an http or https URL') })
+      .max(2000, { error: 'must be at most 2000 characters' })
+      .superRefine(safeTextCheck)
+      .meta({ description: 'An https URL of a public host, without user information (a deployment may allow http and private hosts for development).' }),
     event_types: z.array(webhookEventType).min(1),
-    description: z.string().max(200).optional(),
+    description: textField({ max: 200 }).optional(),
   })
   .superRefine((body, ctx) => {
     const seen = new Set<string>();
@@ -108,7 +116,10 @@ export const webhookDelivery = z
         started_at: timestamp,
         duration_ms: z.int().min(0),
         status_code: z.int().nullable(),
-        error: z.string().nullable(),
+        error: z.string().nullable().meta({
+          description: 'Why the attempt failed: `HTTP <status>`, or a generic reason (`connection refused`, `connection reset`, `timeout after <n> ms`, `TLS error`, `host not found`, `address not allowed`); null when it succeeded.',
+        }),
+        response_body: z.string().nullable().meta({ description: 'At most the first 1 KiB of what the receiver answered; null when no response came.' }),
         succeeded: z.boolean(),
       }),
     ),

@@ -3,7 +3,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './migration-context.js';
 
-export async function up(db: Kysely<unknown>, { types: t, idColumn, dialect }: MigrationContext): Promise<void> {
+export async function up(db: Kysely<unknown>, { types: t, idColumn, makeLedgerImmutable }: MigrationContext): Promise<void> {
   const s = db.schema;
 
   await s
@@ -442,16 +442,6 @@ export async function up(db: Kysely<unknown>, { types: t, idColumn, dialect }: M
     .addUniqueConstraint('webhook_delivery_attempts_no_key', ['delivery_id', 'attempt_no'])
     .execute();
 
-  if (dialect === 'postgres') {
-    // Ledger rows are immutable: refuse updates and deletes at the database too.
-    await sql`create function stock_ledger_immutable() returns trigger language plpgsql as $$
-      begin raise exception 'stock_ledger rows are immutable'; end $$`.execute(db);
-    await sql`create trigger stock_ledger_no_change before update or delete on stock_ledger
-      for each row execute function stock_ledger_immutable()`.execute(db);
-  } else {
-    await sql`create trigger stock_ledger_no_update before update on stock_ledger
-      begin select raise(abort, 'stock_ledger rows are immutable'); end`.execute(db);
-    await sql`create trigger stock_ledger_no_delete before delete on stock_ledger
-      begin select raise(abort, 'stock_ledger rows are immutable'); end`.execute(db);
-  }
+  // Ledger rows are immutable: the database refuses updates and deletes too.
+  await makeLedgerImmutable(db);
 }

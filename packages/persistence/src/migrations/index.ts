@@ -2,8 +2,14 @@
 import type { ProductMigration } from './migration-context.js';
 import * as m001 from './001-initial-schema.js';
 import * as m002 from './002-area-search.js';
+import * as m003 from './003-crash-safe-idempotency.js';
+import * as m004 from './004-webhook-attempt-body.js';
+import * as m005 from './005-installation-grants.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
   '002-area-search': m002,
+  '003-crash-safe-idempotency': m003,
+  '004-webhook-attempt-body': m004,
+  '005-installation-grants': m005,
 };

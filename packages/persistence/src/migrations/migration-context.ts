@@ -1,22 +1,24 @@
-// What a migration may know besides the database: the dialect, so that dialect differences come
-// from ../dialect.ts and nowhere else. Migrations import nothing of the application.
+// What a migration may know besides the database: column types and the named DDL operations of
+// its dialect (../dialects), so that no migration knows which database it runs on. Migrations
+// import nothing of the application.
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
-import type { Dialect } from '../database-config.js';
-import { columnTypes } from '../dialect.js';
+import type { ColumnTypes, MigrationDdl, SqlDialect } from '../dialects/sql-dialect.js';
 
-export interface MigrationContext {
-  dialect: Dialect;
-  types: ReturnType<typeof columnTypes>;
+export interface MigrationContext extends MigrationDdl {
+  types: ColumnTypes;
   /** Auto-increment primary key column. */
   idColumn: (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
 }
 
-export function migrationContext(dialect: Dialect): MigrationContext {
+/** The context migrations run with on `dialect`. */
+export function migrationContext(dialect: SqlDialect): MigrationContext {
+  const { columnTypes, idColumn, ddl } = dialect.migrations;
   return {
-    dialect,
-    types: columnTypes(dialect),
-    idColumn: (column) =>
-      dialect === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey().autoIncrement(),
+    types: columnTypes,
+    idColumn: (column) => idColumn(column),
+    makeLedgerImmutable: (db) => ddl.makeLedgerImmutable(db),
+    createAreaSubstringIndexes: (db) => ddl.createAreaSubstringIndexes(db),
+    dropAreaSubstringIndexes: (db) => ddl.dropAreaSubstringIndexes(db),
   };
 }
 

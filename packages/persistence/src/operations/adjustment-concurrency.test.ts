@@ -1,13 +1,13 @@
-// Races and partial failures through the repository layer, on every dialect. PostgreSQL runs the
-// attempts over three separate pools (as three processes would); SQLite over its one connection
-// per process, where BEGIN IMMEDIATE makes writers take turns.
+// Races and partial failures through the repository layer, on every dialect. A dialect with row
+// locks runs the attempts over three separate pools (as three processes would); one whose write
+// transaction holds the whole database, over its one connection, where writers take turns.
 import { AppError, approveAdjustment as realDecision, dec, stockKey } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../create-database.js';
-import { isCheckViolation } from '../dialect.js';
+import { isCheckViolation } from '../database-errors.js';
 import { findAdjustment } from '../repositories/adjustment-repository.js';
 import { findLedgerMismatches } from '../repositories/stock-repository.js';
-import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { type TestDatabase, capabilitiesOf, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { type ApprovalDecision, approveAdjustment, createAdjustment } from './adjustment-operations.js';
 
 const dialects = await testDialects();
@@ -18,7 +18,7 @@ describe.each(dialects)('[%s] adjustment concurrency', (dialect) => {
   let connections: Database[];
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
-    connections = dialect === 'postgres' ? [t.database, t.connectAgain(), t.connectAgain()] : [t.database];
+    connections = capabilitiesOf(dialect).hasRowLocks ? [t.database, t.connectAgain(), t.connectAgain()] : [t.database];
   });
   afterAll(() => t.cleanup());
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { findAdjustment, listAdjustments } from '../repositories/adjustment-repository.js';
 import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { approveAdjustment, createAdjustment, rejectAdjustment } from './adjustment-operations.js';
+import { type ApprovalDecision, approveAdjustment, createAdjustment, rejectAdjustment } from './adjustment-operations.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T09:30:00.000Z');
@@ -94,6 +94,35 @@ describe.each(dialects)('[%s] adjustment operations', (dialect) => {
     expect(ledger[0]).toMatchObject({ cause_type: 'adjustment', document_number: adj.number, bucket: 'good', delta: 15000, quantity_before: 100000, quantity_after: 115000 });
     expect(await refusal(approveAdjustment(t.database, { tenantId: w.tenant.id, number: adj.number, actor: w.actor }, NOW))).toMatchObject({ kind: 'INVALID_STATE' });
     expect(await findLedgerMismatches(t.database)).toEqual([]);
+  });
+
+  it('returns the decided record exactly as stored, without reading it back', async () => {
+    const later = new Date(NOW.getTime() + 60_000);
+    for (const decide of [
+      (number: string) => approveAdjustment(t.database, { tenantId: w.tenant.id, number, actor: w.actor }, later),
+      (number: string) => rejectAdjustment(t.database, { tenantId: w.tenant.id, number, actor: w.actor, reason: 'counted twice' }, later),
+    ]) {
+      const adj = await createAdjustment(t.database, { ...base(), items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW);
+      const decided = await decide(adj.number);
+      const { items: _items, ...stored } = (await findAdjustment(t.database, w.tenant.id, adj.number))!;
+      expect(decided).toEqual(stored);
+      expect(decided.updatedAt).toBe(later.toISOString());
+    }
+  });
+
+  it('a decided adjustment is refused before any stock row is locked or created', async () => {
+    const fresh = w.products[2]!;
+    const adj = await createAdjustment(t.database, { ...base(), locationId: w.locations[1].id, items: [{ productId: fresh.id, quantity: 1, unitCost: 1 }] }, NOW);
+    await rejectAdjustment(t.database, { tenantId: w.tenant.id, number: adj.number, actor: w.actor, reason: 'no' }, NOW);
+    let decisions = 0;
+    const counting: ApprovalDecision = () => {
+      decisions += 1;
+      throw new Error('decided a non-pending adjustment');
+    };
+    expect(await refusal(approveAdjustment(t.database, { tenantId: w.tenant.id, number: adj.number, actor: w.actor }, NOW, counting))).toMatchObject({ kind: 'INVALID_STATE', field: 'status' });
+    expect(decisions).toBe(0);
+    const rows = await t.database.db.selectFrom('stock_levels').select('good').where('location_id', '=', w.locations[1].id).where('product_id', '=', fresh.id).execute();
+    expect(rows).toEqual([]);
   });
 
   it('a decrease into damaged stock that is not there is refused whole and stays pending', async () => {

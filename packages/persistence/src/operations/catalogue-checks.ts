@@ -1,11 +1,11 @@
 // Checks shared by documents that name a tenant's locations and products: each must exist and
 // belong to the tenant, else a VALIDATION_ERROR naming the input.
 import { AppError, type FieldIssue, domainError } from '@pits/domain';
-import { findTenantLocation, type LocationRow } from '../repositories/location-repository.js';
-import { findTenantProducts, type ProductRow } from '../repositories/product-repository.js';
+import { findTenantLocation, type LocationRecord } from '../repositories/location-repository.js';
+import { findTenantProducts, type ProductRecord } from '../repositories/product-repository.js';
 import type { Scope } from '../transaction.js';
 
-export async function requireTenantLocation(scope: Scope, tenantId: string, id: number, field: string): Promise<LocationRow> {
+export async function requireTenantLocation(scope: Scope, tenantId: string, id: number, field: string): Promise<LocationRecord> {
   const location = await findTenantLocation(scope, tenantId, id);
   if (!location) {
     const issue = `location ${id} does not exist for this tenant`;
@@ -19,10 +19,10 @@ export async function requireTenantProducts(
   scope: Scope,
   tenantId: string,
   productIds: readonly number[],
-): Promise<ProductRow[]> {
+): Promise<ProductRecord[]> {
   const found = await findTenantProducts(scope, tenantId, productIds);
   const issues: FieldIssue[] = [];
-  const rows: ProductRow[] = [];
+  const rows: ProductRecord[] = [];
   productIds.forEach((id, index) => {
     const row = found.get(id);
     if (row) rows.push(row);

@@ -1,8 +1,10 @@
 // Demo data for a newcomer's first run: one partner with an API key, one tenant connected to it,
-// two warehouses, products with stock, and two logistics accounts. Only into an empty database.
+// two warehouses, products with stock, and two logistics accounts; a second tenant that granted
+// the partner access but is not connected yet. Only into an empty database.
 import type { CredentialCipher } from '../credential-cipher.js';
 import { createApiKey } from '../repositories/api-key-repository.js';
 import { authorizeTenant } from '../repositories/installation-repository.js';
+import { grantAccess } from '../repositories/installation-grant-repository.js';
 import { createLocation } from '../repositories/location-repository.js';
 import { createLogisticPreference } from '../repositories/logistic-preference-repository.js';
 import { createPartner } from '../repositories/partner-repository.js';
@@ -14,6 +16,8 @@ import { recordOpeningStock } from './stock-operations.js';
 export interface DemoData {
   partnerId: number;
   tenantId: string;
+  /** A tenant that granted the demo partner access, not yet authorized. */
+  invitedTenantId: string;
   apiKey: string;
   locationIds: number[];
   productIds: number[];
@@ -43,7 +47,11 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
   const partner = await createPartner(scope, { name: 'Demo Partner', email: 'developers@demo-partner.example', tier: 'small' }, now);
   const { secret } = await createApiKey(scope, partner.id, { environment: 'test', label: 'demo' }, now);
   const tenant = await createTenant(scope, { name: 'Toko Nusantara (demo)' }, now);
+  await grantAccess(scope, { tenantId: tenant.id, partnerId: partner.id }, now);
   await authorizeTenant(scope, { partnerId: partner.id, tenantId: tenant.id, daysConnected: 14, installationType: 'custom' }, now);
+  // A second merchant that granted the demo partner access but is not connected yet: authorize it to try consent.
+  const invited = await createTenant(scope, { name: 'Warung Sejahtera (demo, not connected)' }, now);
+  await grantAccess(scope, { tenantId: invited.id, partnerId: partner.id }, now);
   const jakarta = await createLocation(scope, tenant.id, {
     code: 'WH-JKT-01', name: 'Gudang Jakarta Barat', address: 'Jl. Daan Mogot KM 12 No. 8', city: 'Kota Jakarta Barat',
     state: 'Daerah Khusus Ibukota Jakarta', zip: '11730', subdistrict: 'Cengkareng Barat', picName: 'Budi Santoso', phone: '+62 21 5555 0101',
@@ -69,5 +77,5 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
     logisticProviderId: 2, logisticProviderName: 'SiCepat', availableServiceTypes: { Reguler: true, Cargo: false, Crossborder: false },
     username: 'nusantara-sc', password: 'another-demo-pass', apiKey: 'sicepat-demo-key-5521', apiSecret: 'sicepat-demo-secret-1180',
   }, 'demo', now);
-  return { partnerId: partner.id, tenantId: tenant.id, apiKey: secret, locationIds: [jakarta.id, surabaya.id], productIds };
+  return { partnerId: partner.id, tenantId: tenant.id, invitedTenantId: invited.id, apiKey: secret, locationIds: [jakarta.id, surabaya.id], productIds };
 }

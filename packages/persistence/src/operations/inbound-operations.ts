@@ -18,7 +18,7 @@ import {
   unwrap,
 } from '@pits/domain';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { type InboundAggregate, findInbound, lockInbound } from '../repositories/inbound-repository.js';
+import { type InboundRecord, findInbound, lockInbound } from '../repositories/inbound-repository.js';
 import { lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
@@ -38,33 +38,36 @@ export interface CreateInboundInput {
   lines: readonly { productId: number; expectedQuantity: DecimalInput; unit?: string | undefined; unitPrice?: DecimalInput | undefined; notes?: string | undefined }[];
 }
 
-export async function createInbound(scope: Scope, input: CreateInboundInput, now: Date): Promise<InboundAggregate> {
+export async function createInbound(scope: Scope, input: CreateInboundInput, now: Date): Promise<InboundRecord> {
   if (input.lines.length === 0) throw new AppError(domainError('VALIDATION_ERROR', 'an inbound shipment needs at least one line', { field: 'lines' }));
   const at = now.toISOString();
   const id = await withTransaction(scope, async (tx) => {
     await requireTenantLocation(tx, input.tenantId, input.locationId, 'locationId');
     const products = await requireTenantProducts(tx, input.tenantId, input.lines.map((l) => l.productId));
     const code = input.code ?? formatDocumentNumber('INB', now, await nextDocumentSequence(tx, input.tenantId, 'INB'));
-    const row = await tx.db
-      .insertInto('inbound_shipments')
-      .values({
-        tenant_id: input.tenantId,
-        code,
-        inbound_date: (input.inboundDate ?? now).toISOString(),
-        source_type: input.sourceType,
-        source_id: input.sourceId,
-        source_code: input.sourceCode,
-        location_id: input.locationId,
-        status: 'pending',
-        received_at: null,
-        cancelled_at: null,
-        notes: input.notes ?? '',
-        created_by: input.createdBy,
-        updated_by: input.createdBy,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning('id')
+    const row = await tx.dialect
+      .insertReturning(
+        tx.db
+          .insertInto('inbound_shipments')
+          .values({
+            tenant_id: input.tenantId,
+            code,
+            inbound_date: (input.inboundDate ?? now).toISOString(),
+            source_type: input.sourceType,
+            source_id: input.sourceId,
+            source_code: input.sourceCode,
+            location_id: input.locationId,
+            status: 'pending',
+            received_at: null,
+            cancelled_at: null,
+            notes: input.notes ?? '',
+            created_by: input.createdBy,
+            updated_by: input.createdBy,
+            created_at: at,
+            updated_at: at,
+          }),
+        ['id'],
+      )
       .executeTakeFirstOrThrow();
     await tx.db
       .insertInto('inbound_details')
@@ -76,7 +79,7 @@ export async function createInbound(scope: Scope, input: CreateInboundInput, now
           received_good: 0,
           received_damaged: 0,
           unit: line.unit ?? 'pcs',
-          unit_price: toFixedString(line.unitPrice ?? products[index]!.cost_price, 2),
+          unit_price: toFixedString(line.unitPrice ?? products[index]!.costPrice, 2),
           notes: line.notes ?? '',
           grid_id: null,
           received_at: null,
@@ -108,7 +111,7 @@ async function statusEvent(tx: Tx, tenantId: string, shipment: { id: number; cod
 }
 
 /** Cancels a pending shipment. */
-export async function cancelInbound(scope: Scope, input: { tenantId: string; id: number; actor: string }, now: Date): Promise<InboundAggregate> {
+export async function cancelInbound(scope: Scope, input: { tenantId: string; id: number; actor: string }, now: Date): Promise<InboundRecord> {
   return withTransaction(scope, async (tx) => {
     const row = await lockInbound(tx, input.tenantId, input.id);
     if (!row) throw notFound(input.id);
@@ -133,7 +136,7 @@ export interface ReceiptInput {
 }
 
 export interface ReceiveResult {
-  shipment: InboundAggregate;
+  shipment: InboundRecord;
   /** The lines this receipt touched, in request order without repeats. */
   touched: number[];
 }

@@ -2,7 +2,7 @@ import { AppError, type ErrorKind } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
 import { findTransfer, listTransfers } from '../repositories/transfer-repository.js';
-import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { type TestDatabase, capabilitiesOf, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { approveTransfer, createTransfer, receiveTransfer, rejectTransfer, shipTransfer } from './transfer-operations.js';
 
 const dialects = await testDialects();
@@ -116,7 +116,7 @@ describe.each(dialects)('[%s] transfer operations', (dialect) => {
     await world();
     const transfers = [];
     for (let i = 0; i < 20; i += 1) transfers.push(await createTransfer(t.database, base({ items: [{ productId: w.products[2]!.id, quantity: '1.5' }] }), NOW));
-    const pools = dialect === 'postgres' ? [t.database, t.connectAgain()] : [t.database];
+    const pools = capabilitiesOf(dialect).hasRowLocks ? [t.database, t.connectAgain()] : [t.database];
     const outcomes = await Promise.allSettled(transfers.map((trf, i) => approveTransfer(pools[i % pools.length]!, act(trf.number), NOW)));
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(6);
     expect((await level(w.locations[0].id, w.products[2]!.id))?.reserved.toString()).toBe('9');

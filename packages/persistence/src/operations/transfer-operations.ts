@@ -61,40 +61,43 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
     const from = await requireTenantLocation(tx, input.tenantId, input.fromLocationId, 'from_location_id');
     const to = await requireTenantLocation(tx, input.tenantId, input.toLocationId, 'to_location_id');
     const products = await requireTenantProducts(tx, input.tenantId, input.items.map((i) => i.productId));
-    const lines = input.items.map((item, index) => ({ ...item, quantity: dec(item.quantity), unitPrice: dec(products[index]!.cost_price) }));
-    const totals = transferTotals(lines);
+    const lines = input.items.map((item, index) => ({ ...item, quantity: dec(item.quantity), unitPrice: dec(products[index]!.costPrice) }));
+    const totals = unwrap(transferTotals(lines));
     const number = formatDocumentNumber('TRF', now, await nextDocumentSequence(tx, input.tenantId, 'TRF'));
-    const row = await tx.db
-      .insertInto('transfers')
-      .values({
-        tenant_id: input.tenantId,
-        partner_id: input.partnerId,
-        number,
-        from_location_id: from.id,
-        to_location_id: to.id,
-        transfer_date: input.transferDate,
-        expected_arrival_date: input.expectedArrivalDate ?? null,
-        actual_arrival_date: null,
-        reference_number: input.referenceNumber ?? '',
-        status: 'pending',
-        notes: input.notes ?? '',
-        total_items: totals.totalItems,
-        total_quantity: toScaled(totals.totalQuantity),
-        total_value: toPlainString(totals.totalValue),
-        created_by: JSON.stringify(input.actor),
-        approved_at: null,
-        approved_by: null,
-        rejected_at: null,
-        rejected_by: null,
-        rejection_reason: null,
-        shipped_at: null,
-        shipped_by: null,
-        received_at: null,
-        received_by: null,
-        created_at: at,
-        updated_at: at,
-      })
-      .returning('id')
+    const row = await tx.dialect
+      .insertReturning(
+        tx.db
+          .insertInto('transfers')
+          .values({
+            tenant_id: input.tenantId,
+            partner_id: input.partnerId,
+            number,
+            from_location_id: from.id,
+            to_location_id: to.id,
+            transfer_date: input.transferDate,
+            expected_arrival_date: input.expectedArrivalDate ?? null,
+            actual_arrival_date: null,
+            reference_number: input.referenceNumber ?? '',
+            status: 'pending',
+            notes: input.notes ?? '',
+            total_items: totals.totalItems,
+            total_quantity: toScaled(totals.totalQuantity),
+            total_value: toPlainString(totals.totalValue),
+            created_by: JSON.stringify(input.actor),
+            approved_at: null,
+            approved_by: null,
+            rejected_at: null,
+            rejected_by: null,
+            rejection_reason: null,
+            shipped_at: null,
+            shipped_by: null,
+            received_at: null,
+            received_by: null,
+            created_at: at,
+            updated_at: at,
+          }),
+        ['id'],
+      )
       .executeTakeFirstOrThrow();
     const itemRows = lines.map((line, index) => ({
       transfer_id: row.id,

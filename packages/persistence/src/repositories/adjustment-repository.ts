@@ -1,5 +1,5 @@
 // Adjustments and their items: rows, their mapping to records, and the queries over them.
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import {
   type Actor,
   type AdjustmentStatus,
@@ -11,7 +11,7 @@ import {
   fromScaled,
   pageOffset,
 } from '@pits/domain';
-import { preparedQuery } from '../prepared-query.js';
+import { type ParamRef, markedColumns, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { AdjustmentItemTable, AdjustmentTable } from '../schema/index.js';
 
@@ -130,17 +130,19 @@ function fromJoined(row: JoinedRow): AdjustmentRecord {
   });
 }
 
-const itemsOf = preparedQuery((scope, p: { adjustmentId: number }) =>
-  scope.db.selectFrom('adjustment_items').selectAll().where('adjustment_id', '=', p.adjustmentId).orderBy('line_no'),
-);
+const itemsOf = preparedQuery({
+  build: (scope, param: ParamRef<{ adjustmentId: number }>) =>
+  scope.db.selectFrom('adjustment_items').selectAll().where('adjustment_id', '=', param('adjustmentId')).orderBy('line_no'),
+});
 
 export async function listAdjustmentItems(scope: Scope, adjustmentId: number): Promise<AdjustmentItemRecord[]> {
   return (await itemsOf.execute(scope, { adjustmentId })).map(toAdjustmentItemRecord);
 }
 
-const byNumber = preparedQuery((scope, p: { tenantId: string; number: string }) =>
-  withLocation(scope).where('adjustments.tenant_id', '=', p.tenantId).where('adjustments.number', '=', p.number),
-);
+const byNumber = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
+  withLocation(scope).where('adjustments.tenant_id', '=', param('tenantId')).where('adjustments.number', '=', param('number')),
+});
 
 /** An adjustment of the tenant by its public number, without its items; another tenant's is undefined. */
 export async function findAdjustmentRecord(scope: Scope, tenantId: string, number: string): Promise<AdjustmentRecord | undefined> {
@@ -155,14 +157,123 @@ export async function findAdjustment(scope: Scope, tenantId: string, number: str
   return { ...record, items: await listAdjustmentItems(scope, record.id) };
 }
 
-/** Locks the adjustment row until the transaction ends (PostgreSQL row lock; SQLite holds the write lock already). */
-const lockByNumber = preparedQuery((scope, p: { tenantId: string; number: string }) => {
-  const query = scope.db.selectFrom('adjustments').selectAll().where('tenant_id', '=', p.tenantId).where('number', '=', p.number);
-  return scope.dialect === 'postgres' ? query.forUpdate() : query;
+/**
+ * Locks the adjustment row until the transaction ends and returns it with its location. Only the
+ * adjustment's row is locked: the location's stays free for other documents' inserts.
+ */
+const lockByNumber = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
+    scope.dialect.lockRows(withLocation(scope).where('adjustments.tenant_id', '=', param('tenantId')).where('adjustments.number', '=', param('number')), 'adjustments'),
 });
 
-export async function lockAdjustment(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRow | undefined> {
-  return lockByNumber.takeFirst(tx, { tenantId, number });
+export async function lockAdjustment(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRecord | undefined> {
+  const row = await lockByNumber.takeFirst(tx, { tenantId, number });
+  return row && fromJoined(row);
+}
+
+type NewAdjustment = Insertable<AdjustmentTable> & Omit<AdjustmentRow, 'id'>;
+const ADJUSTMENT_COLUMNS = [
+  'tenant_id',
+  'partner_id',
+  'number',
+  'location_id',
+  'type',
+  'stock_source',
+  'reason',
+  'status',
+  'total_amount',
+  'item_count',
+  'created_by',
+  'approved_at',
+  'approved_by',
+  'rejected_at',
+  'rejected_by',
+  'rejection_reason',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof NewAdjustment)[];
+
+const insertAdjustmentRow = preparedQuery({
+  build: (scope, param: ParamRef<NewAdjustment>) =>
+    scope.dialect.insertReturningAll(scope.db.insertInto('adjustments').values(markedColumns(param, ADJUSTMENT_COLUMNS))),
+});
+
+/** Inserts a new adjustment and returns its record at `location`. */
+export async function insertAdjustment(tx: Tx, row: NewAdjustment, location: AdjustmentLocation): Promise<AdjustmentRecord> {
+  const inserted = await insertAdjustmentRow.takeFirst(tx, row);
+  if (!inserted) throw new Error('insert into adjustments returned no row');
+  return toAdjustmentRecord(inserted, location);
+}
+
+type NewAdjustmentItem = Omit<AdjustmentItemRow, 'id'>;
+const ITEM_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const satisfies readonly (keyof NewAdjustmentItem)[];
+
+const insertItemRows = preparedQuery({
+  shape: (p: { rows: NewAdjustmentItem[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: NewAdjustmentItem[] }>, count) =>
+    scope.dialect.insertReturningAll(scope.db.insertInto('adjustment_items').values(markedRows(param, 'rows', count, ITEM_COLUMNS))),
+});
+
+/** Inserts an adjustment's lines and returns them in line order. */
+export async function insertAdjustmentItems(tx: Tx, rows: readonly NewAdjustmentItem[]): Promise<AdjustmentItemRecord[]> {
+  const inserted: AdjustmentItemRow[] = [];
+  for (let i = 0; i < rows.length; i += 200) {
+    inserted.push(...(await insertItemRows.execute(tx, { rows: rows.slice(i, i + 200) })));
+  }
+  // RETURNING promises no order.
+  inserted.sort((a, b) => a.line_no - b.line_no);
+  return inserted.map(toAdjustmentItemRecord);
+}
+
+/** The columns a decision sets; the ones it does not decide stay as they were. */
+export type AdjustmentDecisionColumns =
+  | { status: 'approved'; approvedAt: string; approvedBy: Actor; updatedAt: string }
+  | { status: 'rejected'; rejectedAt: string; rejectedBy: Actor; rejectionReason: string; updatedAt: string };
+
+const markApproved = preparedQuery({
+  build: (scope, param: ParamRef<{ id: number; approvedAt: string; approvedBy: string; updatedAt: string }>) =>
+    scope.db
+      .updateTable('adjustments')
+      .set({ status: 'approved', approved_at: param('approvedAt'), approved_by: param('approvedBy'), updated_at: param('updatedAt') })
+      .where('id', '=', param('id'))
+      .where('status', '=', 'pending'),
+});
+
+const markRejected = preparedQuery({
+  build: (scope, param: ParamRef<{ id: number; rejectedAt: string; rejectedBy: string; rejectionReason: string; updatedAt: string }>) =>
+    scope.db
+      .updateTable('adjustments')
+      .set({ status: 'rejected', rejected_at: param('rejectedAt'), rejected_by: param('rejectedBy'), rejection_reason: param('rejectionReason'), updated_at: param('updatedAt') })
+      .where('id', '=', param('id'))
+      .where('status', '=', 'pending'),
+});
+
+/**
+ * Writes a decision on a pending adjustment (locked by `lockAdjustment`) and returns the decided
+ * record. The update only matches a pending row, so a decision can never overwrite another.
+ */
+export async function recordAdjustmentDecision(tx: Tx, record: AdjustmentRecord, decision: AdjustmentDecisionColumns): Promise<AdjustmentRecord> {
+  const result =
+    decision.status === 'approved'
+      ? await markApproved.run(tx, { id: record.id, approvedAt: decision.approvedAt, approvedBy: JSON.stringify(decision.approvedBy), updatedAt: decision.updatedAt })
+      : await markRejected.run(tx, {
+          id: record.id,
+          rejectedAt: decision.rejectedAt,
+          rejectedBy: JSON.stringify(decision.rejectedBy),
+          rejectionReason: decision.rejectionReason,
+          updatedAt: decision.updatedAt,
+        });
+  if (Number(result.numAffectedRows ?? 0) !== 1) throw new Error(`adjustment ${record.number} was not pending when its decision was written`);
+  return decision.status === 'approved'
+    ? { ...record, status: 'approved', approvedAt: decision.approvedAt, approvedBy: decision.approvedBy, updatedAt: decision.updatedAt }
+    : {
+        ...record,
+        status: 'rejected',
+        rejectedAt: decision.rejectedAt,
+        rejectedBy: decision.rejectedBy,
+        rejectionReason: decision.rejectionReason,
+        updatedAt: decision.updatedAt,
+      };
 }
 
 export interface AdjustmentFilters {
@@ -180,26 +291,35 @@ interface ListParams {
   offset: number;
 }
 
-function filtered(scope: Scope, p: ListParams) {
-  let base = scope.db.selectFrom('adjustments').where('adjustments.tenant_id', '=', p.tenantId);
-  if (p.status !== undefined) base = base.where('adjustments.status', '=', p.status);
-  if (p.locationId !== undefined) base = base.where('adjustments.location_id', '=', p.locationId);
-  if (p.type !== undefined) base = base.where('adjustments.type', '=', p.type);
+/** Which optional filters are set: the only thing that changes the list's SQL. */
+const filterShape = (p: ListParams) => ({ status: p.status !== undefined, location: p.locationId !== undefined, type: p.type !== undefined });
+type FilterShape = ReturnType<typeof filterShape>;
+
+function filtered(scope: Scope, param: ParamRef<ListParams>, shape: FilterShape) {
+  let base = scope.db.selectFrom('adjustments').where('adjustments.tenant_id', '=', param('tenantId'));
+  if (shape.status) base = base.where('adjustments.status', '=', param('status') as AdjustmentStatus);
+  if (shape.location) base = base.where('adjustments.location_id', '=', param('locationId') as number);
+  if (shape.type) base = base.where('adjustments.type', '=', param('type') as AdjustmentType);
   return base;
 }
 
-const countFiltered = preparedQuery((scope, p: ListParams) => filtered(scope, p).select((eb) => eb.fn.countAll<number>().as('total')));
+const countFiltered = preparedQuery({
+  shape: filterShape,
+  build: (scope, param: ParamRef<ListParams>, shape) => filtered(scope, param, shape).select((eb) => eb.fn.countAll<number>().as('total')),
+});
 
-const pageFiltered = preparedQuery((scope, p: ListParams) =>
-  filtered(scope, p)
-    .innerJoin('locations', 'locations.id', 'adjustments.location_id')
-    .selectAll('adjustments')
-    .select(LOCATION_COLUMNS)
-    .orderBy('adjustments.created_at', 'desc')
-    .orderBy('adjustments.id', 'desc')
-    .limit(p.limit)
-    .offset(p.offset),
-);
+const pageFiltered = preparedQuery({
+  shape: filterShape,
+  build: (scope, param: ParamRef<ListParams>, shape) =>
+    filtered(scope, param, shape)
+      .innerJoin('locations', 'locations.id', 'adjustments.location_id')
+      .selectAll('adjustments')
+      .select(LOCATION_COLUMNS)
+      .orderBy('adjustments.created_at', 'desc')
+      .orderBy('adjustments.id', 'desc')
+      .limit(param('limit'))
+      .offset(param('offset')),
+});
 
 /** A page of the tenant's adjustments, newest first (created_at, then id, descending), and the total. */
 export async function listAdjustments(

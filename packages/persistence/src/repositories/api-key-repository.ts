@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { ApiKeyTable, PartnerTier } from '../schema/index.js';
-import { preparedQuery } from '../prepared-query.js';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, withTransaction } from '../transaction.js';
 
 export type ApiKeyEnvironment = 'live' | 'test';
@@ -55,18 +55,20 @@ export async function createApiKey(
   now: Date,
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const secret = generateApiKeySecret(input.environment);
-  const row = await scope.db
-    .insertInto('api_keys')
-    .values({
-      partner_id: partnerId,
-      prefix: `pk_${input.environment}_`,
-      key_hash: hashApiKey(secret),
-      last4: secret.slice(-4),
-      label: input.label ?? '',
-      created_at: now.toISOString(),
-      revoked_at: null,
-    })
-    .returningAll()
+  const row = await scope.dialect
+    .insertReturningAll(
+      scope.db
+        .insertInto('api_keys')
+        .values({
+          partner_id: partnerId,
+          prefix: `pk_${input.environment}_`,
+          key_hash: hashApiKey(secret),
+          last4: secret.slice(-4),
+          label: input.label ?? '',
+          created_at: now.toISOString(),
+          revoked_at: null,
+        }),
+    )
     .executeTakeFirstOrThrow();
   return { key: toRecord(row), secret };
 }
@@ -86,11 +88,13 @@ async function liveKey(scope: Scope, partnerId: number, keyId: number) {
 export async function revokeApiKey(scope: Scope, partnerId: number, keyId: number, now: Date): Promise<ApiKeyRecord> {
   const row = await liveKey(scope, partnerId, keyId);
   if (row.revoked_at) return toRecord(row);
-  const updated = await scope.db
-    .updateTable('api_keys')
-    .set({ revoked_at: now.toISOString() })
-    .where('id', '=', keyId)
-    .returningAll()
+  const updated = await scope.dialect
+    .updateReturningAll(
+      scope.db
+        .updateTable('api_keys')
+        .set({ revoked_at: now.toISOString() })
+        .where('id', '=', keyId),
+    )
     .executeTakeFirstOrThrow();
   return toRecord(updated);
 }
@@ -108,16 +112,57 @@ export async function rotateApiKey(scope: Scope, partnerId: number, keyId: numbe
 }
 
 /** The partner of an unrevoked key with this secret, or null. */
-const keyOwner = preparedQuery((scope, p: { keyHash: string }) =>
+const keyOwner = preparedQuery({
+  build: (scope, param: ParamRef<{ keyHash: string }>) =>
   scope.db
     .selectFrom('api_keys')
     .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
     .select(['api_keys.id as key_id', 'partners.id as partner_id', 'partners.name', 'partners.email', 'partners.tier'])
-    .where('api_keys.key_hash', '=', p.keyHash)
+    .where('api_keys.key_hash', '=', param('keyHash'))
     .where('api_keys.revoked_at', 'is', null),
-);
+});
 
 export async function findKeyOwner(scope: Scope, secret: string): Promise<KeyOwner | null> {
   const row = await keyOwner.takeFirst(scope, { keyHash: hashApiKey(secret) });
   return row ? { keyId: row.key_id, partnerId: row.partner_id, name: row.name, email: row.email, tier: row.tier } : null;
+}
+
+/** Where a partner's installation for a tenant stands: `unknown` when there is none. */
+export type InstallationState = 'active' | 'inactive' | 'unknown';
+
+/** The key owner and, when a tenant was named, the owner's installation for it. */
+export interface ResolvedApiKey extends KeyOwner {
+  installation: InstallationState | null;
+}
+
+/** The key owner and its installation for one tenant, in one statement (the gateway runs it on every request). */
+const keyOwnerForTenant = preparedQuery({
+  build: (scope, param: ParamRef<{ keyHash: string; tenantId: string }>) =>
+  scope.db
+    .selectFrom('api_keys')
+    .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
+    .leftJoin('installations', (join) => join.onRef('installations.partner_id', '=', 'api_keys.partner_id').on('installations.tenant_id', '=', param('tenantId')))
+    .select(['api_keys.id as key_id', 'partners.id as partner_id', 'partners.name', 'partners.email', 'partners.tier', 'installations.id as installation_id', 'installations.uninstall_at'])
+    .where('api_keys.key_hash', '=', param('keyHash'))
+    .where('api_keys.revoked_at', 'is', null),
+});
+
+/**
+ * What a request's API key stands for right now: its partner, and with `tenantId` the partner's
+ * installation for that tenant, read in one statement. Nothing is cached, so a key revoked (or a
+ * tier changed, or an installation ended) is seen by the very next request in every process.
+ *
+ * @example
+ * const resolved = await resolveApiKey(db, secret, tenantIdOrNull); // null: unknown or revoked
+ */
+export async function resolveApiKey(scope: Scope, secret: string, tenantId: string | null): Promise<ResolvedApiKey | null> {
+  const keyHash = hashApiKey(secret);
+  if (tenantId === null) {
+    const owner = await keyOwner.takeFirst(scope, { keyHash });
+    return owner ? { keyId: owner.key_id, partnerId: owner.partner_id, name: owner.name, email: owner.email, tier: owner.tier, installation: null } : null;
+  }
+  const row = await keyOwnerForTenant.takeFirst(scope, { keyHash, tenantId });
+  if (!row) return null;
+  const installation: InstallationState = row.installation_id === null ? 'unknown' : row.uninstall_at === null ? 'active' : 'inactive';
+  return { keyId: row.key_id, partnerId: row.partner_id, name: row.name, email: row.email, tier: row.tier, installation };
 }

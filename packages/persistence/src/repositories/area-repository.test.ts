@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, openTestDatabase, readAreaRecords, sharedAreasAvailable, testDialects } from '../testing/index.js';
-import { type AreaRecord, type AreaSearch, findArea, hasAreas, searchAreas, upsertAreaBatch } from './area-repository.js';
+import { type AreaImportRow, type AreaSearch, findArea, hasAreas, searchAreas, upsertAreaBatch } from './area-repository.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T08:00:00.000Z');
 const LATER = new Date('2026-11-23T08:00:00.000Z');
 
-function village(code: string, name: string, overrides: Partial<AreaRecord> = {}): AreaRecord {
+function village(code: string, name: string, overrides: Partial<AreaImportRow> = {}): AreaImportRow {
   const [p, c, d] = [code.slice(0, 2), code.slice(0, 5), code.slice(0, 8)];
   return {
     country: 'Indonesia',
@@ -26,7 +26,7 @@ function village(code: string, name: string, overrides: Partial<AreaRecord> = {}
   };
 }
 
-const SMALL: AreaRecord[] = [
+const SMALL: AreaImportRow[] = [
   village('31.71.01.1001', 'Gambir', { state: 'DKI Jakarta', city: 'Kota Jakarta Pusat', district: 'Gambir', postcode: '10110' }),
   village('31.71.01.1002', 'Kebon Kelapa', { state: 'DKI Jakarta', city: 'Kota Jakarta Pusat', district: 'Gambir', postcode: '10120' }),
   village('31.74.05.1001', 'Senayan', { state: 'DKI Jakarta', city: 'Kota Jakarta Selatan', district: 'Kebayoran Baru', postcode: '12190' }),
@@ -35,7 +35,7 @@ const SMALL: AreaRecord[] = [
   village('32.04.01.2001', 'Bandung Kulon', { state: 'Jawa Barat', city: 'Kabupaten Bandung', district: 'Cileunyi', postcode: '40622' }),
 ];
 
-const codes = (rows: { subdistrict_code: string }[]) => rows.map((r) => r.subdistrict_code);
+const codes = (rows: { subdistrictCode: string }[]) => rows.map((r) => r.subdistrictCode);
 
 describe.each(dialects)('[%s] areas', (dialect) => {
   let t: TestDatabase;
@@ -59,7 +59,7 @@ describe.each(dialects)('[%s] areas', (dialect) => {
 
     expect(await upsertAreaBatch(t.database, renamed, { now: LATER })).toEqual({ inserted: 0, updated: 1, unchanged: 5 });
     const after = (await findArea(t.database, '31.74.05.1001'))!;
-    expect(after).toMatchObject({ region_id: before.region_id, subdistrict: 'Gelora', postcode: '10270', created_at: NOW.toISOString(), updated_at: LATER.toISOString() });
+    expect(after).toMatchObject({ regionId: before.regionId, subdistrict: 'Gelora', postcode: '10270', createdAt: NOW.toISOString(), updatedAt: LATER.toISOString() });
     // The substring index follows the rename: the old name is gone, the new one is found.
     expect((await searchAreas(t.database, { searchBy: 'subdistrict', searchValue: 'senayan' }, { page: 1, perPage: 20 })).total).toBe(0);
     expect(codes((await searchAreas(t.database, { searchBy: 'subdistrict', searchValue: 'GELORA' }, { page: 1, perPage: 20 })).rows)).toEqual(['31.74.05.1001']);
@@ -103,7 +103,7 @@ const withData = sharedAreasAvailable();
 
 describe.runIf(withData).each(dialects)('[%s] area search over the whole country', (dialect) => {
   let t: TestDatabase;
-  let all: AreaRecord[];
+  let all: AreaImportRow[];
   beforeAll(async () => {
     all = readAreaRecords();
     t = await openTestDatabase(dialect);
@@ -111,12 +111,12 @@ describe.runIf(withData).each(dialects)('[%s] area search over the whole country
   }, 120_000);
   afterAll(() => t.cleanup());
 
-  const byCode = (a: AreaRecord, b: AreaRecord) => (a.subdistrict_code < b.subdistrict_code ? -1 : 1);
-  function expected(search: AreaSearch): AreaRecord[] {
+  const byCode = (a: AreaImportRow, b: AreaImportRow) => (a.subdistrict_code < b.subdistrict_code ? -1 : 1);
+  function expected(search: AreaSearch): AreaImportRow[] {
     const v = (search.searchValue ?? '').trim().toLowerCase();
     const has = (s: string) => s.toLowerCase().includes(v);
     const postcode = /^\d{5}$/.test(v);
-    const match = (r: AreaRecord): boolean => {
+    const match = (r: AreaImportRow): boolean => {
       if (v === '') return true;
       switch (search.searchBy) {
         case 'province': return has(r.state);
@@ -152,6 +152,23 @@ describe.runIf(withData).each(dialects)('[%s] area search over the whole country
 
   it('reads one area in full', async () => {
     const record = all.find((r) => r.subdistrict.includes(','))!;
-    expect(await findArea(t.database, record.subdistrict_code)).toMatchObject({ ...record, created_at: NOW.toISOString() });
+    expect(await findArea(t.database, record.subdistrict_code)).toEqual({
+      regionId: expect.any(Number) as number,
+      country: record.country,
+      countryCode: record.country_code,
+      state: record.state,
+      stateCode: record.state_code,
+      city: record.city,
+      cityCode: record.city_code,
+      district: record.district,
+      districtCode: record.district_code,
+      subdistrict: record.subdistrict,
+      subdistrictCode: record.subdistrict_code,
+      postcode: record.postcode,
+      latitude: record.latitude,
+      longitude: record.longitude,
+      createdAt: NOW.toISOString(),
+      updatedAt: NOW.toISOString(),
+    });
   });
 });

@@ -11,27 +11,62 @@
 import { type PageRequest, pageOffset } from '@pits/domain';
 import type { Selectable } from 'kysely';
 import type { Database } from '../create-database.js';
-import { TRIGRAM_MIN_CHARS, containsLower } from '../dialect.js';
 import type { AreaRegionLevel, AreaTable } from '../schema/index.js';
-import { preparedQuery } from '../prepared-query.js';
+import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import { importBatch } from './import-batch.js';
-import {
-  AREA_FIELDS,
-  type AreaField,
-  type AreaRecord,
-  type AreaUpdate,
-  type RegionInsert,
-  type RegionUpdate,
-  areaDialect,
-} from './area-dialects.js';
+import { AREA_FIELDS, type AreaField, type AreaImportRow, type AreaUpdate, type RegionInsert, type RegionUpdate } from './area-fields.js';
 
-export { AREA_FIELDS, type AreaField, type AreaRecord } from './area-dialects.js';
+export { AREA_FIELDS, type AreaField, type AreaImportRow } from './area-fields.js';
 
-/** An area as the API shows it: every column but the lower-cased search columns. */
-export type AreaView = Omit<Selectable<AreaTable>, 'state_search' | 'city_search' | 'district_search' | 'subdistrict_search'>;
+/** The stored columns an area record shows: every column but the lower-cased search columns. */
+type AreaRow = Omit<Selectable<AreaTable>, 'state_search' | 'city_search' | 'district_search' | 'subdistrict_search'>;
 
 const VIEW_COLUMNS = ['region_id', ...AREA_FIELDS, 'created_at', 'updated_at'] as const;
+
+/** An area (a village with its parents) as this package hands it out. */
+export interface AreaRecord {
+  /** A stable integer surrogate, kept across re-imports. */
+  regionId: number;
+  country: string;
+  countryCode: string;
+  state: string;
+  stateCode: string;
+  city: string;
+  cityCode: string;
+  district: string;
+  districtCode: string;
+  subdistrict: string;
+  /** `NN.NN.NN.NNNN`. */
+  subdistrictCode: string;
+  postcode: string;
+  /** Decimal strings, as imported. */
+  latitude: string;
+  longitude: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toAreaRecord(row: AreaRow): AreaRecord {
+  return {
+    regionId: row.region_id,
+    country: row.country,
+    countryCode: row.country_code,
+    state: row.state,
+    stateCode: row.state_code,
+    city: row.city,
+    cityCode: row.city_code,
+    district: row.district,
+    districtCode: row.district_code,
+    subdistrict: row.subdistrict,
+    subdistrictCode: row.subdistrict_code,
+    postcode: row.postcode,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 /** The levels above a village, outermost first, with the record fields that name and code them. */
 const REGION_LEVELS: readonly { level: AreaRegionLevel; code: 'state_code' | 'city_code' | 'district_code'; name: 'state' | 'city' | 'district' }[] = [
@@ -69,14 +104,14 @@ export interface AreaBatchResult {
  * @example
  * const { inserted, updated, unchanged } = await upsertAreaBatch(database, records, { now: new Date() });
  */
-export async function upsertAreaBatch(database: Database, records: readonly AreaRecord[], options: AreaBatchOptions): Promise<AreaBatchResult> {
+export async function upsertAreaBatch(database: Database, records: readonly AreaImportRow[], options: AreaBatchOptions): Promise<AreaBatchResult> {
   const keep = new Set<AreaField>(options.keep ?? []);
   const compared = AREA_FIELDS.filter((f) => f !== 'subdistrict_code' && !keep.has(f));
   const at = options.now.toISOString();
-  const store = areaDialect(database.dialect);
+  const store = database.dialect.areas;
   return importBatch(database, options.dryRun, async (tx) => {
     const existing = await store.existingAreas(database, tx, records.map((r) => r.subdistrict_code));
-    const inserts: AreaRecord[] = [];
+    const inserts: AreaImportRow[] = [];
     const updates: AreaUpdate[] = [];
     for (const record of records) {
       const old = existing.get(record.subdistrict_code);
@@ -93,7 +128,7 @@ export async function upsertAreaBatch(database: Database, records: readonly Area
 }
 
 /** Creates the regions the batch names for the first time, renames changed ones, and counts the new villages in. */
-async function upsertRegions(database: Database, tx: Tx, records: readonly AreaRecord[], inserted: ReadonlySet<string>): Promise<void> {
+async function upsertRegions(database: Database, tx: Tx, records: readonly AreaImportRow[], inserted: ReadonlySet<string>): Promise<void> {
   const touched = new Map<string, RegionInsert>();
   for (const record of records) {
     const isNew = inserted.has(record.subdistrict_code);
@@ -119,7 +154,7 @@ async function upsertRegions(database: Database, tx: Tx, records: readonly AreaR
       updates.push({ id: old.id, nameSearch: region.nameSearch, oldNameSearch: old.name_search, added: region.added });
     }
   }
-  const store = areaDialect(database.dialect);
+  const store = database.dialect.areas;
   await store.insertRegions(database, tx, inserts);
   await store.updateRegions(database, tx, updates);
 }
@@ -133,28 +168,40 @@ export async function hasAreas(scope: Scope): Promise<boolean> {
 // Reads
 
 /** The area with this subdistrict code, or undefined. */
-export async function findArea(scope: Scope, subdistrictCode: string): Promise<AreaView | undefined> {
-  return areaByCode.takeFirst(scope, { code: subdistrictCode });
+export async function findArea(scope: Scope, subdistrictCode: string): Promise<AreaRecord | undefined> {
+  const row = await areaByCode.takeFirst(scope, { code: subdistrictCode });
+  return row && toAreaRecord(row);
 }
 
 // The search's statements, prepared (a search runs two to four of them).
-const areaByCode = preparedQuery((scope, p: { code: string }) => scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', '=', p.code));
-const areasByCodes = preparedQuery((scope, p: { codes: string[] }) => scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', 'in', p.codes));
-const areasInRange = preparedQuery((scope, p: { from: string; to: string; take: number; skip: number }) =>
+const areaByCode = preparedQuery({
+  build: (scope, param: ParamRef<{ code: string }>) => scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', '=', param('code')),
+});
+const areasByCodes = preparedQuery({
+  shape: (p: { codes: string[] }) => p.codes.length,
+  build: (scope, param, n) => scope.db.selectFrom('areas').select(VIEW_COLUMNS).where('subdistrict_code', 'in', markedList(param, 'codes', n)),
+});
+const areasInRange = preparedQuery({
+  build: (scope, param: ParamRef<{ from: string; to: string; take: number; skip: number }>) =>
   scope.db
     .selectFrom('areas')
     .select(VIEW_COLUMNS)
-    .where('subdistrict_code', '>=', p.from)
-    .where('subdistrict_code', '<=', p.to)
+    .where('subdistrict_code', '>=', param('from'))
+    .where('subdistrict_code', '<=', param('to'))
     .orderBy('subdistrict_code')
-    .limit(p.take)
-    .offset(p.skip),
-);
-const codesOfPostcode = preparedQuery((scope, p: { postcode: string }) => scope.db.selectFrom('areas').select('subdistrict_code').where('postcode', '=', p.postcode));
-const regionsOfLevel = preparedQuery((scope, p: { level: AreaRegionLevel; from?: string | undefined; to?: string | undefined }) => {
-  let query = scope.db.selectFrom('area_regions').select(['code', 'area_count']).where('level', '=', p.level);
-  if (p.from !== undefined && p.to !== undefined) query = query.where('code', '>=', p.from).where('code', '<=', p.to);
-  return query.orderBy('code');
+    .limit(param('take'))
+    .offset(param('skip')),
+});
+const codesOfPostcode = preparedQuery({
+  build: (scope, param: ParamRef<{ postcode: string }>) => scope.db.selectFrom('areas').select('subdistrict_code').where('postcode', '=', param('postcode')),
+});
+const regionsOfLevel = preparedQuery({
+  shape: (p: { level: AreaRegionLevel; from?: string | undefined; to?: string | undefined }) => p.from !== undefined && p.to !== undefined,
+  build: (scope, param, inRange) => {
+    let query = scope.db.selectFrom('area_regions').select(['code', 'area_count']).where('level', '=', param('level'));
+    if (inRange) query = query.where('code', '>=', param('from')!).where('code', '<=', param('to')!);
+    return query.orderBy('code');
+  },
 });
 
 /** The level `searchValue` is matched on; absent matches any name or the postcode. */
@@ -183,7 +230,7 @@ const POSTCODE = /^\d{5}$/;
  * @example
  * const { rows, total } = await searchAreas(db, { searchBy: 'province', searchValue: 'jawa' }, { page: 1, perPage: 20 });
  */
-export async function searchAreas(scope: Scope, search: AreaSearch, page: PageRequest): Promise<{ rows: AreaView[]; total: number }> {
+export async function searchAreas(scope: Scope, search: AreaSearch, page: PageRequest): Promise<{ rows: AreaRecord[]; total: number }> {
   const needle = (search.searchValue ?? '').trim().toLowerCase();
   const isPostcode = POSTCODE.test(needle);
   let segments: Segment[];
@@ -191,10 +238,10 @@ export async function searchAreas(scope: Scope, search: AreaSearch, page: PageRe
     segments = await childSegments(scope, 'province', '');
   } else if (search.searchBy === 'subdistrict' && isPostcode) {
     segments = villages(await postcodeCodes(scope, needle));
-  } else if ([...needle].length < TRIGRAM_MIN_CHARS) {
+  } else if ([...needle].length < scope.dialect.areas.shortestIndexedNeedle) {
     return scanSearch(scope, search.searchBy, needle, page);
   } else {
-    const store = areaDialect(scope.dialect);
+    const store = scope.dialect.areas;
     const levels: readonly AreaSearchLevel[] = search.searchBy ? [search.searchBy] : ['province', 'city', 'district', 'subdistrict'];
     const regionLevels = levels.filter((l): l is AreaRegionLevel => l !== 'subdistrict');
     const found: Segment[] = [];
@@ -276,14 +323,14 @@ function codeRange(code: string): [string, string] {
   return [code + '.00.00.0000'.slice(cut), code + '.99.99.9999'.slice(cut)];
 }
 
-async function readPieces(scope: Scope, pieces: readonly Piece[]): Promise<AreaView[]> {
+async function readPieces(scope: Scope, pieces: readonly Piece[]): Promise<AreaRecord[]> {
   const single = pieces.filter((p) => p.segment.level === 'village').map((p) => p.segment.code);
-  const byCode = new Map<string, AreaView>();
+  const byCode = new Map<string, AreaRecord>();
   if (single.length > 0) {
     const rows = await areasByCodes.execute(scope, { codes: single });
-    for (const row of rows) byCode.set(row.subdistrict_code, row);
+    for (const row of rows) byCode.set(row.subdistrict_code, toAreaRecord(row));
   }
-  const out: AreaView[] = [];
+  const out: AreaRecord[] = [];
   for (const { segment, skip, take } of pieces) {
     if (segment.level === 'village') {
       const row = byCode.get(segment.code);
@@ -291,7 +338,7 @@ async function readPieces(scope: Scope, pieces: readonly Piece[]): Promise<AreaV
       continue;
     }
     const [from, to] = codeRange(segment.code);
-    out.push(...(await areasInRange.execute(scope, { from, to, take, skip })));
+    out.push(...(await areasInRange.execute(scope, { from, to, take, skip })).map(toAreaRecord));
   }
   return out;
 }
@@ -302,15 +349,15 @@ async function postcodeCodes(scope: Scope, postcode: string): Promise<string[]> 
 }
 
 /**
- * Needles shorter than a trigram: no index can answer a one- or two-character substring, and
- * nearly every area matches one anyway, so walk the code order for the page and count by scan.
+ * Needles shorter than the substring index can answer: nearly every area matches one anyway, so
+ * walk the code order for the page and count by scan.
  */
-async function scanSearch(scope: Scope, searchBy: AreaSearchLevel | undefined, needle: string, page: PageRequest): Promise<{ rows: AreaView[]; total: number }> {
+async function scanSearch(scope: Scope, searchBy: AreaSearchLevel | undefined, needle: string, page: PageRequest): Promise<{ rows: AreaRecord[]; total: number }> {
   const columns = searchBy ? [SEARCH_LEVEL_COLUMN[searchBy]] : Object.values(SEARCH_LEVEL_COLUMN);
-  const base = scope.db.selectFrom('areas').where(({ or, ref }) => or(columns.map((c) => containsLower(ref(c), needle))));
+  const base = scope.db.selectFrom('areas').where(({ or, ref }) => or(columns.map((c) => scope.dialect.containsLowerCase(ref(c), needle))));
   const [rows, count] = await Promise.all([
     base.select(VIEW_COLUMNS).orderBy('subdistrict_code').limit(page.perPage).offset(pageOffset(page)).execute(),
     base.select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows: rows.map(toAreaRecord), total: Number(count.n) };
 }

@@ -1,14 +1,16 @@
 import type { DocumentPrefix } from '@pits/domain';
-import { preparedQuery } from '../prepared-query.js';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import type { Tx } from '../transaction.js';
 
-const next = preparedQuery((scope, p: { tenantId: string; prefix: DocumentPrefix }) =>
-  scope.db
-    .insertInto('document_sequences')
-    .values({ tenant_id: p.tenantId, prefix: p.prefix, last_value: 1 })
-    .onConflict((oc) => oc.columns(['tenant_id', 'prefix']).doUpdateSet((eb) => ({ last_value: eb('document_sequences.last_value', '+', 1) })))
-    .returning('last_value'),
-);
+const next = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; prefix: DocumentPrefix }>) =>
+  scope.dialect.insertReturning(
+    scope.dialect.upsert(scope.db.insertInto('document_sequences').values({ tenant_id: param('tenantId'), prefix: param('prefix'), last_value: 1 }), ['tenant_id', 'prefix'], (eb) => ({
+      last_value: eb('document_sequences.last_value', '+', 1),
+    })),
+    ['last_value'],
+  ),
+});
 
 /**
  * The next value of a tenant's document sequence. The upsert locks the sequence row until the

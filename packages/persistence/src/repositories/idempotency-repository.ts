@@ -1,10 +1,17 @@
-// Idempotency records: the first request with a partner's key claims it; a repeat replays the
-// stored response. Claims are atomic across processes through the (partner_id, key) primary key.
-import { isUniqueViolation } from '../dialect.js';
-import { type Scope, withTransaction } from '../transaction.js';
+// Idempotency records. The first request with a partner's key claims it (its own short
+// transaction, atomic across processes through the (partner_id, key) primary key) and receives a
+// claim token. The response is then stored by `completeIdempotencyKey` inside the transaction of
+// the work itself, and only while the token still holds the claim: after any crash either the
+// work and its stored response both committed (a retry replays) or neither did (a retry, once the
+// dead claim's lease has run out, does the work for the first time). A claim taken over after
+// its lease can no longer complete, so it can neither overwrite the newer claim's result nor
+// commit its work twice.
+import { randomUUID } from 'node:crypto';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
+import { type Scope, type Tx, withTransaction } from '../transaction.js';
 
 export type IdempotencyClaim =
-  | { state: 'new' }
+  | { state: 'new'; token: string }
   | { state: 'replay'; status: number; body: unknown }
   | { state: 'mismatch' }
   | { state: 'in_progress' };
@@ -24,6 +31,7 @@ export const DEFAULT_IDEMPOTENCY_TIMINGS: IdempotencyTimings = { ttlMs: 24 * 60 
  * @example
  * const claim = await claimIdempotencyKey(db, partnerId, key, fingerprint, Date.now());
  * if (claim.state === 'replay') return claim.body;
+ * if (claim.state === 'new') await withTransaction(db, async (tx) => { ...work; await completeIdempotencyKey(tx, partnerId, key, claim.token, 201, body); });
  */
 export async function claimIdempotencyKey(
   scope: Scope,
@@ -35,26 +43,26 @@ export async function claimIdempotencyKey(
 ): Promise<IdempotencyClaim> {
   const attempt = () =>
     withTransaction(scope, async (tx): Promise<IdempotencyClaim> => {
-      let query = tx.db.selectFrom('idempotency_records').selectAll().where('partner_id', '=', partnerId).where('key', '=', key);
-      if (tx.dialect === 'postgres') query = query.forUpdate();
-      const row = await query.executeTakeFirst();
+      const row = await tx.dialect.lockRows(tx.db.selectFrom('idempotency_records').selectAll().where('partner_id', '=', partnerId).where('key', '=', key)).executeTakeFirst();
+      const token = randomUUID();
       const claim = {
         fingerprint,
         state: 'in_progress' as const,
         status_code: null,
         response_body: null,
+        claim_token: token,
         created_at: new Date(now).toISOString(),
         expires_at: new Date(now + timings.ttlMs).toISOString(),
       };
       if (!row) {
         await tx.db.insertInto('idempotency_records').values({ partner_id: partnerId, key, ...claim }).execute();
-        return { state: 'new' };
+        return { state: 'new', token };
       }
       const expired = Date.parse(row.expires_at) <= now;
       const deadClaim = row.state === 'in_progress' && now - Date.parse(row.created_at) >= timings.claimLeaseMs;
       if (expired || deadClaim) {
         await tx.db.updateTable('idempotency_records').set(claim).where('partner_id', '=', partnerId).where('key', '=', key).execute();
-        return { state: 'new' };
+        return { state: 'new', token };
       }
       if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
       if (row.state === 'in_progress') return { state: 'in_progress' };
@@ -64,33 +72,39 @@ export async function claimIdempotencyKey(
     return await attempt();
   } catch (error) {
     // Two first claims raced to insert; the loser now sees the winner's row.
-    if (isUniqueViolation(error)) return attempt();
+    if (scope.dialect.errors.isUniqueViolation(error)) return attempt();
     throw error;
   }
 }
 
-/** Stores the response of a claimed key. */
-export async function completeIdempotencyKey(scope: Scope, partnerId: number, key: string, status: number, body: unknown): Promise<void> {
-  await scope.db
-    .updateTable('idempotency_records')
-    .set({ state: 'complete', status_code: status, response_body: JSON.stringify(body) })
-    .where('partner_id', '=', partnerId)
-    .where('key', '=', key)
-    .execute();
+const completeClaim = preparedQuery({
+  build: (scope, param: ParamRef<{ partnerId: number; key: string; token: string; status: number; body: string }>) =>
+    scope.db
+      .updateTable('idempotency_records')
+      .set({ state: 'complete', status_code: param('status'), response_body: param('body'), claim_token: null })
+      .where('partner_id', '=', param('partnerId'))
+      .where('key', '=', param('key'))
+      .where('claim_token', '=', param('token'))
+      .where('state', '=', 'in_progress'),
+});
+
+/**
+ * Stores the response of a claim still held with `token`; false (nothing written) when the claim
+ * was taken over. Call it in the transaction of the work the response describes, and roll that
+ * transaction back on false: then the work and its response commit together or not at all.
+ */
+export async function completeIdempotencyKey(scope: Tx | Scope, partnerId: number, key: string, token: string, status: number, body: unknown): Promise<boolean> {
+  const result = await completeClaim.run(scope, { partnerId, key, token, status, body: JSON.stringify(body) });
+  return Number(result.numAffectedRows ?? 0n) === 1;
 }
 
-/** Releases an unfinished claim so the request can be retried with the same key. */
-export async function abandonIdempotencyKey(scope: Scope, partnerId: number, key: string): Promise<void> {
+/** Releases an unfinished claim still held with `token`, so the request can be retried with the same key at once. */
+export async function abandonIdempotencyKey(scope: Scope, partnerId: number, key: string, token: string): Promise<void> {
   await scope.db
     .deleteFrom('idempotency_records')
     .where('partner_id', '=', partnerId)
     .where('key', '=', key)
+    .where('claim_token', '=', token)
     .where('state', '=', 'in_progress')
     .execute();
-}
-
-/** Deletes expired records; returns how many. Run periodically. */
-export async function purgeExpiredIdempotencyKeys(scope: Scope, now: number): Promise<number> {
-  const result = await scope.db.deleteFrom('idempotency_records').where('expires_at', '<=', new Date(now).toISOString()).executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

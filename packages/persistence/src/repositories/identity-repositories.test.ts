@@ -5,8 +5,9 @@ import { AppError, type ErrorKind } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialCipher } from '../credential-cipher.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { createApiKey, findKeyOwner, hashApiKey, listApiKeys, revokeApiKey, rotateApiKey } from './api-key-repository.js';
+import { createApiKey, findKeyOwner, hashApiKey, listApiKeys, resolveApiKey, revokeApiKey, rotateApiKey } from './api-key-repository.js';
 import { authorizeTenant, deauthorizeTenant, installationState, listConnectedInstallations } from './installation-repository.js';
+import { grantAccess } from './installation-grant-repository.js';
 import { createLocation, listLocations, updateLocation } from './location-repository.js';
 import { createLogisticPreference, listLogisticPreferences, updateLogisticPreference } from './logistic-preference-repository.js';
 import { createTenant } from './tenant-repository.js';
@@ -48,6 +49,23 @@ describe.each(dialects)('[%s] identity repositories', (dialect) => {
       expect(await findKeyOwner(t.database, `${secret}x`)).toBeNull();
     });
 
+    it('resolves a key with its installation for a tenant in one lookup, and not once it is revoked', async () => {
+      const { key, secret } = await createApiKey(t.database, w.partner.id, { environment: 'test' }, T0);
+      const owner = { keyId: key.id, partnerId: w.partner.id, name: w.partner.name, email: w.partner.email, tier: 'small' };
+      expect(await resolveApiKey(t.database, secret, null)).toEqual({ ...owner, installation: null });
+      expect(await resolveApiKey(t.database, secret, w.tenant.id)).toEqual({ ...owner, installation: 'unknown' });
+      await grantAccess(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id }, T0);
+      await authorizeTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, T0);
+      expect((await resolveApiKey(t.database, secret, w.tenant.id))?.installation).toBe('active');
+      // Another partner's installation of the same tenant is not this key's.
+      expect((await resolveApiKey(t.database, (await createApiKey(t.database, other.partner.id, { environment: 'test' }, T0)).secret, w.tenant.id))?.installation).toBe('unknown');
+      await deauthorizeTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, reason: null }, at(1));
+      expect((await resolveApiKey(t.database, secret, w.tenant.id))?.installation).toBe('inactive');
+      await revokeApiKey(t.database, w.partner.id, key.id, at(2));
+      expect(await resolveApiKey(t.database, secret, null)).toBeNull();
+      expect(await resolveApiKey(t.database, secret, w.tenant.id)).toBeNull();
+    });
+
     it('revoke fails the key at once and keeps the first revocation time', async () => {
       const { key, secret } = await createApiKey(t.database, w.partner.id, { environment: 'test' }, T0);
       const revoked = await revokeApiKey(t.database, w.partner.id, key.id, at(1));
@@ -74,60 +92,67 @@ describe.each(dialects)('[%s] identity repositories', (dialect) => {
   describe('installations', () => {
     it('authorize creates an active installation with the partner app id/key and the tenant type', async () => {
       const tenant = await createTenant(t.database, { name: 'Installable' }, T0);
+      await grantAccess(t.database, { tenantId: tenant.id, partnerId: w.partner.id }, T0);
       expect(await installationState(t.database, w.partner.id, tenant.id)).toBe('unknown');
       const inst = await authorizeTenant(t.database, { partnerId: w.partner.id, tenantId: tenant.id, daysConnected: 3, installationType: 'custom' }, T0);
-      expect(inst).toMatchObject({
-        partner_id: w.partner.id,
-        tenant_id: tenant.id,
-        installation_type: 'custom',
-        days_connected: 3,
-        installed_at: T0.toISOString(),
-        uninstall_at: null,
-        uninstall_reason: null,
-        app_id: w.partner.appId,
-        app_key: w.partner.appKey,
-        tenant_type: 'live',
+      expect(inst).toEqual({
+        id: expect.any(String) as string,
+        partnerId: w.partner.id,
+        tenantId: tenant.id,
+        installationType: 'custom',
+        daysConnected: 3,
+        installedAt: T0.toISOString(),
+        uninstallAt: null,
+        uninstallReason: null,
+        appId: w.partner.appId,
+        appKey: w.partner.appKey,
+        tenantType: 'live',
+        createdAt: T0.toISOString(),
+        updatedAt: T0.toISOString(),
       });
       expect(await installationState(t.database, w.partner.id, tenant.id)).toBe('active');
     });
 
     it('re-authorizing is idempotent: one installation, same id', async () => {
       const tenant = await createTenant(t.database, { name: 'Twice' }, T0);
+      await grantAccess(t.database, { tenantId: tenant.id, partnerId: w.partner.id }, T0);
       const input = { partnerId: w.partner.id, tenantId: tenant.id, daysConnected: 1, installationType: 'marketplace' as const };
       const first = await authorizeTenant(t.database, input, T0);
       const again = await authorizeTenant(t.database, input, at(1));
       expect(again).toEqual(first);
       const changed = await authorizeTenant(t.database, { ...input, daysConnected: 9 }, at(2));
-      expect(changed).toMatchObject({ id: first.id, days_connected: 9, installed_at: T0.toISOString(), updated_at: at(2).toISOString() });
+      expect(changed).toMatchObject({ id: first.id, daysConnected: 9, installedAt: T0.toISOString(), updatedAt: at(2).toISOString() });
       const count = await t.database.db.selectFrom('installations').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', tenant.id).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(1);
     });
 
     it('deauthorize ends it; authorize reactivates it, clearing uninstall_at and the reason', async () => {
       const tenant = await createTenant(t.database, { name: 'Churn' }, T0);
+      await grantAccess(t.database, { tenantId: tenant.id, partnerId: w.partner.id }, T0);
       const base = { partnerId: w.partner.id, tenantId: tenant.id };
       const created = await authorizeTenant(t.database, { ...base, daysConnected: 0, installationType: 'custom' }, T0);
       const ended = await deauthorizeTenant(t.database, { ...base, reason: 'moving on' }, at(10));
-      expect(ended).toMatchObject({ id: created.id, uninstall_at: at(10).toISOString(), uninstall_reason: 'moving on' });
+      expect(ended).toMatchObject({ id: created.id, uninstallAt: at(10).toISOString(), uninstallReason: 'moving on' });
       expect(await installationState(t.database, w.partner.id, tenant.id)).toBe('inactive');
-      expect((await deauthorizeTenant(t.database, { ...base, reason: 'again' }, at(11))).uninstall_reason).toBe('moving on');
+      expect((await deauthorizeTenant(t.database, { ...base, reason: 'again' }, at(11))).uninstallReason).toBe('moving on');
       const back = await authorizeTenant(t.database, { ...base, daysConnected: 2, installationType: 'custom' }, at(20));
-      expect(back).toMatchObject({ id: created.id, uninstall_at: null, uninstall_reason: null, installed_at: at(20).toISOString(), days_connected: 2 });
+      expect(back).toMatchObject({ id: created.id, uninstallAt: null, uninstallReason: null, installedAt: at(20).toISOString(), daysConnected: 2 });
       expect(await installationState(t.database, w.partner.id, tenant.id)).toBe('active');
     });
 
     it('lists connected installations only, newest first', async () => {
       const partner = other.partner.id;
       const [a, b, c] = [await createTenant(t.database, { name: 'A' }, T0), await createTenant(t.database, { name: 'B' }, T0), await createTenant(t.database, { name: 'C' }, T0)];
+      for (const tenant of [a, b, c]) await grantAccess(t.database, { tenantId: tenant.id, partnerId: partner }, T0);
       await authorizeTenant(t.database, { partnerId: partner, tenantId: a.id, daysConnected: 0, installationType: 'custom' }, at(1));
       await authorizeTenant(t.database, { partnerId: partner, tenantId: b.id, daysConnected: 0, installationType: 'custom' }, at(2));
       await authorizeTenant(t.database, { partnerId: partner, tenantId: c.id, daysConnected: 0, installationType: 'custom' }, at(3));
       await deauthorizeTenant(t.database, { partnerId: partner, tenantId: b.id, reason: null }, at(4));
       const { rows, total } = await listConnectedInstallations(t.database, partner, { page: 1, perPage: 10 });
       expect(total).toBe(2);
-      expect(rows.map((r) => r.tenant_id)).toEqual([c.id, a.id]);
+      expect(rows.map((r) => r.tenantId)).toEqual([c.id, a.id]);
       const page2 = await listConnectedInstallations(t.database, partner, { page: 2, perPage: 1 });
-      expect(page2.rows.map((r) => r.tenant_id)).toEqual([a.id]);
+      expect(page2.rows.map((r) => r.tenantId)).toEqual([a.id]);
     });
 
     it('an unknown tenant is a VALIDATION_ERROR on tenant_id; deauthorizing what was never installed is NOT_FOUND', async () => {
@@ -145,14 +170,14 @@ describe.each(dialects)('[%s] identity repositories', (dialect) => {
     it('update changes the given fields only, within the tenant', async () => {
       const loc = await createLocation(t.database, w.tenant.id, { code: 'UPD-1', name: 'Before', city: 'Bogor' }, 'seed', T0);
       const updated = await updateLocation(t.database, w.tenant.id, loc.id, { name: 'After', isDefault: true, originCode: null }, 'ops', at(5));
-      expect(updated).toEqual({ ...loc, name: 'After', is_default: 1, updated_by: 'ops', updated_at: at(5).toISOString() });
+      expect(updated).toEqual({ ...loc, name: 'After', isDefault: true, updatedBy: 'ops', updatedAt: at(5).toISOString() });
       expect(await refusal(updateLocation(t.database, other.tenant.id, loc.id, { name: 'Hijack' }, 'x', at(6)))).toEqual({ kind: 'NOT_FOUND', field: 'id' });
     });
 
     it("lists the tenant's live locations by id, paged, with the total", async () => {
       const all = await listLocations(t.database, w.tenant.id, { page: 1, perPage: 100 });
       expect(all.total).toBe(all.rows.length);
-      expect(all.rows.every((r) => r.tenant_id === w.tenant.id)).toBe(true);
+      expect(all.rows.every((r) => r.tenantId === w.tenant.id)).toBe(true);
       const ids = all.rows.map((r) => r.id);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
       const second = await listLocations(t.database, w.tenant.id, { page: 2, perPage: 1 });

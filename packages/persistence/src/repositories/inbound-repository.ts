@@ -1,22 +1,109 @@
-// Inbound shipments and their detail lines, with the location and products the contract embeds.
+// Inbound shipments and their detail lines, with the location and products the contract embeds:
+// rows, their mapping to records, and the queries over them.
 import type { Selectable } from 'kysely';
-import { type InboundStatus, type PageRequest, pageOffset } from '@pits/domain';
+import { type Dec, type InboundStatus, type PageRequest, dec, fromScaled, pageOffset } from '@pits/domain';
 import type { InboundDetailTable, InboundShipmentTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
-import type { LocationRow } from './location-repository.js';
-import type { ProductRow } from './product-repository.js';
+import { type LocationRecord, toLocationRecord } from './location-repository.js';
+import { type ProductRecord, toProductRecord } from './product-repository.js';
 
 export type InboundRow = Selectable<InboundShipmentTable>;
 export type InboundDetailRow = Selectable<InboundDetailTable>;
 
-/** A shipment with everything both contract shapes show. */
-export interface InboundAggregate {
-  shipment: InboundRow;
-  location: LocationRow;
-  details: { row: InboundDetailRow; product: ProductRow }[];
+/** One expected line of a shipment, with its product. */
+export interface InboundDetailRecord {
+  /** The item id a receipt names. */
+  id: number;
+  inboundId: number;
+  productId: number;
+  product: ProductRecord;
+  expectedQuantity: Dec;
+  receivedGood: Dec;
+  receivedDamaged: Dec;
+  unit: string;
+  unitPrice: Dec;
+  notes: string;
+  gridId: string | null;
+  receivedAt: string | null;
+  receivedBy: string | null;
+  createdBy: string;
+  updatedBy: string;
+  deletedBy: string | null;
+  deletedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
-async function aggregate(scope: Scope, shipments: InboundRow[]): Promise<InboundAggregate[]> {
+/** A shipment with everything both contract shapes show: its location and its lines with their products. */
+export interface InboundRecord {
+  id: number;
+  tenantId: string;
+  code: string;
+  inboundDate: string;
+  sourceType: string;
+  sourceId: number;
+  sourceCode: string;
+  locationId: number;
+  location: LocationRecord;
+  status: InboundStatus;
+  receivedAt: string | null;
+  cancelledAt: string | null;
+  notes: string;
+  createdBy: string;
+  updatedBy: string;
+  createdAt: string;
+  updatedAt: string;
+  details: InboundDetailRecord[];
+}
+
+export function toInboundDetailRecord(row: InboundDetailRow, product: ProductRecord): InboundDetailRecord {
+  return {
+    id: row.id,
+    inboundId: row.inbound_id,
+    productId: row.product_id,
+    product,
+    expectedQuantity: fromScaled(row.expected_quantity),
+    receivedGood: fromScaled(row.received_good),
+    receivedDamaged: fromScaled(row.received_damaged),
+    unit: row.unit,
+    unitPrice: dec(row.unit_price),
+    notes: row.notes,
+    gridId: row.grid_id,
+    receivedAt: row.received_at,
+    receivedBy: row.received_by,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    deletedBy: row.deleted_by,
+    deletedAt: row.deleted_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function toInboundRecord(row: InboundRow, location: LocationRecord, details: InboundDetailRecord[]): InboundRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    code: row.code,
+    inboundDate: row.inbound_date,
+    sourceType: row.source_type,
+    sourceId: row.source_id,
+    sourceCode: row.source_code,
+    locationId: row.location_id,
+    location,
+    status: row.status,
+    receivedAt: row.received_at,
+    cancelledAt: row.cancelled_at,
+    notes: row.notes,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    details,
+  };
+}
+
+async function withParts(scope: Scope, shipments: InboundRow[]): Promise<InboundRecord[]> {
   if (shipments.length === 0) return [];
   const ids = shipments.map((s) => s.id);
   const locationIds = [...new Set(shipments.map((s) => s.location_id))];
@@ -26,25 +113,26 @@ async function aggregate(scope: Scope, shipments: InboundRow[]): Promise<Inbound
   ]);
   const productIds = [...new Set(details.map((d) => d.product_id))];
   const products = productIds.length ? await scope.db.selectFrom('products').selectAll().where('id', 'in', productIds).execute() : [];
-  const locationById = new Map(locations.map((l) => [l.id, l]));
-  const productById = new Map(products.map((p) => [p.id, p]));
-  return shipments.map((shipment) => ({
-    shipment,
-    location: locationById.get(shipment.location_id)!,
-    details: details.filter((d) => d.inbound_id === shipment.id).map((row) => ({ row, product: productById.get(row.product_id)! })),
-  }));
+  const locationById = new Map(locations.map((l) => [l.id, toLocationRecord(l)]));
+  const productById = new Map(products.map((p) => [p.id, toProductRecord(p)]));
+  return shipments.map((shipment) =>
+    toInboundRecord(
+      shipment,
+      locationById.get(shipment.location_id)!,
+      details.filter((d) => d.inbound_id === shipment.id).map((row) => toInboundDetailRecord(row, productById.get(row.product_id)!)),
+    ),
+  );
 }
 
 /** A shipment of the tenant by id; another tenant's is undefined. */
-export async function findInbound(scope: Scope, tenantId: string, id: number): Promise<InboundAggregate | undefined> {
+export async function findInbound(scope: Scope, tenantId: string, id: number): Promise<InboundRecord | undefined> {
   const row = await scope.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-  return row ? (await aggregate(scope, [row]))[0] : undefined;
+  return row ? (await withParts(scope, [row]))[0] : undefined;
 }
 
+/** Locks the shipment row until the transaction ends. */
 export async function lockInbound(tx: Tx, tenantId: string, id: number): Promise<InboundRow | undefined> {
-  let query = tx.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id);
-  if (tx.dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+  return tx.dialect.lockRows(tx.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id)).executeTakeFirst();
 }
 
 export interface InboundFilters {
@@ -53,7 +141,7 @@ export interface InboundFilters {
 }
 
 /** A page of the tenant's shipments, newest first, with locations, lines and products. */
-export async function listInbounds(scope: Scope, tenantId: string, filters: InboundFilters, page: PageRequest): Promise<{ rows: InboundAggregate[]; total: number }> {
+export async function listInbounds(scope: Scope, tenantId: string, filters: InboundFilters, page: PageRequest): Promise<{ rows: InboundRecord[]; total: number }> {
   let base = scope.db.selectFrom('inbound_shipments').where('tenant_id', '=', tenantId);
   if (filters.status) base = base.where('status', '=', filters.status);
   if (filters.locationId !== undefined) base = base.where('location_id', '=', filters.locationId);
@@ -61,5 +149,5 @@ export async function listInbounds(scope: Scope, tenantId: string, filters: Inbo
     base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.perPage).offset(pageOffset(page)).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows: await aggregate(scope, rows), total: Number(count.n) };
+  return { rows: await withParts(scope, rows), total: Number(count.n) };
 }

@@ -4,17 +4,48 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset } from '@pits/domain';
 import type { InstallationTable, InstallationType } from '../schema/index.js';
-import { preparedQuery } from '../prepared-query.js';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, withTransaction } from '../transaction.js';
-import { isUniqueViolation } from '../dialect.js';
+import { lockGrant } from './installation-grant-repository.js';
 
 export type InstallationRow = Selectable<InstallationTable>;
 
 /** An installation with what the contract shows beside it: the partner's public app id and key, the tenant's type. */
-export interface InstallationView extends InstallationRow {
-  app_id: string;
-  app_key: string;
-  tenant_type: string;
+export interface InstallationRecord {
+  id: string;
+  partnerId: number;
+  tenantId: string;
+  tenantType: string;
+  appId: string;
+  appKey: string;
+  installationType: InstallationType;
+  daysConnected: number;
+  installedAt: string;
+  /** When it ended; null while it is active. */
+  uninstallAt: string | null;
+  uninstallReason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+type JoinedRow = InstallationRow & { app_id: string; app_key: string; tenant_type: string };
+
+export function toInstallationRecord(row: JoinedRow): InstallationRecord {
+  return {
+    id: row.id,
+    partnerId: row.partner_id,
+    tenantId: row.tenant_id,
+    tenantType: row.tenant_type,
+    appId: row.app_id,
+    appKey: row.app_key,
+    installationType: row.installation_type,
+    daysConnected: row.days_connected,
+    installedAt: row.installed_at,
+    uninstallAt: row.uninstall_at,
+    uninstallReason: row.uninstall_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }
 
 function view(scope: Scope) {
@@ -26,20 +57,22 @@ function view(scope: Scope) {
     .select(['partners.app_id', 'partners.app_key', 'tenants.tenant_type']);
 }
 
-async function findView(scope: Scope, partnerId: number, tenantId: string): Promise<InstallationView | undefined> {
-  return view(scope).where('installations.partner_id', '=', partnerId).where('installations.tenant_id', '=', tenantId).executeTakeFirst();
+async function findView(scope: Scope, partnerId: number, tenantId: string): Promise<InstallationRecord | undefined> {
+  const row = await view(scope).where('installations.partner_id', '=', partnerId).where('installations.tenant_id', '=', tenantId).executeTakeFirst();
+  return row && toInstallationRecord(row);
 }
 
 /**
  * Creates the installation, or reactivates an ended one (clearing uninstall_at and its reason), or
  * updates an active one's days_connected and type. Idempotent: the same call twice leaves one
- * active installation. An unknown tenant is a VALIDATION_ERROR on `tenant_id`.
+ * active installation. An unknown tenant is a VALIDATION_ERROR on `tenant_id`; a tenant that has
+ * not granted this partner access (or withdrew it) is FORBIDDEN, and nothing is written.
  */
 export async function authorizeTenant(
   scope: Scope,
   input: { partnerId: number; tenantId: string; daysConnected: number; installationType: InstallationType },
   now: Date,
-): Promise<InstallationView> {
+): Promise<InstallationRecord> {
   const at = now.toISOString();
   const attempt = () =>
     withTransaction(scope, async (tx) => {
@@ -47,6 +80,11 @@ export async function authorizeTenant(
       if (!tenant) {
         const issue = `tenant ${input.tenantId} does not exist`;
         throw new AppError(domainError('VALIDATION_ERROR', issue, { field: 'tenant_id', issue }));
+      }
+      // Locked, so a withdrawal cannot slip in between this check and the installation written below.
+      const grant = await lockGrant(tx, input.tenantId, input.partnerId);
+      if (!grant || grant.withdrawn_at !== null) {
+        throw new AppError(domainError('FORBIDDEN', 'the tenant has not granted this partner access', { field: 'tenant_id' }));
       }
       const existing = await tx.db
         .selectFrom('installations')
@@ -96,7 +134,7 @@ export async function authorizeTenant(
     return await attempt();
   } catch (error) {
     // Two first-time authorizations raced to insert: the loser reads what the winner wrote.
-    if (isUniqueViolation(error)) return attempt();
+    if (scope.dialect.errors.isUniqueViolation(error)) return attempt();
     throw error;
   }
 }
@@ -106,13 +144,13 @@ export async function deauthorizeTenant(
   scope: Scope,
   input: { partnerId: number; tenantId: string; reason: string | null },
   now: Date,
-): Promise<InstallationView> {
+): Promise<InstallationRecord> {
   return withTransaction(scope, async (tx) => {
     const existing = await findView(tx, input.partnerId, input.tenantId);
     if (!existing) {
       throw new AppError(domainError('NOT_FOUND', `tenant ${input.tenantId} is not installed for this partner`, { field: 'tenant_id' }));
     }
-    if (existing.uninstall_at !== null) return existing;
+    if (existing.uninstallAt !== null) return existing;
     const at = now.toISOString();
     await tx.db
       .updateTable('installations')
@@ -123,9 +161,10 @@ export async function deauthorizeTenant(
   });
 }
 
-const installationOf = preparedQuery((scope, p: { partnerId: number; tenantId: string }) =>
-  scope.db.selectFrom('installations').select('uninstall_at').where('partner_id', '=', p.partnerId).where('tenant_id', '=', p.tenantId),
-);
+const installationOf = preparedQuery({
+  build: (scope, param: ParamRef<{ partnerId: number; tenantId: string }>) =>
+  scope.db.selectFrom('installations').select('uninstall_at').where('partner_id', '=', param('partnerId')).where('tenant_id', '=', param('tenantId')),
+});
 
 /** Whether the partner may act for the tenant now. */
 export async function installationState(scope: Scope, partnerId: number, tenantId: string): Promise<'active' | 'inactive' | 'unknown'> {
@@ -135,7 +174,7 @@ export async function installationState(scope: Scope, partnerId: number, tenantI
 }
 
 /** The partner's connected (active) installations, newest first. */
-export async function listConnectedInstallations(scope: Scope, partnerId: number, page: PageRequest): Promise<{ rows: InstallationView[]; total: number }> {
+export async function listConnectedInstallations(scope: Scope, partnerId: number, page: PageRequest): Promise<{ rows: InstallationRecord[]; total: number }> {
   const [rows, count] = await Promise.all([
     view(scope)
       .where('installations.partner_id', '=', partnerId)
@@ -152,5 +191,5 @@ export async function listConnectedInstallations(scope: Scope, partnerId: number
       .where('uninstall_at', 'is', null)
       .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows: rows.map(toInstallationRecord), total: Number(count.n) };
 }

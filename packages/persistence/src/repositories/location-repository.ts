@@ -1,12 +1,77 @@
-// Locations (warehouses) of a tenant.
+// Locations (warehouses) of a tenant: rows, their mapping to records, and the queries over them.
 import type { Selectable, Updateable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset } from '@pits/domain';
-import { boolValue } from '../dialect.js';
-import { preparedQuery } from '../prepared-query.js';
+import { boolValue, fromBoolValue } from './boolean-values.js';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import type { Scope } from '../transaction.js';
 import type { LocationTable } from '../schema/index.js';
 
 export type LocationRow = Selectable<LocationTable>;
+
+/** A location as this package hands it out. */
+export interface LocationRecord {
+  id: number;
+  tenantId: string;
+  code: string;
+  name: string;
+  type: string;
+  address: string;
+  city: string;
+  state: string;
+  zip: string;
+  subdistrict: string;
+  country: string;
+  picName: string;
+  phone: string;
+  /** Decimal strings, exact, as stored. */
+  latitude: string;
+  longitude: string;
+  isDefault: boolean;
+  isPickup: boolean;
+  isReturn: boolean;
+  status: string;
+  originCode: string | null;
+  /** The grid received goods are put on when a receipt names none. */
+  receivingGrid: string;
+  createdBy: string;
+  updatedBy: string;
+  deletedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+export function toLocationRecord(row: LocationRow): LocationRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    code: row.code,
+    name: row.name,
+    type: row.type,
+    address: row.address,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    subdistrict: row.subdistrict,
+    country: row.country,
+    picName: row.pic_name,
+    phone: row.phone,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    isDefault: fromBoolValue(row.is_default),
+    isPickup: fromBoolValue(row.is_pickup),
+    isReturn: fromBoolValue(row.is_return),
+    status: row.status,
+    originCode: row.origin_code,
+    receivingGrid: row.receiving_grid,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    deletedBy: row.deleted_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
 
 export interface NewLocation {
   code: string;
@@ -30,53 +95,58 @@ export interface NewLocation {
   receivingGrid?: string;
 }
 
-export async function createLocation(scope: Scope, tenantId: string, input: NewLocation, actor: string, now: Date): Promise<LocationRow> {
+export async function createLocation(scope: Scope, tenantId: string, input: NewLocation, actor: string, now: Date): Promise<LocationRecord> {
   const at = now.toISOString();
-  return scope.db
-    .insertInto('locations')
-    .values({
-      tenant_id: tenantId,
-      code: input.code,
-      name: input.name,
-      type: input.type ?? 'warehouse',
-      address: input.address ?? '',
-      city: input.city ?? '',
-      state: input.state ?? '',
-      zip: input.zip ?? '',
-      subdistrict: input.subdistrict ?? '',
-      country: input.country ?? 'Indonesia',
-      pic_name: input.picName ?? '',
-      phone: input.phone ?? '',
-      latitude: input.latitude ?? '0',
-      longitude: input.longitude ?? '0',
-      is_default: boolValue(input.isDefault ?? false),
-      is_pickup: boolValue(input.isPickup ?? false),
-      is_return: boolValue(input.isReturn ?? false),
-      status: input.status ?? 'active',
-      origin_code: input.originCode ?? null,
-      receiving_grid: input.receivingGrid ?? 'RCV-01',
-      created_by: actor,
-      updated_by: actor,
-      created_at: at,
-      updated_at: at,
-    })
-    .returningAll()
+  const row = await scope.dialect
+    .insertReturningAll(
+      scope.db
+        .insertInto('locations')
+        .values({
+          tenant_id: tenantId,
+          code: input.code,
+          name: input.name,
+          type: input.type ?? 'warehouse',
+          address: input.address ?? '',
+          city: input.city ?? '',
+          state: input.state ?? '',
+          zip: input.zip ?? '',
+          subdistrict: input.subdistrict ?? '',
+          country: input.country ?? 'Indonesia',
+          pic_name: input.picName ?? '',
+          phone: input.phone ?? '',
+          latitude: input.latitude ?? '0',
+          longitude: input.longitude ?? '0',
+          is_default: boolValue(input.isDefault ?? false),
+          is_pickup: boolValue(input.isPickup ?? false),
+          is_return: boolValue(input.isReturn ?? false),
+          status: input.status ?? 'active',
+          origin_code: input.originCode ?? null,
+          receiving_grid: input.receivingGrid ?? 'RCV-01',
+          created_by: actor,
+          updated_by: actor,
+          created_at: at,
+          updated_at: at,
+        }),
+    )
     .executeTakeFirstOrThrow();
+  return toLocationRecord(row);
 }
 
 /** A live location of the tenant, or undefined (another tenant's location is undefined too). */
-const tenantLocation = preparedQuery((scope, p: { tenantId: string; id: number }) =>
-  scope.db.selectFrom('locations').selectAll().where('tenant_id', '=', p.tenantId).where('id', '=', p.id).where('deleted_at', 'is', null),
-);
+const tenantLocation = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; id: number }>) =>
+  scope.db.selectFrom('locations').selectAll().where('tenant_id', '=', param('tenantId')).where('id', '=', param('id')).where('deleted_at', 'is', null),
+});
 
-export async function findTenantLocation(scope: Scope, tenantId: string, id: number): Promise<LocationRow | undefined> {
-  return tenantLocation.takeFirst(scope, { tenantId, id });
+export async function findTenantLocation(scope: Scope, tenantId: string, id: number): Promise<LocationRecord | undefined> {
+  const row = await tenantLocation.takeFirst(scope, { tenantId, id });
+  return row && toLocationRecord(row);
 }
 
 /** Fields internal teams may change on a location; absent fields stay as they are. */
 export type LocationChanges = Partial<NewLocation>;
 
-export async function updateLocation(scope: Scope, tenantId: string, id: number, changes: LocationChanges, actor: string, now: Date): Promise<LocationRow> {
+export async function updateLocation(scope: Scope, tenantId: string, id: number, changes: LocationChanges, actor: string, now: Date): Promise<LocationRecord> {
   const set: Record<string, string | number | null> = {};
   const columns: Record<keyof NewLocation, keyof LocationRow> = {
     code: 'code', name: 'name', type: 'type', address: 'address', city: 'city', state: 'state', zip: 'zip',
@@ -88,29 +158,34 @@ export async function updateLocation(scope: Scope, tenantId: string, id: number,
     if (value === undefined) continue;
     set[columns[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
   }
-  const row = await scope.db
-    .updateTable('locations')
-    .set({ ...(set as Updateable<LocationTable>), updated_by: actor, updated_at: now.toISOString() })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .returningAll()
+  const row = await scope.dialect
+    .updateReturningAll(
+      scope.db
+        .updateTable('locations')
+        .set({ ...(set as Updateable<LocationTable>), updated_by: actor, updated_at: now.toISOString() })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null),
+    )
     .executeTakeFirst();
   if (!row) throw new AppError(domainError('NOT_FOUND', `location ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
-  return row;
+  return toLocationRecord(row);
 }
 
 /** A page of the tenant's live locations by id ascending, and the total. */
 const liveLocations = (scope: Scope, tenantId: string) => scope.db.selectFrom('locations').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
-const locationPage = preparedQuery((scope, p: { tenantId: string; limit: number; offset: number }) =>
-  liveLocations(scope, p.tenantId).selectAll().orderBy('id').limit(p.limit).offset(p.offset),
-);
-const locationCount = preparedQuery((scope, p: { tenantId: string }) => liveLocations(scope, p.tenantId).select((eb) => eb.fn.countAll<number>().as('n')));
+const locationPage = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; limit: number; offset: number }>) =>
+  liveLocations(scope, param('tenantId')).selectAll().orderBy('id').limit(param('limit')).offset(param('offset')),
+});
+const locationCount = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string }>) => liveLocations(scope, param('tenantId')).select((eb) => eb.fn.countAll<number>().as('n')),
+});
 
-export async function listLocations(scope: Scope, tenantId: string, page: PageRequest): Promise<{ rows: LocationRow[]; total: number }> {
+export async function listLocations(scope: Scope, tenantId: string, page: PageRequest): Promise<{ rows: LocationRecord[]; total: number }> {
   const [rows, count] = await Promise.all([
     locationPage.execute(scope, { tenantId, limit: page.perPage, offset: pageOffset(page) }),
     locationCount.takeFirst(scope, { tenantId }),
   ]);
-  return { rows, total: Number(count?.n ?? 0) };
+  return { rows: rows.map(toLocationRecord), total: Number(count?.n ?? 0) };
 }

@@ -3,7 +3,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset } from '@pits/domain';
 import { type CredentialCipher, maskSecret } from '../credential-cipher.js';
-import { boolValue } from '../dialect.js';
+import { boolValue } from './boolean-values.js';
 import type { LogisticPreferenceTable } from '../schema/index.js';
 import type { Scope } from '../transaction.js';
 
@@ -79,27 +79,29 @@ export async function createLogisticPreference(
   now: Date,
 ): Promise<LogisticPreferenceView> {
   const at = now.toISOString();
-  const row = await scope.db
-    .insertInto('logistic_preferences')
-    .values({
-      tenant_id: tenantId,
-      logistic_provider_id: input.logisticProviderId,
-      logistic_provider_name: input.logisticProviderName,
-      available_service_types: JSON.stringify(input.availableServiceTypes),
-      is_default: boolValue(input.isDefault ?? false),
-      is_active: boolValue(input.isActive ?? true),
-      username_enc: cipher.encrypt(input.username),
-      password_enc: cipher.encrypt(input.password),
-      api_key_enc: cipher.encrypt(input.apiKey),
-      api_secret_enc: cipher.encrypt(input.apiSecret),
-      account_id: input.accountId ?? null,
-      account_name: input.accountName ?? null,
-      created_by: actor,
-      updated_by: actor,
-      created_at: at,
-      updated_at: at,
-    })
-    .returningAll()
+  const row = await scope.dialect
+    .insertReturningAll(
+      scope.db
+        .insertInto('logistic_preferences')
+        .values({
+          tenant_id: tenantId,
+          logistic_provider_id: input.logisticProviderId,
+          logistic_provider_name: input.logisticProviderName,
+          available_service_types: JSON.stringify(input.availableServiceTypes),
+          is_default: boolValue(input.isDefault ?? false),
+          is_active: boolValue(input.isActive ?? true),
+          username_enc: cipher.encrypt(input.username),
+          password_enc: cipher.encrypt(input.password),
+          api_key_enc: cipher.encrypt(input.apiKey),
+          api_secret_enc: cipher.encrypt(input.apiSecret),
+          account_id: input.accountId ?? null,
+          account_name: input.accountName ?? null,
+          created_by: actor,
+          updated_by: actor,
+          created_at: at,
+          updated_at: at,
+        }),
+    )
     .executeTakeFirstOrThrow();
   return toLogisticPreferenceView(row, cipher);
 }
@@ -125,12 +127,14 @@ export async function updateLogisticPreference(
   if (changes.apiSecret !== undefined) set.api_secret_enc = cipher.encrypt(changes.apiSecret);
   if (changes.accountId !== undefined) set.account_id = changes.accountId;
   if (changes.accountName !== undefined) set.account_name = changes.accountName;
-  const row = await scope.db
-    .updateTable('logistic_preferences')
-    .set({ ...set, updated_by: actor, updated_at: now.toISOString() })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .returningAll()
+  const row = await scope.dialect
+    .updateReturningAll(
+      scope.db
+        .updateTable('logistic_preferences')
+        .set({ ...set, updated_by: actor, updated_at: now.toISOString() })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id),
+    )
     .executeTakeFirst();
   if (!row) throw new AppError(domainError('NOT_FOUND', `logistic preference ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
   return toLogisticPreferenceView(row, cipher);

@@ -42,18 +42,20 @@ export async function createPartner(
   now: Date,
 ): Promise<PartnerRecord> {
   const at = now.toISOString();
-  const row = await scope.db
-    .insertInto('partners')
-    .values({
-      name: input.name,
-      email: input.email,
-      tier: input.tier,
-      app_id: randomUUID(),
-      app_key: `app_${randomBytes(16).toString('hex')}`,
-      created_at: at,
-      updated_at: at,
-    })
-    .returningAll()
+  const row = await scope.dialect
+    .insertReturningAll(
+      scope.db
+        .insertInto('partners')
+        .values({
+          name: input.name,
+          email: input.email,
+          tier: input.tier,
+          app_id: randomUUID(),
+          app_key: `app_${randomBytes(16).toString('hex')}`,
+          created_at: at,
+          updated_at: at,
+        }),
+    )
     .executeTakeFirstOrThrow();
   return toPartnerRecord(row);
 }
@@ -75,7 +77,7 @@ export async function listPartners(scope: Scope): Promise<PartnerRecord[]> {
 }
 
 export async function setPartnerTier(scope: Scope, id: number, tier: PartnerTable['tier'], now: Date): Promise<PartnerRecord> {
-  const row = await scope.db.updateTable('partners').set({ tier, updated_at: now.toISOString() }).where('id', '=', id).returningAll().executeTakeFirst();
+  const row = await scope.dialect.updateReturningAll(scope.db.updateTable('partners').set({ tier, updated_at: now.toISOString() }).where('id', '=', id)).executeTakeFirst();
   if (!row) throw new AppError(domainError('NOT_FOUND', `partner ${id} does not exist`, { field: 'id' }));
   return toPartnerRecord(row);
 }

@@ -3,7 +3,7 @@
 import { toFixedString } from '@pits/domain';
 import type { Insertable, Updateable } from 'kysely';
 import type { Database } from '../create-database.js';
-import { boolValue } from '../dialect.js';
+import { boolValue } from './boolean-values.js';
 import type { ProductTable } from '../schema/index.js';
 import { importBatch } from './import-batch.js';
 

@@ -1,6 +1,6 @@
-import { AppError, toFixedString } from '@pits/domain';
+import { AppError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isUniqueViolation } from '../dialect.js';
+import { isUniqueViolation } from '../database-errors.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { findProduct, findProductBySku, listProducts, updateProduct } from './product-repository.js';
 
@@ -55,17 +55,15 @@ describe.each(dialects)('[%s] product repository', (dialect) => {
     expect(updated).toEqual({
       ...before,
       name: 'Kopi 250 g',
-      cost_price: updated.cost_price,
-      weight: updated.weight,
-      cold_storage: 1,
+      costPrice: '41.50',
+      weight: '0.25',
+      coldStorage: true,
       brand: null,
-      outbound_expired: 30,
-      updated_by: 'ops',
-      updated_at: LATER.toISOString(),
+      outboundExpired: 30,
+      updatedBy: 'ops',
+      updatedAt: LATER.toISOString(),
     });
-    // PostgreSQL's numeric prints more places than SQLite's text; the exact value is the same.
-    expect([toFixedString(updated.cost_price, 2), toFixedString(updated.weight, 2)]).toEqual(['41.50', '0.25']);
-    expect(updated.published_price).toBe(before.published_price);
+    expect(updated.publishedPrice).toBe(before.publishedPrice);
     expect(await findProduct(t.database, w.tenant.id, before.id)).toEqual(updated);
   });
 

@@ -1,12 +1,87 @@
-// Products of a tenant's catalogue.
+// Products of a tenant's catalogue: rows, their mapping to records, and the queries over them.
 import type { Selectable, Updateable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset, toFixedString } from '@pits/domain';
-import { boolValue } from '../dialect.js';
-import { preparedQuery } from '../prepared-query.js';
+import { boolValue, fromBoolValue } from './boolean-values.js';
+import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
 import type { Scope } from '../transaction.js';
 import type { ProductTable } from '../schema/index.js';
 
 export type ProductRow = Selectable<ProductTable>;
+
+/** A product as this package hands it out. */
+export interface ProductRecord {
+  id: number;
+  tenantId: string;
+  categoryId: number;
+  name: string;
+  sku: string;
+  barcode: string;
+  description: string;
+  brand: string | null;
+  productType: string;
+  /** Prices and dimensions: decimal strings with exactly two places (`"19.90"`). */
+  publishedPrice: string;
+  costPrice: string;
+  weight: string;
+  width: string;
+  height: string;
+  length: string;
+  status: string;
+  isBundle: boolean;
+  isManagedByFulfillment: boolean;
+  advanceQc: boolean;
+  productionBatch: boolean;
+  coldStorage: boolean;
+  fulfillmentManageBy: string | null;
+  outboundExpired: number;
+  inboundExpired: number;
+  outerBarcode: string | null;
+  createdBy: string;
+  updatedBy: string;
+  deletedBy: string | null;
+  createdAt: string;
+  updatedAt: string;
+  deletedAt: string | null;
+}
+
+const two = (v: string | undefined) => toFixedString(v ?? '0', 2);
+
+export function toProductRecord(row: ProductRow): ProductRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    categoryId: row.category_id,
+    name: row.name,
+    sku: row.sku,
+    barcode: row.barcode,
+    description: row.description,
+    brand: row.brand,
+    productType: row.product_type,
+    // Stored with two places; a money column may print more (trailing zeros), never a different value.
+    publishedPrice: two(row.published_price),
+    costPrice: two(row.cost_price),
+    weight: two(row.weight),
+    width: two(row.width),
+    height: two(row.height),
+    length: two(row.length),
+    status: row.status,
+    isBundle: fromBoolValue(row.is_bundle),
+    isManagedByFulfillment: fromBoolValue(row.is_managed_by_fulfillment),
+    advanceQc: fromBoolValue(row.advance_qc),
+    productionBatch: fromBoolValue(row.production_batch),
+    coldStorage: fromBoolValue(row.cold_storage),
+    fulfillmentManageBy: row.fulfillment_manage_by,
+    outboundExpired: row.outbound_expired,
+    inboundExpired: row.inbound_expired,
+    outerBarcode: row.outer_barcode,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    deletedBy: row.deleted_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    deletedAt: row.deleted_at,
+  };
+}
 
 export interface NewProduct {
   sku: string;
@@ -35,52 +110,55 @@ export interface NewProduct {
   outerBarcode?: string | null;
 }
 
-const two = (v: string | undefined) => toFixedString(v ?? '0', 2);
-
-export async function createProduct(scope: Scope, tenantId: string, input: NewProduct, actor: string, now: Date): Promise<ProductRow> {
+export async function createProduct(scope: Scope, tenantId: string, input: NewProduct, actor: string, now: Date): Promise<ProductRecord> {
   const at = now.toISOString();
-  return scope.db
-    .insertInto('products')
-    .values({
-      tenant_id: tenantId,
-      category_id: input.categoryId ?? 0,
-      name: input.name,
-      sku: input.sku,
-      barcode: input.barcode ?? '',
-      description: input.description ?? '',
-      brand: input.brand ?? null,
-      product_type: input.productType ?? 'physical',
-      published_price: two(input.publishedPrice),
-      cost_price: two(input.costPrice),
-      weight: two(input.weight),
-      width: two(input.width),
-      height: two(input.height),
-      length: two(input.length),
-      status: input.status ?? 'published',
-      is_bundle: boolValue(input.isBundle ?? false),
-      is_managed_by_fulfillment: boolValue(input.isManagedByFulfillment ?? true),
-      advance_qc: boolValue(input.advanceQc ?? false),
-      production_batch: boolValue(input.productionBatch ?? false),
-      cold_storage: boolValue(input.coldStorage ?? false),
-      fulfillment_manage_by: input.fulfillmentManageBy ?? null,
-      outbound_expired: input.outboundExpired ?? 0,
-      inbound_expired: input.inboundExpired ?? 0,
-      outer_barcode: input.outerBarcode ?? null,
-      created_by: actor,
-      updated_by: actor,
-      created_at: at,
-      updated_at: at,
-    })
-    .returningAll()
+  const row = await scope.dialect
+    .insertReturningAll(
+      scope.db
+        .insertInto('products')
+        .values({
+          tenant_id: tenantId,
+          category_id: input.categoryId ?? 0,
+          name: input.name,
+          sku: input.sku,
+          barcode: input.barcode ?? '',
+          description: input.description ?? '',
+          brand: input.brand ?? null,
+          product_type: input.productType ?? 'physical',
+          published_price: two(input.publishedPrice),
+          cost_price: two(input.costPrice),
+          weight: two(input.weight),
+          width: two(input.width),
+          height: two(input.height),
+          length: two(input.length),
+          status: input.status ?? 'published',
+          is_bundle: boolValue(input.isBundle ?? false),
+          is_managed_by_fulfillment: boolValue(input.isManagedByFulfillment ?? true),
+          advance_qc: boolValue(input.advanceQc ?? false),
+          production_batch: boolValue(input.productionBatch ?? false),
+          cold_storage: boolValue(input.coldStorage ?? false),
+          fulfillment_manage_by: input.fulfillmentManageBy ?? null,
+          outbound_expired: input.outboundExpired ?? 0,
+          inbound_expired: input.inboundExpired ?? 0,
+          outer_barcode: input.outerBarcode ?? null,
+          created_by: actor,
+          updated_by: actor,
+          created_at: at,
+          updated_at: at,
+        }),
+    )
     .executeTakeFirstOrThrow();
+  return toProductRecord(row);
 }
 
 /** The tenant's live products among `ids`, by id. Ids of other tenants or unknown ids are absent. */
-const tenantProducts = preparedQuery((scope, p: { tenantId: string; ids: number[] }) =>
-  scope.db.selectFrom('products').selectAll().where('tenant_id', '=', p.tenantId).where('id', 'in', p.ids).where('deleted_at', 'is', null),
-);
+const tenantProducts = preparedQuery({
+  shape: (p: { tenantId: string; ids: number[] }) => p.ids.length,
+  build: (scope, param: ParamRef<{ tenantId: string; ids: number[] }>, count) =>
+    scope.db.selectFrom('products').selectAll().where('tenant_id', '=', param('tenantId')).where('id', 'in', markedList(param, 'ids', count)).where('deleted_at', 'is', null),
+});
 
-export async function findTenantProducts(scope: Scope, tenantId: string, ids: readonly number[]): Promise<Map<number, ProductRow>> {
+export async function findTenantProducts(scope: Scope, tenantId: string, ids: readonly number[]): Promise<Map<number, ProductRecord>> {
   if (ids.length === 0) return new Map();
   const rows: ProductRow[] = [];
   const unique = [...new Set(ids)];
@@ -89,29 +167,31 @@ export async function findTenantProducts(scope: Scope, tenantId: string, ids: re
       ...(await tenantProducts.execute(scope, { tenantId, ids: unique.slice(i, i + 500) })),
     );
   }
-  return new Map(rows.map((r) => [r.id, r]));
+  return new Map(rows.map((r) => [r.id, toProductRecord(r)]));
 }
 
 /** A live product of the tenant by id, or undefined (another tenant's product is undefined too). */
-export async function findProduct(scope: Scope, tenantId: string, id: number): Promise<ProductRow | undefined> {
-  return scope.db
+export async function findProduct(scope: Scope, tenantId: string, id: number): Promise<ProductRecord | undefined> {
+  const row = await scope.db
     .selectFrom('products')
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+  return row && toProductRecord(row);
 }
 
 /** A live product of the tenant by its SKU (exact match), or undefined. */
-export async function findProductBySku(scope: Scope, tenantId: string, sku: string): Promise<ProductRow | undefined> {
-  return scope.db
+export async function findProductBySku(scope: Scope, tenantId: string, sku: string): Promise<ProductRecord | undefined> {
+  const row = await scope.db
     .selectFrom('products')
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('sku', '=', sku)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+  return row && toProductRecord(row);
 }
 
 /** Fields internal teams may change on a product; absent fields stay as they are. */
@@ -136,23 +216,25 @@ const TWO_PLACE_FIELDS = new Set<keyof NewProduct>(['publishedPrice', 'costPrice
  * @example
  * await updateProduct(database, tenantId, 7, { name: 'Kopi 250 g', costPrice: '41.5' }, 'internal-api', new Date());
  */
-export async function updateProduct(scope: Scope, tenantId: string, id: number, changes: ProductChanges, actor: string, now: Date): Promise<ProductRow> {
+export async function updateProduct(scope: Scope, tenantId: string, id: number, changes: ProductChanges, actor: string, now: Date): Promise<ProductRecord> {
   const set: Record<string, string | number | null> = {};
   for (const [key, value] of Object.entries(changes) as [keyof NewProduct, unknown][]) {
     if (value === undefined) continue;
     if (TWO_PLACE_FIELDS.has(key)) set[PRODUCT_COLUMNS[key]] = two(value as string);
     else set[PRODUCT_COLUMNS[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
   }
-  const row = await scope.db
-    .updateTable('products')
-    .set({ ...(set as Updateable<ProductTable>), updated_by: actor, updated_at: now.toISOString() })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .returningAll()
+  const row = await scope.dialect
+    .updateReturningAll(
+      scope.db
+        .updateTable('products')
+        .set({ ...(set as Updateable<ProductTable>), updated_by: actor, updated_at: now.toISOString() })
+        .where('tenant_id', '=', tenantId)
+        .where('id', '=', id)
+        .where('deleted_at', 'is', null),
+    )
     .executeTakeFirst();
   if (!row) throw new AppError(domainError('NOT_FOUND', `product ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
-  return row;
+  return toProductRecord(row);
 }
 
 export interface ProductFilters {
@@ -166,12 +248,12 @@ export interface ProductFilters {
  * @example
  * const { rows, total } = await listProducts(database, tenantId, { sku: 'SKU-1' }, { page: 1, perPage: 20 });
  */
-export async function listProducts(scope: Scope, tenantId: string, filters: ProductFilters, page: PageRequest): Promise<{ rows: ProductRow[]; total: number }> {
+export async function listProducts(scope: Scope, tenantId: string, filters: ProductFilters, page: PageRequest): Promise<{ rows: ProductRecord[]; total: number }> {
   let base = scope.db.selectFrom('products').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
   if (filters.sku !== undefined) base = base.where('sku', '=', filters.sku);
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page)).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(count.n) };
+  return { rows: rows.map(toProductRecord), total: Number(count.n) };
 }

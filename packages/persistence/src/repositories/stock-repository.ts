@@ -1,6 +1,6 @@
 // Stock levels and the ledger. Levels are read under lock, changed by the domain's rules, and
 // written back with one immutable ledger row per bucket change, all in the caller's transaction.
-import type { Insertable } from 'kysely';
+import type { Compilable, Insertable } from 'kysely';
 import {
   type Actor,
   type Dec,
@@ -11,7 +11,7 @@ import {
   stockKey,
   toScaled,
 } from '@pits/domain';
-import { preparedQuery } from '../prepared-query.js';
+import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { StockCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
 
@@ -37,18 +37,25 @@ export function toStockLevel(row: Pick<StockLevelTable, 'good' | 'damaged' | 're
   return { good: fromScaled(row.good), damaged: fromScaled(row.damaged), reserved: fromScaled(row.reserved) };
 }
 
-const levelsOf = preparedQuery((scope, p: { keys: StockKey[]; lock: boolean }) => {
-  let query = scope.db
-    .selectFrom('stock_levels')
-    .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
-    .where((eb) => eb(eb.refTuple('location_id', 'product_id'), 'in', p.keys.map((k) => eb.tuple(k.locationId, k.productId))));
-  if (!p.lock) return query;
-  query = query.orderBy('location_id').orderBy('product_id');
-  // SQLite has one writer at a time (BEGIN IMMEDIATE); PostgreSQL needs row locks.
-  return scope.dialect === 'postgres' ? query.forUpdate() : query;
-});
-
 type LevelRow = Pick<StockLevelTable, 'location_id' | 'product_id' | 'good' | 'damaged' | 'reserved'>;
+
+const levelsOf = preparedQuery({
+  shape: (p: { keys: StockKey[]; lock: boolean }) => ({ count: p.keys.length, lock: p.lock }),
+  build: (scope, param: ParamRef<{ keys: StockKey[]; lock: boolean }>, shape): Compilable<LevelRow> => {
+    const query = scope.db
+      .selectFrom('stock_levels')
+      .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
+      .where((eb) =>
+        eb(
+          eb.refTuple('location_id', 'product_id'),
+          'in',
+          Array.from({ length: shape.count }, (_, i) => eb.tuple(param('keys', i, 'locationId'), param('keys', i, 'productId'))),
+        ),
+      );
+    if (!shape.lock) return query;
+    return scope.dialect.lockRows(query.orderBy('location_id').orderBy('product_id'));
+  },
+});
 
 function byStockKey(rows: readonly LevelRow[]): Map<string, StockLevel> {
   return new Map(rows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), toStockLevel(r)]));
@@ -61,12 +68,13 @@ export async function readStockLevels(scope: Scope, keys: readonly StockKey[]): 
   return byStockKey(await levelsOf.execute(scope, { keys: wanted, lock: false }));
 }
 
-const ensureLevels = preparedQuery((scope, p: { rows: Insertable<StockLevelTable>[] }) =>
-  scope.db
-    .insertInto('stock_levels')
-    .values(p.rows)
-    .onConflict((oc) => oc.columns(['location_id', 'product_id']).doNothing()),
-);
+const LEVEL_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'good', 'damaged', 'reserved', 'updated_at'] as const;
+
+const ensureLevels = preparedQuery({
+  shape: (p: { rows: Insertable<StockLevelTable>[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: Insertable<StockLevelTable>[] }>, count) =>
+    scope.dialect.insertIgnoringDuplicates(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, LEVEL_COLUMNS)), ['location_id', 'product_id']),
+});
 
 /**
  * Locks the stock rows of the keys for the rest of the transaction, creating empty rows where none
@@ -91,16 +99,35 @@ export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly S
   return byStockKey(await levelsOf.execute(tx, { keys: wanted, lock: true }));
 }
 
-const updateLevel = preparedQuery(
-  (scope, p: { locationId: number; productId: number; good: number; damaged: number; reserved: number; at: string }) =>
+const updateLevel = preparedQuery({
+  build: (scope, param: ParamRef<{ locationId: number; productId: number; good: number; damaged: number; reserved: number; at: string }>) =>
     scope.db
       .updateTable('stock_levels')
-      .set({ good: p.good, damaged: p.damaged, reserved: p.reserved, updated_at: p.at })
-      .where('location_id', '=', p.locationId)
-      .where('product_id', '=', p.productId),
-);
+      .set({ good: param('good'), damaged: param('damaged'), reserved: param('reserved'), updated_at: param('at') })
+      .where('location_id', '=', param('locationId'))
+      .where('product_id', '=', param('productId')),
+});
 
-const insertLedgerRows = preparedQuery((scope, p: { rows: Insertable<StockLedgerTable>[] }) => scope.db.insertInto('stock_ledger').values(p.rows));
+const LEDGER_COLUMNS = [
+  'tenant_id',
+  'location_id',
+  'product_id',
+  'bucket',
+  'delta',
+  'quantity_before',
+  'quantity_after',
+  'cause_type',
+  'cause_id',
+  'document_number',
+  'actor',
+  'occurred_at',
+] as const;
+
+const insertLedgerRows = preparedQuery({
+  shape: (p: { rows: Insertable<StockLedgerTable>[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: Insertable<StockLedgerTable>[] }>, count) =>
+    scope.db.insertInto('stock_ledger').values(markedRows(param, 'rows', count, LEDGER_COLUMNS)),
+});
 
 /**
  * Writes new levels and their ledger rows. The rows must have been locked with `lockStockLevels`
@@ -109,9 +136,8 @@ const insertLedgerRows = preparedQuery((scope, p: { rows: Insertable<StockLedger
  */
 export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: StockOutcome, cause: StockCause, now: Date): Promise<void> {
   const at = now.toISOString();
-  for (const [key, level] of outcome.levels) {
-    const [locationId, productId] = key.split(':').map(Number) as [number, number];
-    await updateLevel.run(tx, { locationId, productId, good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved), at });
+  for (const level of outcome.levels.values()) {
+    await updateLevel.run(tx, { locationId: level.locationId, productId: level.productId, good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved), at });
   }
   const rows = outcome.movements.map((m) => ({
     tenant_id: tenantId,
@@ -171,7 +197,7 @@ export async function findLedgerMismatches(scope: Scope, tenantId?: string): Pro
   for (const level of levelRows) {
     const sum = ledger.get(stockKey({ locationId: level.location_id, productId: level.product_id }));
     for (const bucket of ['good', 'damaged', 'reserved'] as const) {
-      // PostgreSQL returns sum(bigint) as numeric (a string); both become exact decimals here.
+      // A sum of bigints may come back as a numeric (a string): either becomes an exact decimal here.
       const ledgerSum = fromScaled(String(sum?.[bucket] ?? 0));
       const balance = fromScaled(level[bucket]);
       if (!ledgerSum.equals(balance)) {

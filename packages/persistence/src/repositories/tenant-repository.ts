@@ -19,10 +19,12 @@ function toTenantRecord(row: Selectable<TenantTable>): TenantRecord {
 
 export async function createTenant(scope: Scope, input: { name: string; id?: string; tenantType?: string }, now: Date): Promise<TenantRecord> {
   const at = now.toISOString();
-  const row = await scope.db
-    .insertInto('tenants')
-    .values({ id: input.id ?? randomUUID(), name: input.name, tenant_type: input.tenantType ?? 'live', created_at: at, updated_at: at })
-    .returningAll()
+  const row = await scope.dialect
+    .insertReturningAll(
+      scope.db
+        .insertInto('tenants')
+        .values({ id: input.id ?? randomUUID(), name: input.name, tenant_type: input.tenantType ?? 'live', created_at: at, updated_at: at }),
+    )
     .executeTakeFirstOrThrow();
   return toTenantRecord(row);
 }

@@ -152,9 +152,7 @@ export async function findTransfer(scope: Scope, tenantId: string, number: strin
 
 /** Locks the transfer row until the transaction ends. */
 export async function lockTransfer(tx: Tx, tenantId: string, number: string): Promise<TransferRow | undefined> {
-  let query = tx.db.selectFrom('transfers').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number);
-  if (tx.dialect === 'postgres') query = query.forUpdate();
-  return query.executeTakeFirst();
+  return tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number)).executeTakeFirst();
 }
 
 export interface TransferFilters {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialCipher } from '../credential-cipher.js';
-import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { type TestDatabase, capabilitiesOf, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { withTransaction } from '../transaction.js';
-import { authorizeTenant, deauthorizeTenant } from './installation-repository.js';
+import { deauthorizeTenant } from './installation-repository.js';
 import {
   claimDueDeliveries,
   createWebhookEndpoint,
@@ -27,7 +27,7 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
     w = await seedTenantWorld(t.database);
-    await authorizeTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, T0);
+    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, T0);
     const created = await createWebhookEndpoint(t.database, cipher, w.partner.id, { url: 'http://127.0.0.1:1/in', eventTypes: ['inbound.status_changed', 'transfer.status_changed'] }, T0);
     secret = created.secret;
     endpointId = created.endpoint.id;
@@ -64,7 +64,7 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
     expect(b.map((d) => d.id)).toEqual(a.map((d) => d.id));
     // The first worker lost its lease: its late report is ignored.
     expect(await recordDeliveryAttempt(t.database, a[0]!, 'worker-a', { startedAt: at(1000), durationMs: 5, statusCode: 200, error: null, succeeded: true, retryAt: null })).toBe(false);
-    expect(await recordDeliveryAttempt(t.database, b[0]!, 'worker-b', { startedAt: at(32_000), durationMs: 7, statusCode: 500, error: 'HTTP 500', succeeded: false, retryAt: at(42_000) })).toBe(true);
+    expect(await recordDeliveryAttempt(t.database, b[0]!, 'worker-b', { startedAt: at(32_000), durationMs: 7, statusCode: 500, error: 'HTTP 500', responseBody: 'überlastet: try later ✓', succeeded: false, retryAt: at(42_000) })).toBe(true);
     expect(await claimDueDeliveries(t.database, cipher, 'worker-b', { limit: 10, leaseMs: 30_000, now: at(41_000) })).toEqual([]);
     const c = await claimDueDeliveries(t.database, cipher, 'worker-c', { limit: 10, leaseMs: 30_000, now: at(42_000) });
     expect(c[0]?.attempts).toBe(1);
@@ -72,13 +72,15 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
     const [view] = await listDeliveries(t.database, w.partner.id, { limit: 10 });
     expect(view).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 204, nextAttemptAt: null });
     expect(view?.attemptLog.map((l) => [l.attemptNo, l.statusCode, l.succeeded])).toEqual([[1, 500, false], [2, 204, true]]);
+    // What the receiver answered is kept per attempt, exactly (migration 004); an attempt recorded without one has null.
+    expect(view?.attemptLog.map((l) => l.responseBody)).toEqual(['überlastet: try later ✓', null]);
   });
 
   it('concurrent workers never claim the same delivery', async () => {
     await withTransaction(t.database, async (tx) => {
       for (let i = 0; i < 30; i += 1) await enqueueEvent(tx, event(`c${i}`), at(50_000));
     });
-    const pools = dialect === 'postgres' ? [t.database, t.connectAgain(), t.connectAgain()] : [t.database];
+    const pools = capabilitiesOf(dialect).hasRowLocks ? [t.database, t.connectAgain(), t.connectAgain()] : [t.database];
     const claims = await Promise.all(Array.from({ length: 6 }, (_, i) => claimDueDeliveries(pools[i % pools.length]!, cipher, `w${i}`, { limit: 10, leaseMs: 30_000, now: at(50_000) })));
     const ids = claims.flat().map((d) => d.id);
     expect(ids).toHaveLength(30);

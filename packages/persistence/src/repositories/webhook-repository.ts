@@ -7,7 +7,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';
 import type { WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
-import { preparedQuery } from '../prepared-query.js';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 
 export type WebhookEventType = 'inbound.status_changed' | 'adjustment.status_changed' | 'transfer.status_changed';
@@ -41,18 +41,18 @@ export async function createWebhookEndpoint(
   now: Date,
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-  const row = await scope.db
-    .insertInto('webhook_endpoints')
-    .values({
-      partner_id: partnerId,
-      url: input.url,
-      secret_enc: cipher.encrypt(secret),
-      event_types: JSON.stringify([...new Set(input.eventTypes)]),
-      description: input.description ?? '',
-      created_at: now.toISOString(),
-      deleted_at: null,
-    })
-    .returningAll()
+  const row = await scope.dialect
+    .insertReturningAll(
+      scope.db.insertInto('webhook_endpoints').values({
+        partner_id: partnerId,
+        url: input.url,
+        secret_enc: cipher.encrypt(secret),
+        event_types: JSON.stringify([...new Set(input.eventTypes)]),
+        description: input.description ?? '',
+        created_at: now.toISOString(),
+        deleted_at: null,
+      }),
+    )
     .executeTakeFirstOrThrow();
   return { endpoint: toEndpoint(row), secret };
 }
@@ -90,15 +90,16 @@ export interface EventInput {
 }
 
 /** Every live endpoint of a partner installed for the tenant (on every status change, so prepared). */
-const subscribedEndpoints = preparedQuery((scope, p: { tenantId: string }) =>
+const subscribedEndpoints = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string }>) =>
   scope.db
     .selectFrom('webhook_endpoints')
     .innerJoin('installations', 'installations.partner_id', 'webhook_endpoints.partner_id')
     .select(['webhook_endpoints.id', 'webhook_endpoints.partner_id', 'webhook_endpoints.event_types'])
-    .where('installations.tenant_id', '=', p.tenantId)
+    .where('installations.tenant_id', '=', param('tenantId'))
     .where('installations.uninstall_at', 'is', null)
     .where('webhook_endpoints.deleted_at', 'is', null),
-);
+});
 
 /**
  * Writes the event for every partner installed for the tenant that has an endpoint subscribed to
@@ -194,14 +195,14 @@ export async function claimDueDeliveries(
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', at)]))
       .orderBy('next_attempt_at')
       .orderBy('id');
-  // An idle poll takes no write lock: on SQLite the claiming transaction (BEGIN IMMEDIATE) would
-  // hold off every other writer, the gateway's requests included, on every poll. What becomes
-  // due after this look is claimed by the next poll, as it would be after the transaction.
+  // An idle poll takes no write lock: where a write transaction holds the whole database, the
+  // claiming transaction would hold off every other writer, the gateway's requests included, on
+  // every poll. What becomes due after this look is claimed by the next poll, as it would be after
+  // the transaction.
   if ((await dueIds(scope).limit(1).executeTakeFirst()) === undefined) return [];
   const claimed = await withTransaction(scope, async (tx) => {
-    let due = dueIds(tx).limit(options.limit);
-    if (tx.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    const ids = (await due.execute()).map((r) => r.id);
+    // Deliveries another worker is claiming right now are left to it rather than waited for.
+    const ids = (await tx.dialect.lockRowsSkipLocked(dueIds(tx).limit(options.limit)).execute()).map((r) => r.id);
     if (ids.length === 0) return [];
     await tx.db.updateTable('webhook_deliveries').set({ locked_by: workerId, locked_until: until }).where('id', 'in', ids).execute();
     return ids;
@@ -232,6 +233,8 @@ export interface AttemptOutcome {
   durationMs: number;
   statusCode: number | null;
   error: string | null;
+  /** The start of what the receiver answered (the worker keeps at most 1 KiB); null or absent when no response came. */
+  responseBody?: string | null;
   succeeded: boolean;
   /** When to try again after a failure; null when no attempt is left (the delivery fails). */
   retryAt: Date | null;
@@ -240,9 +243,7 @@ export interface AttemptOutcome {
 /** Records one attempt and moves the delivery on: succeeded, pending again later, or failed. Only its lease holder may. */
 export async function recordDeliveryAttempt(scope: Scope, delivery: Pick<ClaimedDelivery, 'id'>, workerId: string, outcome: AttemptOutcome): Promise<boolean> {
   return withTransaction(scope, async (tx) => {
-    let query = tx.db.selectFrom('webhook_deliveries').select(['attempts', 'locked_by', 'status']).where('id', '=', delivery.id);
-    if (tx.dialect === 'postgres') query = query.forUpdate();
-    const row = await query.executeTakeFirst();
+    const row = await tx.dialect.lockRows(tx.db.selectFrom('webhook_deliveries').select(['attempts', 'locked_by', 'status']).where('id', '=', delivery.id)).executeTakeFirst();
     if (!row || row.locked_by !== workerId || row.status !== 'pending') return false;
     const attemptNo = row.attempts + 1;
     await tx.db
@@ -255,6 +256,7 @@ export async function recordDeliveryAttempt(scope: Scope, delivery: Pick<Claimed
         status_code: outcome.statusCode,
         error: outcome.error,
         succeeded: outcome.succeeded ? 1 : 0,
+        response_body: outcome.responseBody ?? null,
       })
       .execute();
     const at = new Date(outcome.startedAt.getTime() + outcome.durationMs).toISOString();
@@ -285,7 +287,7 @@ export interface DeliveryView {
   lastError: string | null;
   deliveredAt: string | null;
   createdAt: string;
-  attemptLog: { attemptNo: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null; succeeded: boolean }[];
+  attemptLog: { attemptNo: number; startedAt: string; durationMs: number; statusCode: number | null; error: string | null; responseBody: string | null; succeeded: boolean }[];
 }
 
 /** The partner's recent deliveries, newest first, each with its attempts. */
@@ -318,7 +320,15 @@ export async function listDeliveries(scope: Scope, partnerId: number, options: {
     createdAt: r.created_at,
     attemptLog: attempts
       .filter((a) => a.delivery_id === r.id)
-      .map((a) => ({ attemptNo: a.attempt_no, startedAt: a.started_at, durationMs: a.duration_ms, statusCode: a.status_code, error: a.error, succeeded: a.succeeded === 1 })),
+      .map((a) => ({
+        attemptNo: a.attempt_no,
+        startedAt: a.started_at,
+        durationMs: a.duration_ms,
+        statusCode: a.status_code,
+        error: a.error,
+        responseBody: a.response_body,
+        succeeded: a.succeeded === 1,
+      })),
   }));
 }
 

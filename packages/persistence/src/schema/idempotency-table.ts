@@ -7,4 +7,6 @@ export interface IdempotencyRecordTable {
   response_body: string | null;
   created_at: string;
   expires_at: string;
+  /** Known only to the request holding an unfinished claim; completing the claim requires it. */
+  claim_token: string | null;
 }

@@ -53,4 +53,6 @@ export interface WebhookDeliveryAttemptTable {
   status_code: number | null;
   error: string | null;
   succeeded: 0 | 1;
+  /** At most 1 KiB of what the receiver answered; null when no response came (migration 004). */
+  response_body: string | null;
 }

@@ -2,10 +2,8 @@
 // into it), read here on its own terms so that tests check the import against the file itself.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import type { Database } from '../create-database.js';
-import { AREA_FIELDS, type AreaRecord } from '../repositories/area-repository.js';
-import { testPostgresUrl } from './test-database.js';
+import { AREA_FIELDS, type AreaImportRow } from '../repositories/area-fields.js';
 
 /** Where the shared data set sits: `../shared/data/areas_id.csv` from the repository root. */
 export const SHARED_AREAS_CSV = join(import.meta.dirname, '..', '..', '..', '..', '..', 'shared', 'data', 'areas_id.csv');
@@ -45,29 +43,22 @@ function fields(line: string): string[] {
 }
 
 /** Every record of a canonical area file, in file order. */
-export function readAreaRecords(path = SHARED_AREAS_CSV): AreaRecord[] {
+export function readAreaRecords(path = SHARED_AREAS_CSV): AreaImportRow[] {
   const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l !== '');
   const header = fields(lines[0]!);
   if (header.join(',') !== AREA_FIELDS.join(',')) throw new Error(`unexpected header in ${path}`);
   return lines.slice(1).map((line) => {
     const values = fields(line);
-    return Object.fromEntries(AREA_FIELDS.map((f, i) => [f, values[i] ?? ''])) as AreaRecord;
+    return Object.fromEntries(AREA_FIELDS.map((f, i) => [f, values[i] ?? ''])) as AreaImportRow;
   });
 }
 
 /**
- * The DATABASE_URL under which another process reaches the same test database: the SQLite file
- * (open it with `openTestDatabase(dialect, { file: true })`), or PostgreSQL with the test's schema
- * as its search_path.
+ * The DATABASE_URL under which another process reaches the same test database (open it with
+ * `openTestDatabase(dialect, { file: true })`).
+ *
+ * @example const url = await childDatabaseUrl(t.database);
  */
-export async function childDatabaseUrl(database: Database): Promise<string> {
-  if (database.dialect === 'sqlite') {
-    const { rows } = await sql<{ file: string }>`select file from pragma_database_list where name = 'main'`.execute(database.db);
-    if (!rows[0]?.file) throw new Error('the SQLite test database must be a file: openTestDatabase(dialect, { file: true })');
-    return rows[0].file;
-  }
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(database.db);
-  const url = new URL(testPostgresUrl());
-  url.searchParams.set('options', `-c search_path=${rows[0]!.schema}`);
-  return url.toString();
+export function childDatabaseUrl(database: Database): Promise<string> {
+  return database.dialect.testing.childDatabaseUrl(database.db, process.env);
 }

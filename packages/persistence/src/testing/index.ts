@@ -2,3 +2,4 @@
 export * from './test-database.js';
 export * from './fixtures.js';
 export * from './area-fixtures.js';
+export * from '../dialects/test-servers.js';

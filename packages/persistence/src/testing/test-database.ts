@@ -1,61 +1,59 @@
-// Test databases for every dialect: SQLite in memory (or in a temporary file when several
-// connections must share it) and PostgreSQL in a throwaway schema per test file, dropped afterwards.
-// PostgreSQL comes from TEST_POSTGRES_URL (default: the local server's `test` database). When it
-// cannot be reached, its tests are skipped with a printed reason, except under CI=true, where an
-// unreachable PostgreSQL fails the run: CI never skips a database test.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+// Test databases for every registered dialect (../dialects/dialect-registry.ts): each dialect
+// makes its own throwaway database (an in-memory or temporary-file one, a schema dropped
+// afterwards) and says whether this run can reach it. A dialect this run cannot reach is skipped
+// with a printed reason, except under CI=true, where that fails the run: CI never skips a database test.
 import { type Database, createDatabase } from '../create-database.js';
-import type { Dialect } from '../database-config.js';
+import type { DatabaseConfig, DialectName } from '../database-config.js';
+import { REGISTERED_DIALECTS, dialectNamed } from '../dialects/dialect-registry.js';
+import type { DialectCapabilities } from '../dialects/sql-dialect.js';
 import { migrateOrThrow } from '../migrate.js';
 
-export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
-
-export function testPostgresUrl(): string {
-  return process.env.TEST_POSTGRES_URL || DEFAULT_TEST_POSTGRES_URL;
-}
-
-let reachable: Promise<boolean> | undefined;
-
-async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: testPostgresUrl(), connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 /**
- * The dialects this run tests: SQLite always, PostgreSQL when reachable (and always under CI).
- * Narrow with TEST_DIALECTS=sqlite or TEST_DIALECTS=postgres.
+ * The dialects this run tests, by name: every registered one this run can reach (all of them
+ * under CI). Narrow with TEST_DIALECTS, a comma-separated list of names.
  *
  * @example
  * const dialects = await testDialects();
  * describe.each(dialects)('[%s] adjustments', (dialect) => { ... });
  */
-export async function testDialects(): Promise<Dialect[]> {
-  const wanted = (process.env.TEST_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim());
-  const dialects: Dialect[] = [];
-  if (wanted.includes('sqlite')) dialects.push('sqlite');
-  if (wanted.includes('postgres')) {
-    reachable ??= postgresReachable();
-    if (await reachable) dialects.push('postgres');
-    else if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${testPostgresUrl()} is unreachable; CI requires it`);
-    else console.warn(`[skip] PostgreSQL tests skipped: ${testPostgresUrl()} is unreachable (set TEST_POSTGRES_URL)`);
+export async function testDialects(): Promise<DialectName[]> {
+  const wanted = process.env.TEST_DIALECTS?.split(',').map((d) => d.trim());
+  const names: DialectName[] = [];
+  for (const dialect of REGISTERED_DIALECTS) {
+    if (wanted && !wanted.includes(dialect.name)) continue;
+    const availability = await dialect.testing.availability(process.env);
+    if (availability.available) names.push(dialect.name);
+    else if (process.env.CI === 'true') throw new Error(`${availability.reason}; CI requires it`);
+    else console.warn(`[skip] ${dialect.name} tests skipped: ${availability.reason}`);
   }
-  return dialects;
+  return names;
+}
+
+/**
+ * What tests may rely on a dialect for, by name (for `describe.runIf` before a database is open).
+ *
+ * @example describe.runIf(capabilitiesOf(dialect).hasRowLocks)('row locks', () => { ... });
+ */
+export function capabilitiesOf(dialect: DialectName): DialectCapabilities {
+  return dialectNamed(dialect).capabilities;
+}
+
+/**
+ * A dialect whose database runs inside the process, for tests that need some database rather
+ * than every one (an app's HTTP plumbing, a demo load): no server, nothing to skip.
+ *
+ * @example const t = await openTestDatabase(embeddedTestDialect(), { file: true });
+ */
+export function embeddedTestDialect(): DialectName {
+  const embedded = REGISTERED_DIALECTS.find((d) => d.capabilities.embedded);
+  if (!embedded) throw new Error('no registered dialect runs inside the process');
+  return embedded.name;
 }
 
 export interface TestDatabase {
   database: Database;
+  /** What it was opened with: open another database on it with other settings. */
+  config: DatabaseConfig;
   /** Opens another connection (pool) to the same database, for cross-connection tests. */
   connectAgain(): Database;
   /** Closes every connection and drops what the test created. */
@@ -63,45 +61,22 @@ export interface TestDatabase {
 }
 
 /**
- * A migrated, empty database of the dialect. `file: true` puts SQLite in a temporary file so
- * that `connectAgain` can open more connections to it.
+ * A migrated, empty database of the dialect. `file: true` makes one that more connections (and
+ * other processes) can reach, so that `connectAgain` works.
+ *
+ * @example const t = await openTestDatabase(dialect, { file: true });
  */
-export async function openTestDatabase(dialect: Dialect, options: { file?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+export async function openTestDatabase(dialect: DialectName, options: { file?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+  const throwaway = await dialectNamed(dialect).testing.createThrowaway(process.env, { shared: options.file ?? false, poolSize: options.poolSize });
+  const { config } = throwaway;
   const extra: Database[] = [];
-  if (dialect === 'sqlite') {
-    const dir = options.file ? mkdtempSync(join(tmpdir(), 'pits-test-')) : undefined;
-    const location = dir ? join(dir, 'test.sqlite') : ':memory:';
-    const database = createDatabase({ dialect: 'sqlite', location });
-    await migrateOrThrow(database);
-    return {
-      database,
-      connectAgain() {
-        if (!dir) throw new Error('connectAgain needs openTestDatabase(dialect, { file: true })');
-        const again = createDatabase({ dialect: 'sqlite', location });
-        extra.push(again);
-        return again;
-      },
-      async cleanup() {
-        for (const d of extra) await d.destroy();
-        await database.destroy();
-        if (dir) rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  }
-  const schema = `pits_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: testPostgresUrl() });
-  await admin.connect();
-  try {
-    await admin.query(`create schema ${schema}`);
-  } finally {
-    await admin.end();
-  }
-  const config = { dialect: 'postgres' as const, url: testPostgresUrl(), schema, poolSize: options.poolSize ?? 20 };
   const database = createDatabase(config);
   await migrateOrThrow(database);
   return {
     database,
+    config,
     connectAgain() {
+      if (throwaway.url === null) throw new Error('connectAgain needs openTestDatabase(dialect, { file: true })');
       const again = createDatabase(config);
       extra.push(again);
       return again;
@@ -109,13 +84,7 @@ export async function openTestDatabase(dialect: Dialect, options: { file?: boole
     async cleanup() {
       for (const d of extra) await d.destroy();
       await database.destroy();
-      const client = new pg.Client({ connectionString: testPostgresUrl() });
-      await client.connect();
-      try {
-        await client.query(`drop schema if exists ${schema} cascade`);
-      } finally {
-        await client.end();
-      }
+      await throwaway.drop();
     },
   };
 }

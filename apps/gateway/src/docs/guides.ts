@@ -1,0 +1,164 @@
+// The guide chapters of the reference: what a partner developer reads before the operations.
+// They are Markdown in the OpenAPI document's `info.description` (the reference shows each heading
+// as a chapter), generated from the same constants the gateway runs on where there are any: the
+// error table, the rate-limit headers, the webhook schedule.
+import { type ErrorKind, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from '@pits/domain';
+import { ERROR_STATUS, RETRY_AFTER_SECONDS } from '../http/index.js';
+
+/** When each error code is answered, in the words of the contract decisions (§3). */
+const WHEN: Record<ErrorKind, string> = {
+  INVALID_REQUEST: 'The body is not JSON or not an object, nests deeper than 32 levels, or `X-Tenant-Id` is missing.',
+  UNAUTHORIZED: 'The API key is missing, malformed, unknown or revoked.',
+  FORBIDDEN: 'The tenant is unknown, not connected to you, or was deauthorized; or you authorize a tenant that has not granted you access.',
+  NOT_FOUND: 'No such route, or the id is unknown or belongs to another tenant (indistinguishable on purpose).',
+  METHOD_NOT_ALLOWED: 'The path exists but not with this method; `Allow` lists the methods it has.',
+  PAYLOAD_TOO_LARGE: 'The body is over 1 MiB, or has more than 500 items.',
+  VALIDATION_ERROR: 'A field or query parameter is invalid; `details.field` names it (`items[2].quantity`).',
+  INVALID_STATE: 'The record is not in a state that allows this (approving an approved adjustment).',
+  INSUFFICIENT_STOCK: 'Approving would take stock below zero, or reserve more than is available; nothing changed.',
+  IDEMPOTENCY_KEY_REUSED: 'The `Idempotency-Key` was used with another request, or its first request is still running.',
+  RATE_LIMITED: 'Too many requests in the window; wait `Retry-After` seconds.',
+  INTERNAL_ERROR: 'Something unexpected failed; quote the `request_id` to support.',
+  SERVICE_UNAVAILABLE: `The database was unreachable or too slow; nothing changed. Retry after \`Retry-After\` (${RETRY_AFTER_SECONDS} s), with the same \`Idempotency-Key\` for writes.`,
+};
+
+function human(ms: number): string {
+  if (ms < 60_000) return `${ms / 1000} s`;
+  if (ms < 3_600_000) return `${(ms / 60_000).toFixed(ms % 60_000 ? 1 : 0)} min`;
+  return `${(ms / 3_600_000).toFixed(ms % 3_600_000 ? 1 : 0)} h`;
+}
+
+const gettingStarted = `## Getting started
+
+Run the service on your machine with demo data, then call it:
+
+\`\`\`bash
+npm ci && npm start
+\`\`\`
+
+It prints a demo API key (\`pk_test_…\`), the id of a tenant that is connected to the demo partner, and the id of a second tenant that granted the demo partner access but is not connected yet. With them:
+
+\`\`\`bash
+curl -s http://127.0.0.1:4000/api/partner/v1/tenants -H "Authorization: Bearer $API_KEY"
+curl -s http://127.0.0.1:4000/api/partner/v1/tenants/locations -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID"
+\`\`\`
+
+Every operation below has a request example and an example of each answer; **Test Request** sends it to the server this page came from.`;
+
+const authentication = `## Authentication
+
+Send your API key in the \`Authorization\` header, bare or as a bearer token (the scheme is case-insensitive):
+
+\`\`\`
+Authorization: Bearer pk_live_Zx8sQ2vN4mR7tY1uI3oP5aS6dF9gH0jKz1X2c3V4b5N
+\`\`\`
+
+Keys start with \`pk_live_\` (production) or \`pk_test_\` (sandbox). They are shown once when created; the platform keeps only a hash. A revoked key fails on the very next request. Without a valid key the answer is \`401 UNAUTHORIZED\` with \`WWW-Authenticate: Bearer\`.
+
+Calls that read or write a merchant's data name the merchant (the tenant) in \`X-Tenant-Id\`. You act for a tenant only while you hold an active installation for it: the merchant grants your app access on the platform, then you connect with \`POST /api/partner/v1/tenants/authorize\`. Without the merchant's grant, authorize is \`403 FORBIDDEN\`; after \`deauthorize\`, or once the merchant withdraws access, every call for that tenant is \`403\`.`;
+
+function errorsGuide(): string {
+  const rows = (Object.keys(WHEN) as ErrorKind[])
+    .sort((a, b) => ERROR_STATUS[a].http - ERROR_STATUS[b].http)
+    .map((kind) => `| \`${kind}\` | ${ERROR_STATUS[kind].http} | ${WHEN[kind]} |`)
+    .join('\n');
+  return `## Errors
+
+Every error has the same shape. \`details.field\` names the input at fault as a path, or is empty when no single input is; when several inputs are wrong, \`issues\` lists them all.
+
+\`\`\`json
+{
+  "status": "unprocessable_entity",
+  "error": {
+    "code": "VALIDATION_ERROR",
+    "message": "invalid request body",
+    "details": { "field": "items[0].quantity", "issue": "must be greater than 0" }
+  },
+  "request_id": "3f6c1f9e-2b7d-4c11-9a0e-5d8e7f6a1b2c"
+}
+\`\`\`
+
+| code | HTTP | when |
+|---|---|---|
+${rows}
+
+Every response, success or error, carries a fresh \`request_id\`, also sent as \`X-Request-Id\`.`;
+}
+
+const pagination = `## Pagination
+
+Lists take \`page\` (from 1) and \`per_page\` (1 to 100) and answer with a \`pagination\` object: \`current_page\`, \`per_page\`, \`total\`, \`last_page\` (at least 1), and on some lists \`from\`/\`to\` (the positions of the first and last record on the page, \`null\` on an empty page) and \`has_more_pages\`. A page past the end is an empty list with the true totals. Order is stable across pages: newest first for documents, by id for locations and products, by code for areas.
+
+The stock ledger (\`GET /api/partner/v1/stock/movements\`) is paged by cursor instead: pass the \`next_cursor\` of one page as \`cursor\` to get the next, until it is \`null\`.`;
+
+const rateLimits = `## Rate limits
+
+Each partner has a budget per minute by tier (\`small\` 1,000, \`medium\` 2,000, \`large\` 5,000), and the inbound list, inbound detail, receive and area search have their own budget of 200 per minute each. Every authenticated answer reports the tightest budget that applies:
+
+| header | meaning |
+|---|---|
+| \`X-RateLimit-Limit\` | requests allowed in the window |
+| \`X-RateLimit-Remaining\` | requests left in it |
+| \`X-RateLimit-Reset\` | Unix time (seconds) when the window resets |
+| \`RateLimit-Policy\`, \`RateLimit\` | the same, in the IETF format |
+
+Over the budget the answer is \`429 RATE_LIMITED\` with \`Retry-After\` (seconds), and the request had no effect.`;
+
+const idempotency = `## Idempotency
+
+Send \`Idempotency-Key: <your unique value>\` (1 to 255 characters) with any \`POST\` or \`PATCH\`. For 24 hours, the same key with the same body answers with the first response (same status and body, a new \`request_id\`, and \`Idempotent-Replayed: true\`) without doing the work again. The same key with another body, path or tenant is \`422 IDEMPOTENCY_KEY_REUSED\`. Keys are yours alone: another partner's key never collides with yours.
+
+The stored response is saved in the same database transaction as the work, so after a timeout, a dropped connection or a \`503\`, retrying with the same key is always safe: it either replays the result or does the work for the first time, never twice. If the first request is still running, the retry waits up to 5 seconds for its answer.`;
+
+function webhooksGuide(): string {
+  const delays: string[] = [];
+  for (let attempt = 1; attempt < WEBHOOK_RETRY.maxAttempts; attempt += 1) delays.push(human(nextRetryDelayMs(attempt, 0)!));
+  return `## Webhooks
+
+Register an endpoint with \`POST /api/partner/v1/webhooks\` and keep the \`signing_secret\` of the answer: it is shown once. The URL must be \`https://\` to a public host, without user information; private, loopback, link-local and metadata addresses, local names, and names that resolve to such addresses are refused (\`422\` on \`url\`), and the address is checked again at every delivery.
+
+Each event is a JSON \`POST\` with \`event_id\`, \`type\`, \`occurred_at\`, \`tenant_id\`, \`resource\` and \`data\`, and these headers:
+
+- \`${WEBHOOK_HEADERS.id}\`: the \`event_id\`; deduplicate on it, since a delivery can arrive again after a timeout
+- \`${WEBHOOK_HEADERS.timestamp}\`: Unix seconds when it was sent
+- \`${WEBHOOK_HEADERS.signature}\`: \`v1=\` and the hex HMAC-SHA256 of \`<timestamp>.<raw body>\`, keyed with the signing secret
+
+Verify it on the raw body bytes as received, before any JSON parsing, in constant time, and refuse timestamps more than 5 minutes from your clock:
+
+\`\`\`js
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+function verify(secret, timestamp, signature, rawBody) {
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
+  const expected = 'v1=' + createHmac('sha256', secret).update(timestamp + '.' + rawBody).digest('hex');
+  return expected.length === signature.length && timingSafeEqual(Buffer.from(expected), Buffer.from(signature));
+}
+\`\`\`
+
+Answer \`2xx\` within 10 seconds; anything else, or no answer, is retried: at most ${WEBHOOK_RETRY.maxAttempts} attempts, the next one after ${delays.join(', ')} (each stretched at random by up to ${WEBHOOK_RETRY.jitter * 100} %). \`GET /api/partner/v1/webhooks/deliveries\` lists deliveries with every attempt (its status code and the first 1 KiB of your answer, or a generic reason such as \`connection refused\` or \`timeout after 10000 ms\`); \`POST /api/partner/v1/webhooks/deliveries/{id}/redeliver\` sends one again.
+
+Events: \`inbound.status_changed\`, \`adjustment.status_changed\` and \`transfer.status_changed\`. A slow or unreachable endpoint never slows or fails the call that caused the event.`;
+}
+
+const sandbox = `## Sandbox
+
+\`pk_test_\` keys work against sandbox tenants: real behaviour, test data. The demo that \`npm start\` seeds has warehouses with stock, products, a tenant waiting to be authorized, and logistics accounts, so you can try each flow of this guide end to end: correct stock with an adjustment and approve it, move stock with a transfer, read stock levels and the ledger, connect a tenant, and receive webhooks on an endpoint of your own.`;
+
+/**
+ * The whole guide, one Markdown chapter per heading.
+ *
+ * @example buildOpenApiDocument(routes, publicRoutes, { version, description: partnerGuide() })
+ */
+export function partnerGuide(): string {
+  return [
+    'The v1 partner API of the fulfillment platform: correct stock, move stock between warehouses, receive inbound shipments, connect merchants (tenants), and look up Indonesian administrative areas.',
+    gettingStarted,
+    authentication,
+    errorsGuide(),
+    pagination,
+    rateLimits,
+    idempotency,
+    webhooksGuide(),
+    sandbox,
+  ].join('\n\n');
+}

@@ -1,0 +1,129 @@
+// PostgreSQL's connections under failure: a backend terminated from outside, a lock wait cut by
+// statement_timeout, a server that accepts and never answers. Each surfaces as an error that
+// isDatabaseUnavailable recognises, within its deadline, and the same database object serves again.
+import { once } from 'node:events';
+import { type AddressInfo, type Socket, createServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, createDatabase, isDatabaseReachable } from '../create-database.js';
+import { isDatabaseUnavailable } from '../database-errors.js';
+import { createTenant } from '../repositories/tenant-repository.js';
+import { withTransaction } from '../transaction.js';
+import { type TestDatabase, openTestDatabase, testDialects, testPostgresUrl } from '../testing/index.js';
+
+const dialects = await testDialects();
+const NOW = new Date('2026-11-22T00:00:00.000Z');
+
+async function failure(promise: Promise<unknown>): Promise<{ error: unknown; ms: number }> {
+  const started = performance.now();
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  return { error, ms: performance.now() - started };
+}
+
+describe.runIf(dialects.includes('postgres'))('[postgres] lost connections and silent servers', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase('postgres');
+  });
+  afterAll(() => t.cleanup());
+
+  /** Ends every backend of one application name from outside, as a failover or an idle reaper does. */
+  async function terminate(applicationName: string): Promise<number> {
+    const admin = new pg.Client({ connectionString: testPostgresUrl() });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ pid: number }>('select pg_terminate_backend(pid) as pid from pg_stat_activity where application_name = $1', [applicationName]);
+      return rows.length;
+    } finally {
+      await admin.end();
+    }
+  }
+
+  it('survives pg_terminate_backend of idle and busy connections and serves again without reopening', async () => {
+    const applicationName = `pits-test-${randomUUID()}`;
+    if (t.config.dialect !== 'postgres') throw new Error('a PostgreSQL test database was expected');
+    const database: Database = createDatabase({ ...t.config, applicationName, poolSize: 4 });
+    try {
+      // Four connections in the pool, one of them checked out by an open transaction.
+      await Promise.all(Array.from({ length: 4 }, () => sql`select pg_sleep(0.05)`.execute(database.db)));
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let inTransaction!: () => void;
+      const open = new Promise<void>((resolve) => (inTransaction = resolve));
+      const busy = failure(
+        withTransaction(database, async (tx) => {
+          await sql`select 1`.execute(tx.db);
+          inTransaction();
+          await held;
+          await sql`select 1`.execute(tx.db);
+        }),
+      );
+      await open;
+      expect(await terminate(applicationName)).toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      release();
+      const { error } = await busy;
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      // The process is still here and the same database object answers.
+      const rows = await sql<{ n: number }>`select 1 as n`.execute(database.db);
+      expect(rows.rows).toEqual([{ n: 1 }]);
+      expect(await isDatabaseReachable(database)).toBe(true);
+    } finally {
+      await database.destroy();
+    }
+  });
+
+  it('a statement waiting on a lock is cut by statement_timeout and reported as unavailable', async () => {
+    const blocked = createDatabase({ ...t.config, deadlines: { statementTimeoutMs: 300 } });
+    const tenant = await createTenant(t.database, { name: 'row lock' }, NOW);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holder = withTransaction(t.database, async (tx) => {
+      await tx.db.selectFrom('tenants').select('id').where('id', '=', tenant.id).forUpdate().execute();
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      const { error, ms } = await failure(blocked.db.updateTable('tenants').set({ name: 'x' }).where('id', '=', tenant.id).execute());
+      expect((error as { code?: string }).code).toBe('57014');
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(ms).toBeLessThan(2500);
+    } finally {
+      release();
+      await holder;
+      await blocked.destroy();
+    }
+  });
+
+  it('a server that accepts but never answers: the query fails within the connect deadline, and readiness says no in time', async () => {
+    const sockets = new Set<Socket>();
+    const silent = createServer((socket) => {
+      sockets.add(socket);
+      socket.on('error', () => undefined);
+    });
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const { port } = silent.address() as AddressInfo;
+    const database = createDatabase({ dialect: 'postgres', url: `postgres://postgres@127.0.0.1:${port}/test`, deadlines: { connectTimeoutMs: 300 } });
+    try {
+      const { error, ms } = await failure(sql`select 1`.execute(database.db));
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(ms).toBeLessThan(2000);
+      const started = performance.now();
+      expect(await isDatabaseReachable(database, 200)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(1000);
+    } finally {
+      await database.destroy().catch(() => undefined);
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+});

@@ -1,0 +1,48 @@
+// The settings every process reads the same way: its database (with deadlines), its HTTP server's
+// limits, its log level. One place, so the same variable means the same thing in every app.
+import { type DatabaseConfig, DEFAULT_DATABASE_DEADLINES, parseDatabaseUrl } from '@pits/persistence';
+import { DEFAULT_HTTP_LIMITS, type HttpServerLimits } from './http-server.js';
+import type { SettingsReader } from './settings.js';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** LOG_LEVEL, default `info`. */
+export function readLogLevel(read: SettingsReader): LogLevel {
+  return read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
+}
+
+/**
+ * DATABASE_URL with DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS and DB_POOL_SIZE.
+ *
+ * @example readDatabaseConfig(read) // { dialect: 'sqlite', location: '/srv/data/pits.sqlite', deadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 } }
+ */
+export function readDatabaseConfig(read: SettingsReader, cwd = process.cwd()): DatabaseConfig {
+  const deadlines = {
+    connectTimeoutMs: read.integer('DB_CONNECT_TIMEOUT_MS', { default: DEFAULT_DATABASE_DEADLINES.connectTimeoutMs, min: 100, max: 60_000 }),
+    statementTimeoutMs: read.integer('DB_STATEMENT_TIMEOUT_MS', { default: DEFAULT_DATABASE_DEADLINES.statementTimeoutMs, min: 100, max: 600_000 }),
+  };
+  const poolSize = read.integer('DB_POOL_SIZE', { default: 10, min: 1, max: 500 });
+  let config: DatabaseConfig;
+  try {
+    config = parseDatabaseUrl(read.raw('DATABASE_URL'), cwd);
+  } catch (error) {
+    read.problem('DATABASE_URL', (error as Error).message);
+    return { dialect: 'sqlite', location: ':memory:' };
+  }
+  return { ...config, poolSize, deadlines };
+}
+
+/** HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS and HTTP_MAX_HEADER_BYTES. */
+export function readHttpLimits(read: SettingsReader): HttpServerLimits {
+  const limits: HttpServerLimits = {
+    headersTimeoutMs: read.integer('HTTP_HEADERS_TIMEOUT_MS', { default: DEFAULT_HTTP_LIMITS.headersTimeoutMs, min: 1000, max: 300_000 }),
+    requestTimeoutMs: read.integer('HTTP_REQUEST_TIMEOUT_MS', { default: DEFAULT_HTTP_LIMITS.requestTimeoutMs, min: 1000, max: 3_600_000 }),
+    keepAliveTimeoutMs: read.integer('HTTP_KEEP_ALIVE_TIMEOUT_MS', { default: DEFAULT_HTTP_LIMITS.keepAliveTimeoutMs, min: 0, max: 600_000 }),
+    maxHeaderBytes: read.integer('HTTP_MAX_HEADER_BYTES', { default: DEFAULT_HTTP_LIMITS.maxHeaderBytes, min: 1024, max: 1_048_576 }),
+  };
+  if (limits.requestTimeoutMs < limits.headersTimeoutMs) {
+    read.problem('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}), got ${limits.requestTimeoutMs}`);
+  }
+  return limits;
+}
