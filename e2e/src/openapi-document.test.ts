@@ -156,10 +156,19 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('/docs is a readable page', async () => {
+  it('/docs renders this /openapi.json with a renderer the gateway serves itself (nothing fetched from elsewhere)', async () => {
     const res = await gw.get('/docs');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    for (const path of Object.keys(EXERCISED).filter((p) => p.startsWith('/api/'))) expect(res.text).toContain(path);
+    expect(res.text).toContain('data-url="/openapi.json"');
+    const scripts = [...res.text.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts).toEqual(['/docs/scalar.js']);
+    expect(res.text, 'no absolute URL a browser would fetch').not.toMatch(/(?:src|href)="(?:https?:)?\/\//);
+    const bundle = await gw.get('/docs/scalar.js');
+    expect(bundle.status).toBe(200);
+    expect(bundle.headers['content-type']).toMatch(/javascript/);
+    expect(Number(bundle.headers['content-length'] ?? bundle.text.length)).toBeGreaterThan(100_000);
+    // Every path this suite exercises is in the document the page renders.
+    for (const path of Object.keys(EXERCISED).filter((p) => p.startsWith('/api/'))) expect(Object.keys(document.paths)).toContain(path);
   });
 });
