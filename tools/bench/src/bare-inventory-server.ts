@@ -306,8 +306,7 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
     const sign = row.type === 'increase' ? 1 : -1;
     const lines = items.map((i) => ({ productId: Number(i.product_id), delta: sign * Number(i.quantity) })).sort((a, b) => a.productId - b.productId);
     const n = lines.length;
-    await tx.run(sql.ensureStock(n), lines.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
-    const locked = await tx.all(sql.lockStock(n), lines.flatMap((l) => [locationId, l.productId]));
+    const locked = await tx.all(sql.lockStock(n), lines.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
     const levels = new Map(locked.map((l) => [Number(l.product_id), { good: Number(l.good), damaged: Number(l.damaged), reserved: Number(l.reserved) }]));
     const ledger: Param[] = [];
     for (const line of lines) {
@@ -318,10 +317,13 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
       level[bucket] = after;
       ledger.push(tenantId, locationId, line.productId, bucket, line.delta, before, after, 'adjustment', number, number, ledgerActor, at);
     }
-    for (const line of lines) {
-      const level = levels.get(line.productId)!;
-      await tx.run(sql.updateStock, [level.good, level.damaged, level.reserved, at, locationId, line.productId]);
-    }
+    await tx.run(
+      sql.writeStock(n),
+      lines.flatMap((line) => {
+        const level = levels.get(line.productId)!;
+        return [tenantId, locationId, line.productId, level.good, level.damaged, level.reserved, at];
+      }),
+    );
     await tx.run(sql.insertLedger(n), ledger);
     await tx.run(sql.markApproved, ['approved', at, actor, at, Number(row.id), 'pending']);
     // The gateway's event fan-out reads the subscribed endpoints; the benchmark registers none,

@@ -31,7 +31,6 @@ function placeholders(text: string, dialect: BenchDialect): string {
 /** Every statement text, by dialect; functions take the number of lines of the document. */
 export function inventorySql(dialect: BenchDialect) {
   const p = (text: string) => placeholders(text, dialect);
-  const forUpdate = dialect === 'postgres' ? ' for update' : '';
   return {
     /** authenticate() on a tenant-scoped route, every request: the partner of an unrevoked key and its installation for the tenant. */
     keyAndInstallation: p(
@@ -55,13 +54,16 @@ export function inventorySql(dialect: BenchDialect) {
     insertAdjustment: p(`insert into "adjustments" (${columns(ADJUSTMENT_INSERT_COLUMNS)}) values ${tuple(ADJUSTMENT_INSERT_COLUMNS.length)} returning *`),
     insertItems: (lines: number) => p(`insert into "adjustment_items" (${columns(ITEM_INSERT_COLUMNS)}) values ${tuples(lines, ITEM_INSERT_COLUMNS.length)} returning *`),
     lockAdjustment: p(`${JOINED} where "adjustments"."tenant_id" = ? and "adjustments"."number" = ?${dialect === 'postgres' ? ' for update of "adjustments"' : ''}`),
-    ensureStock: (lines: number) =>
-      p(`insert into "stock_levels" (${columns(STOCK_INSERT_COLUMNS)}) values ${tuples(lines, STOCK_INSERT_COLUMNS.length)} on conflict ("location_id", "product_id") do nothing`),
+    /** Creates the missing stock rows and locks all of them in one statement, returning the levels. */
     lockStock: (lines: number) =>
       p(
-        `select "location_id", "product_id", "good", "damaged", "reserved" from "stock_levels" where ("location_id", "product_id") in (${tuples(lines, 2)}) order by "location_id", "product_id"${forUpdate}`,
+        `insert into "stock_levels" (${columns(STOCK_INSERT_COLUMNS)}) values ${tuples(lines, STOCK_INSERT_COLUMNS.length)} on conflict ("location_id", "product_id") do update set "updated_at" = "stock_levels"."updated_at" returning "location_id", "product_id", "good", "damaged", "reserved"`,
       ),
-    updateStock: p('update "stock_levels" set "good" = ?, "damaged" = ?, "reserved" = ?, "updated_at" = ? where "location_id" = ? and "product_id" = ?'),
+    /** The new levels of every locked row in one statement. */
+    writeStock: (lines: number) =>
+      p(
+        `insert into "stock_levels" (${columns(STOCK_INSERT_COLUMNS)}) values ${tuples(lines, STOCK_INSERT_COLUMNS.length)} on conflict ("location_id", "product_id") do update set "good" = "excluded"."good", "damaged" = "excluded"."damaged", "reserved" = "excluded"."reserved", "updated_at" = "excluded"."updated_at"`,
+      ),
     insertLedger: (lines: number) => p(`insert into "stock_ledger" (${columns(LEDGER_INSERT_COLUMNS)}) values ${tuples(lines, LEDGER_INSERT_COLUMNS.length)}`),
     markApproved: p('update "adjustments" set "status" = ?, "approved_at" = ?, "approved_by" = ?, "updated_at" = ? where "id" = ? and "status" = ?'),
     subscribedEndpoints: p(
@@ -94,9 +96,8 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
       return [
         s.lockAdjustment,
         s.items,
-        s.ensureStock(lines),
         s.lockStock(lines),
-        ...Array.from({ length: lines }, () => s.updateStock),
+        s.writeStock(lines),
         s.insertLedger(lines),
         s.markApproved,
         s.subscribedEndpoints,

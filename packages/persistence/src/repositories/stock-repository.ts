@@ -40,21 +40,18 @@ export function toStockLevel(row: Pick<StockLevelTable, 'good' | 'damaged' | 're
 type LevelRow = Pick<StockLevelTable, 'location_id' | 'product_id' | 'good' | 'damaged' | 'reserved'>;
 
 const levelsOf = preparedQuery({
-  shape: (p: { keys: StockKey[]; lock: boolean }) => ({ count: p.keys.length, lock: p.lock }),
-  build: (scope, param: ParamRef<{ keys: StockKey[]; lock: boolean }>, shape): Compilable<LevelRow> => {
-    const query = scope.db
+  shape: (p: { keys: StockKey[] }) => p.keys.length,
+  build: (scope, param: ParamRef<{ keys: StockKey[] }>, count): Compilable<LevelRow> =>
+    scope.db
       .selectFrom('stock_levels')
       .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
       .where((eb) =>
         eb(
           eb.refTuple('location_id', 'product_id'),
           'in',
-          Array.from({ length: shape.count }, (_, i) => eb.tuple(param('keys', i, 'locationId'), param('keys', i, 'productId'))),
+          Array.from({ length: count }, (_, i) => eb.tuple(param('keys', i, 'locationId'), param('keys', i, 'productId'))),
         ),
-      );
-    if (!shape.lock) return query;
-    return scope.dialect.lockRows(query.orderBy('location_id').orderBy('product_id'));
-  },
+      ),
 });
 
 function byStockKey(rows: readonly LevelRow[]): Map<string, StockLevel> {
@@ -65,15 +62,26 @@ function byStockKey(rows: readonly LevelRow[]): Map<string, StockLevel> {
 export async function readStockLevels(scope: Scope, keys: readonly StockKey[]): Promise<Map<string, StockLevel>> {
   const wanted = uniqueSorted(keys);
   if (wanted.length === 0) return new Map();
-  return byStockKey(await levelsOf.execute(scope, { keys: wanted, lock: false }));
+  return byStockKey(await levelsOf.execute(scope, { keys: wanted }));
 }
 
 const LEVEL_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'good', 'damaged', 'reserved', 'updated_at'] as const;
+const LOCKED_COLUMNS = ['location_id', 'product_id', 'good', 'damaged', 'reserved'] as const;
 
-const ensureLevels = preparedQuery({
+/**
+ * One statement that creates the missing rows and locks every row of the keys: an insert whose
+ * conflict updates nothing that matters (`updated_at` to itself) still takes the row's lock, and
+ * returns the current levels. The rows are sorted, so concurrent transactions lock in one order.
+ */
+const lockLevels = preparedQuery({
   shape: (p: { rows: Insertable<StockLevelTable>[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: Insertable<StockLevelTable>[] }>, count) =>
-    scope.dialect.insertIgnoringDuplicates(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, LEVEL_COLUMNS)), ['location_id', 'product_id']),
+    scope.dialect.insertReturning(
+      scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, LEVEL_COLUMNS)), ['location_id', 'product_id'], (eb) => ({
+        updated_at: eb.ref('stock_levels.updated_at'),
+      })),
+      LOCKED_COLUMNS,
+    ),
 });
 
 /**
@@ -82,30 +90,25 @@ const ensureLevels = preparedQuery({
  */
 export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly StockKey[], now: Date): Promise<Map<string, StockLevel>> {
   const wanted = uniqueSorted(keys);
-  if (wanted.length === 0) return new Map();
   const at = now.toISOString();
+  const locked: LevelRow[] = [];
   for (let i = 0; i < wanted.length; i += 500) {
-    const rows = wanted.slice(i, i + 500).map((k) => ({
-      tenant_id: tenantId,
-      location_id: k.locationId,
-      product_id: k.productId,
-      good: 0,
-      damaged: 0,
-      reserved: 0,
-      updated_at: at,
-    }));
-    await ensureLevels.run(tx, { rows });
+    const rows = wanted.slice(i, i + 500).map((k) => ({ tenant_id: tenantId, location_id: k.locationId, product_id: k.productId, good: 0, damaged: 0, reserved: 0, updated_at: at }));
+    locked.push(...(await lockLevels.execute(tx, { rows })));
   }
-  return byStockKey(await levelsOf.execute(tx, { keys: wanted, lock: true }));
+  return byStockKey(locked);
 }
 
-const updateLevel = preparedQuery({
-  build: (scope, param: ParamRef<{ locationId: number; productId: number; good: number; damaged: number; reserved: number; at: string }>) =>
-    scope.db
-      .updateTable('stock_levels')
-      .set({ good: param('good'), damaged: param('damaged'), reserved: param('reserved'), updated_at: param('at') })
-      .where('location_id', '=', param('locationId'))
-      .where('product_id', '=', param('productId')),
+/** Writes new levels of rows locked in this transaction, all in one statement (the conflict path always applies). */
+const writeLevels = preparedQuery({
+  shape: (p: { rows: Insertable<StockLevelTable>[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: Insertable<StockLevelTable>[] }>, count) =>
+    scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, LEVEL_COLUMNS)), ['location_id', 'product_id'], (eb) => ({
+      good: eb.ref('excluded.good'),
+      damaged: eb.ref('excluded.damaged'),
+      reserved: eb.ref('excluded.reserved'),
+      updated_at: eb.ref('excluded.updated_at'),
+    })),
 });
 
 const LEDGER_COLUMNS = [
@@ -136,9 +139,16 @@ const insertLedgerRows = preparedQuery({
  */
 export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: StockOutcome, cause: StockCause, now: Date): Promise<void> {
   const at = now.toISOString();
-  for (const level of outcome.levels.values()) {
-    await updateLevel.run(tx, { locationId: level.locationId, productId: level.productId, good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved), at });
-  }
+  const levels = [...outcome.levels.values()].map((level) => ({
+    tenant_id: tenantId,
+    location_id: level.locationId,
+    product_id: level.productId,
+    good: toScaled(level.good),
+    damaged: toScaled(level.damaged),
+    reserved: toScaled(level.reserved),
+    updated_at: at,
+  }));
+  for (let i = 0; i < levels.length; i += 500) await writeLevels.run(tx, { rows: levels.slice(i, i + 500) });
   const rows = outcome.movements.map((m) => ({
     tenant_id: tenantId,
     location_id: m.locationId,
