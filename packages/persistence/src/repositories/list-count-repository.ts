@@ -6,7 +6,7 @@
 // tenant's statuses x locations (x types), never by its history.
 //
 // A status change is one statement: the old combination -1 and the new one +1, always in that
-// order. On PostgreSQL the upsert locks those count rows until commit; since every transaction
+// order. With row locks the upsert holds those count rows until commit; since every transaction
 // takes them last and in the order of the state machines (a status is left before the next one is
 // entered), two transactions never wait on each other's count rows in a cycle.
 import type { AdjustmentStatus, AdjustmentType, InboundStatus, TransferStatus } from '@pits/domain';
@@ -144,7 +144,7 @@ const inboundTotal = preparedQuery({
   },
 });
 
-// A sum of bigints is a numeric (a string) on PostgreSQL, and null over no rows.
+// A sum of bigints may come back as a numeric (a string), and is null over no rows.
 const total = (row: { total: number | string | null } | undefined): number => Number(row?.total ?? 0);
 
 /** The number of the tenant's adjustments matching the list filters, from the kept counts. */
