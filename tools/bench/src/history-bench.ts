@@ -125,8 +125,14 @@ async function p50(run: () => Promise<unknown>, times: number, warmUps = 20): Pr
 function plainCount(writer: BulkWriter, tenantId: string, filters: AdjustmentFilters): () => Promise<unknown> {
   const where = ['tenant_id = ?'];
   const params: (string | number)[] = [tenantId];
-  if (filters.status) (where.push('status = ?'), params.push(filters.status));
-  if (filters.locationId !== undefined) (where.push('location_id = ?'), params.push(filters.locationId));
+  if (filters.status) {
+    where.push('status = ?');
+    params.push(filters.status);
+  }
+  if (filters.locationId !== undefined) {
+    where.push('location_id = ?');
+    params.push(filters.locationId);
+  }
   const text = `select count(*) as n from adjustments where ${where.join(' and ')}`;
   return () => writer.query(text, params);
 }
