@@ -12,7 +12,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import {
   type AdjustmentFilters,
   type Database,
@@ -27,6 +26,7 @@ import {
   recountListCounts,
 } from '@pits/persistence';
 import { keptAdjustmentTotal } from '@pits/persistence/bench';
+import { createPostgresDatabase, dropPostgresDatabase } from './bench-harness.js';
 import { type BulkWriter, documentNumber, openBulkWriter } from './inventory-seed.js';
 import type { BenchDialect } from './inventory-sql.js';
 
@@ -137,30 +137,6 @@ function plainCount(writer: BulkWriter, tenantId: string, filters: AdjustmentFil
   return () => writer.query(text, params);
 }
 
-async function createPostgresDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name}`);
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropPostgresDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`);
-  } finally {
-    await admin.end();
-  }
-}
-
 const ms = (n: number) => n.toFixed(3).padStart(9);
 
 async function runDialect(dialect: BenchDialect): Promise<Row[]> {
@@ -171,7 +147,7 @@ async function runDialect(dialect: BenchDialect): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     const target =
-      dialect === 'sqlite' ? ({ dialect: 'sqlite', location: join(dir, 'history.sqlite') } as const) : ({ dialect: 'postgres', url: await createPostgresDatabase(pgName) } as const);
+      dialect === 'sqlite' ? ({ dialect: 'sqlite', location: join(dir, 'history.sqlite') } as const) : ({ dialect: 'postgres', url: await createPostgresDatabase(pgAdminUrl, pgName) } as const);
     database = createDatabase(target);
     await migrateOrThrow(database);
     writer = await openBulkWriter(target);
@@ -209,7 +185,7 @@ async function runDialect(dialect: BenchDialect): Promise<Row[]> {
   } finally {
     await writer?.close();
     await database?.destroy();
-    if (dialect === 'postgres') await dropPostgresDatabase(pgName);
+    if (dialect === 'postgres') await dropPostgresDatabase(pgAdminUrl, pgName);
     rmSync(dir, { recursive: true, force: true });
   }
   return rows;
