@@ -118,6 +118,7 @@ export {
   shipTransfer,
 } from './operations/transfer-operations.js';
 export { type InboundDetailRecord, type InboundFilters, type InboundRecord, findInbound, listInbounds } from './repositories/inbound-repository.js';
+export { type ListCountMismatch, findListCountMismatches, recountListCounts } from './repositories/list-count-repository.js';
 export { type CreateInboundInput, type ReceiptInput, type ReceiveResult, cancelInbound, createInbound, receiveInbound } from './operations/inbound-operations.js';
 
 // Areas

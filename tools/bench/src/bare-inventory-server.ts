@@ -240,6 +240,7 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
       tenantId, partner.partnerId, number, locationId, String(body.type), String(body.stock_source), String(body.reason), 'pending',
       plain(total, 8), n, actor, null, null, null, null, null, at, at,
     ]))!;
+    await tx.run(sql.countChange(1), [tenantId, 'pending', locationId, String(body.type), 1]);
     const items = await tx.all(
       sql.insertItems(n),
       parsed.flatMap((l, i) => {
@@ -274,7 +275,7 @@ async function listAdjustments(ctx: Context, tenantId: string): Promise<void> {
   const status = typeof ctx.query.status === 'string' ? ctx.query.status : undefined;
   const filter: Param[] = status ? [tenantId, status] : [tenantId];
   const [count, rows] = await Promise.all([driver.one(sql.listCount(status !== undefined), filter), driver.all(sql.listPage(status !== undefined), [...filter, perPage, (page - 1) * perPage])]);
-  const total = Number(count!.total);
+  const total = Number(count?.total ?? 0);
   ctx.body = envelope({
     adjustments: rows.map((r) => ({
       id: r.number,
@@ -326,6 +327,7 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
     );
     await tx.run(sql.insertLedger(n), ledger);
     await tx.run(sql.markApproved, ['approved', at, actor, at, Number(row.id), 'pending']);
+    await tx.run(sql.countChange(2), [tenantId, 'pending', locationId, String(row.type), -1, tenantId, 'approved', locationId, String(row.type), 1]);
     // The gateway's event fan-out reads the subscribed endpoints; the benchmark registers none,
     // so, as in the gateway, nothing more is written.
     await tx.all(sql.subscribedEndpoints, [tenantId]);

@@ -6,8 +6,35 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
+
+/** Creates (afresh) the database `name` on the server of `adminUrl`; returns its URL. */
+export async function createPostgresDatabase(adminUrl: string, name: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Drops the database `name` a benchmark created, even with connections still open. */
+export async function dropPostgresDatabase(adminUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
 
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -14,9 +14,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import pg from 'pg';
 import { type Database, createDatabase, migrateOrThrow } from '@pits/persistence';
-import { type Child, type LoadResult, ROOT, cpuSeconds, freePort, load, startNode } from './bench-harness.js';
+import { type Child, type LoadResult, ROOT, cpuSeconds, createPostgresDatabase, dropPostgresDatabase, freePort, load, startNode } from './bench-harness.js';
 import { checkBareRoutesAgainstGateway } from './gateway-sql-capture.js';
 import { type BulkWriter, type PoolEntry, type SeedTenant, openBulkWriter, seedInventory, writePendingPool } from './inventory-seed.js';
 import type { BenchDialect } from './inventory-sql.js';
@@ -185,30 +184,6 @@ function printPairs(title: string, pairs: Pair[]): void {
   console.log(dirty.length ? `WARNING: non-2xx responses or socket errors in: ${dirty.map((p) => p.kind).join(', ')} (see the columns above)` : 'all responses 2xx, no socket errors');
 }
 
-async function createPostgresDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name}`);
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropPostgresDatabase(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  try {
-    await admin.query(`drop database if exists ${name} with (force)`);
-  } finally {
-    await admin.end();
-  }
-}
-
 async function runDialect(dialect: BenchDialect): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pits-inventory-bench-'));
   const pgName = `pits_bench_${process.pid}`;
@@ -219,7 +194,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
     const target =
       dialect === 'sqlite'
         ? ({ dialect: 'sqlite', location: join(dir, 'bench.sqlite') } as const)
-        : ({ dialect: 'postgres', url: await createPostgresDatabase(pgName) } as const);
+        : ({ dialect: 'postgres', url: await createPostgresDatabase(pgAdminUrl, pgName) } as const);
     const databaseUrl = target.dialect === 'sqlite' ? target.location : target.url;
     database = createDatabase(target);
     await migrateOrThrow(database);
@@ -294,7 +269,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
     for (const child of children) await child.stop();
     await writer?.close();
     await database?.destroy();
-    if (dialect === 'postgres') await dropPostgresDatabase(pgName);
+    if (dialect === 'postgres') await dropPostgresDatabase(pgAdminUrl, pgName);
     rmSync(dir, { recursive: true, force: true });
   }
 }

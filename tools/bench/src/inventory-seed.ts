@@ -14,6 +14,7 @@ import {
   authorizeTenant,
   grantAccess,
   createApiKey,
+  recountListCounts,
   createLocation,
   createPartner,
   createProduct,
@@ -58,6 +59,8 @@ export interface BulkWriter {
   insert(table: string, columns: readonly string[], rows: readonly (readonly Cell[])[]): Promise<void>;
   /** A statement with `?` placeholders (rewritten to `$n` for pg); returns the rows. */
   query<T>(text: string, params?: readonly Cell[]): Promise<T[]>;
+  /** Brings planner statistics (and on PostgreSQL the visibility map) up to date after a bulk load, as autovacuum would have by now. */
+  analyze(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +88,9 @@ function sqliteWriter(location: string): BulkWriter {
       if (statement.reader) return statement.all(...params) as T[];
       statement.run(...params);
       return [];
+    },
+    async analyze() {
+      db.exec('analyze');
     },
     async close() {
       db.close();
@@ -121,6 +127,9 @@ async function postgresWriter(url: string): Promise<BulkWriter> {
     async query<T>(text: string, params: readonly Cell[] = []) {
       const result = await client.query(toPg(text), [...params]);
       return result.rows as T[];
+    },
+    async analyze() {
+      await client.query('vacuum analyze');
     },
     async close() {
       await client.end();
@@ -379,9 +388,11 @@ export async function seedInventory(
     }
   }
   await resetIdentities(writer);
+  // The list totals are kept by the repositories; these rows were written around them.
+  for (const tenant of tenants) await recountListCounts(database, tenant.tenantId);
   // As autovacuum would have done by now on a database this size: planner statistics and the
-  // visibility map (index-only scans for the list's count).
-  if (writer.dialect === 'postgres') await writer.query('vacuum analyze');
+  // visibility map (index-only scans for the list's pages).
+  if (writer.dialect === 'postgres') await writer.analyze();
   counts.adjustments = adjustments.length;
   counts.adjustmentItems = adjustmentItems.length;
   counts.transfers = transfers.length;
@@ -420,6 +431,7 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
   const pool: PoolEntry[] = [];
   const at = now.toISOString();
   const perTenant = Math.ceil(count / tenants.length);
+  const pendingCounts = new Map<string, number>();
   for (const [index, tenant] of tenants.entries()) {
     const [sequence] = await writer.query<{ last_value: number }>("select last_value from document_sequences where tenant_id = ? and prefix = 'ADJ'", [tenant.tenantId]);
     let last = Number(sequence?.last_value ?? 0);
@@ -438,12 +450,22 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
         items.push([itemId, adjustmentId, line + 1, product.id, product.name, product.sku, Number(quantity), product.costPrice, plainDecimal(cost, 6), '']);
       });
       adjustments.push([adjustmentId, tenant.tenantId, tenant.partnerId, number, tenant.locationIds[n % 2]!, 'increase', 'good', 'Bench approve pool', 'pending', plainDecimal(total, 6), lines.length, createdBy, null, null, null, null, null, at, at]);
+      const countKey = `${tenant.tenantId}:${tenant.locationIds[n % 2]!}`;
+      pendingCounts.set(countKey, (pendingCounts.get(countKey) ?? 0) + 1);
       pool.push({ tenant: index, number, lines: lines.length });
     }
     await writer.query("update document_sequences set last_value = ? where tenant_id = ? and prefix = 'ADJ'", [last, tenant.tenantId]);
   }
   await writer.insert('adjustments', ADJUSTMENT_COLUMNS, adjustments);
   await writer.insert('adjustment_items', ADJUSTMENT_ITEM_COLUMNS, items);
+  // Written around the repositories: counted in the list totals here, as a create would have.
+  for (const [key, added] of pendingCounts) {
+    const [tenantId, locationId] = key.split(':') as [string, string];
+    await writer.query(
+      "insert into adjustment_list_counts (tenant_id, status, location_id, type, count) values (?, 'pending', ?, 'increase', ?) on conflict (tenant_id, status, location_id, type) do update set count = adjustment_list_counts.count + excluded.count",
+      [tenantId, Number(locationId), added],
+    );
+  }
   await resetIdentities(writer);
   // Interleave tenants: entry i of tenant t goes to position i * tenants + t.
   const interleaved: PoolEntry[] = [];

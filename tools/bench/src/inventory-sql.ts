@@ -40,11 +40,17 @@ export function inventorySql(dialect: BenchDialect) {
     items: p('select * from "adjustment_items" where "adjustment_id" = ? order by "line_no"'),
     stockRead: (lines: number) =>
       p(`select "location_id", "product_id", "good", "damaged", "reserved" from "stock_levels" where ("location_id", "product_id") in (${tuples(lines, 2)})`),
-    listCount: (byStatus: boolean) =>
-      p(`select count(*) as "total" from "adjustments" where "adjustments"."tenant_id" = ?${byStatus ? ' and "adjustments"."status" = ?' : ''}`),
+    /** The list's total from the kept counts (list-count-repository.ts). */
+    listCount: (byStatus: boolean) => p(`select sum("count") as "total" from "adjustment_list_counts" where "tenant_id" = ?${byStatus ? ' and "status" = ?' : ''}`),
+    /** The page's ids on the index, then their rows joined. */
     listPage: (byStatus: boolean) =>
       p(
-        `${JOINED} where "adjustments"."tenant_id" = ?${byStatus ? ' and "adjustments"."status" = ?' : ''} order by "adjustments"."created_at" desc, "adjustments"."id" desc limit ? offset ?`,
+        `select "adjustments".*, "locations"."code" as "location_code", "locations"."name" as "location_name", "locations"."address" as "location_address" from (select "adjustments"."id" from "adjustments" where "adjustments"."tenant_id" = ?${byStatus ? ' and "adjustments"."status" = ?' : ''} order by "adjustments"."created_at" desc, "adjustments"."id" desc limit ? offset ?) as "page" inner join "adjustments" on "adjustments"."id" = "page"."id" inner join "locations" on "locations"."id" = "adjustments"."location_id" order by "adjustments"."created_at" desc, "adjustments"."id" desc`,
+      ),
+    /** The kept list counts: `rows` combinations moved by one (+1 for a create; -1 and +1 for a decision). */
+    countChange: (rows: number) =>
+      p(
+        `insert into "adjustment_list_counts" ("tenant_id", "status", "location_id", "type", "count") values ${tuples(rows, 5)} on conflict ("tenant_id", "status", "location_id", "type") do update set "count" = "adjustment_list_counts"."count" + "excluded"."count"`,
       ),
     location: p('select * from "locations" where "tenant_id" = ? and "id" = ? and "deleted_at" is null'),
     products: (lines: number) => p(`select * from "products" where "tenant_id" = ? and "id" in ${tuple(lines)} and "deleted_at" is null`),
@@ -85,7 +91,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
   const s = inventorySql(dialect);
   switch (kind) {
     case 'create':
-      return [s.location, s.products(lines), s.nextSequence, s.insertAdjustment, s.insertItems(lines)];
+      return [s.location, s.products(lines), s.nextSequence, s.insertAdjustment, s.countChange(1), s.insertItems(lines)];
     case 'detail':
       return [s.adjustmentByNumber, s.items, s.stockRead(lines)];
     case 'list':
@@ -100,6 +106,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
         s.writeStock(lines),
         s.insertLedger(lines),
         s.markApproved,
+        s.countChange(2),
         s.subscribedEndpoints,
       ];
   }

@@ -18,7 +18,7 @@ import {
   unwrap,
 } from '@pits/domain';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { type InboundRecord, findInbound, lockInbound } from '../repositories/inbound-repository.js';
+import { type InboundRecord, findInbound, insertInbound, lockInbound, updateInboundStatus } from '../repositories/inbound-repository.js';
 import { lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
@@ -45,35 +45,28 @@ export async function createInbound(scope: Scope, input: CreateInboundInput, now
     await requireTenantLocation(tx, input.tenantId, input.locationId, 'locationId');
     const products = await requireTenantProducts(tx, input.tenantId, input.lines.map((l) => l.productId));
     const code = input.code ?? formatDocumentNumber('INB', now, await nextDocumentSequence(tx, input.tenantId, 'INB'));
-    const row = await tx.dialect
-      .insertReturning(
-        tx.db
-          .insertInto('inbound_shipments')
-          .values({
-            tenant_id: input.tenantId,
-            code,
-            inbound_date: (input.inboundDate ?? now).toISOString(),
-            source_type: input.sourceType,
-            source_id: input.sourceId,
-            source_code: input.sourceCode,
-            location_id: input.locationId,
-            status: 'pending',
-            received_at: null,
-            cancelled_at: null,
-            notes: input.notes ?? '',
-            created_by: input.createdBy,
-            updated_by: input.createdBy,
-            created_at: at,
-            updated_at: at,
-          }),
-        ['id'],
-      )
-      .executeTakeFirstOrThrow();
+    const inboundId = await insertInbound(tx, {
+      tenant_id: input.tenantId,
+      code,
+      inbound_date: (input.inboundDate ?? now).toISOString(),
+      source_type: input.sourceType,
+      source_id: input.sourceId,
+      source_code: input.sourceCode,
+      location_id: input.locationId,
+      status: 'pending',
+      received_at: null,
+      cancelled_at: null,
+      notes: input.notes ?? '',
+      created_by: input.createdBy,
+      updated_by: input.createdBy,
+      created_at: at,
+      updated_at: at,
+    });
     await tx.db
       .insertInto('inbound_details')
       .values(
         input.lines.map((line, index) => ({
-          inbound_id: row.id,
+          inbound_id: inboundId,
           product_id: line.productId,
           expected_quantity: toScaled(dec(line.expectedQuantity)),
           received_good: 0,
@@ -93,7 +86,7 @@ export async function createInbound(scope: Scope, input: CreateInboundInput, now
         })),
       )
       .execute();
-    return row.id;
+    return inboundId;
   });
   return (await findInbound(scope, input.tenantId, id))!;
 }
@@ -116,11 +109,7 @@ export async function cancelInbound(scope: Scope, input: { tenantId: string; id:
     const row = await lockInbound(tx, input.tenantId, input.id);
     if (!row) throw notFound(input.id);
     unwrap(decideCancel(row));
-    await tx.db
-      .updateTable('inbound_shipments')
-      .set({ status: 'cancelled', cancelled_at: now.toISOString(), updated_by: input.actor, updated_at: now.toISOString() })
-      .where('id', '=', row.id)
-      .execute();
+    await updateInboundStatus(tx, row, { status: 'cancelled', cancelled_at: now.toISOString(), updated_by: input.actor, updated_at: now.toISOString() });
     await statusEvent(tx, input.tenantId, row, row.status, 'cancelled', now);
     return (await findInbound(tx, input.tenantId, input.id))!;
   });
@@ -200,11 +189,7 @@ export async function receiveInbound(
         .execute();
     }
     const status = receipt.next.status;
-    await tx.db
-      .updateTable('inbound_shipments')
-      .set({ status, received_at: status === 'received' ? at : null, updated_by: actorName, updated_at: at })
-      .where('id', '=', row.id)
-      .execute();
+    await updateInboundStatus(tx, row, { status, received_at: status === 'received' ? at : null, updated_by: actorName, updated_at: at });
     if (status !== row.status) await statusEvent(tx, input.tenantId, row, row.status, status, now);
     return (await findInbound(tx, input.tenantId, input.id))!;
   });

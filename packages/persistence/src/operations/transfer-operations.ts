@@ -8,6 +8,7 @@ import {
   type Result,
   type StockLevels,
   type TransferForDecision,
+  type TransferStatus,
   type TransferStep,
   approveTransfer as decideApproval,
   dec,
@@ -29,8 +30,10 @@ import {
   type TransferRow,
   type TransferWithItems,
   findTransfer,
+  insertTransfer,
   listTransferItems,
   lockTransfer,
+  updateTransferStatus,
 } from '../repositories/transfer-repository.js';
 import type { TransferTable } from '../schema/index.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
@@ -64,43 +67,36 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
     const lines = input.items.map((item, index) => ({ ...item, quantity: dec(item.quantity), unitPrice: dec(products[index]!.costPrice) }));
     const totals = unwrap(transferTotals(lines));
     const number = formatDocumentNumber('TRF', now, await nextDocumentSequence(tx, input.tenantId, 'TRF'));
-    const row = await tx.dialect
-      .insertReturning(
-        tx.db
-          .insertInto('transfers')
-          .values({
-            tenant_id: input.tenantId,
-            partner_id: input.partnerId,
-            number,
-            from_location_id: from.id,
-            to_location_id: to.id,
-            transfer_date: input.transferDate,
-            expected_arrival_date: input.expectedArrivalDate ?? null,
-            actual_arrival_date: null,
-            reference_number: input.referenceNumber ?? '',
-            status: 'pending',
-            notes: input.notes ?? '',
-            total_items: totals.totalItems,
-            total_quantity: toScaled(totals.totalQuantity),
-            total_value: toPlainString(totals.totalValue),
-            created_by: JSON.stringify(input.actor),
-            approved_at: null,
-            approved_by: null,
-            rejected_at: null,
-            rejected_by: null,
-            rejection_reason: null,
-            shipped_at: null,
-            shipped_by: null,
-            received_at: null,
-            received_by: null,
-            created_at: at,
-            updated_at: at,
-          }),
-        ['id'],
-      )
-      .executeTakeFirstOrThrow();
+    const transferId = await insertTransfer(tx, {
+      tenant_id: input.tenantId,
+      partner_id: input.partnerId,
+      number,
+      from_location_id: from.id,
+      to_location_id: to.id,
+      transfer_date: input.transferDate,
+      expected_arrival_date: input.expectedArrivalDate ?? null,
+      actual_arrival_date: null,
+      reference_number: input.referenceNumber ?? '',
+      status: 'pending',
+      notes: input.notes ?? '',
+      total_items: totals.totalItems,
+      total_quantity: toScaled(totals.totalQuantity),
+      total_value: toPlainString(totals.totalValue),
+      created_by: JSON.stringify(input.actor),
+      approved_at: null,
+      approved_by: null,
+      rejected_at: null,
+      rejected_by: null,
+      rejection_reason: null,
+      shipped_at: null,
+      shipped_by: null,
+      received_at: null,
+      received_by: null,
+      created_at: at,
+      updated_at: at,
+    });
     const itemRows = lines.map((line, index) => ({
-      transfer_id: row.id,
+      transfer_id: transferId,
       line_no: index + 1,
       product_id: line.productId,
       product_name: products[index]!.name,
@@ -147,7 +143,7 @@ async function stockStep<N>(
   now: Date,
   decide: StockDecision<N>,
   side: 'from' | 'to',
-  columns: (next: N) => Updateable<TransferTable>,
+  columns: (next: N) => Updateable<TransferTable> & { status: TransferStatus },
 ): Promise<TransferWithItems> {
   return withTransaction(scope, async (tx) => {
     const row = await lockOrThrow(tx, input.tenantId, input.number);
@@ -165,12 +161,7 @@ async function stockStep<N>(
     const levels = await lockStockLevels(tx, input.tenantId, items.map((i) => ({ locationId, productId: i.productId })), now);
     const step = unwrap(decide(decision, levels, now, input.actor));
     await writeStockOutcome(tx, input.tenantId, step.stock, { type: 'transfer', id: row.number, documentNumber: row.number, actor: ledgerActor(input.actor) }, now);
-    await tx.db
-      .updateTable('transfers')
-      .set({ ...columns(step.next), updated_at: now.toISOString() })
-      .where('id', '=', row.id)
-      .where('status', '=', row.status)
-      .execute();
+    await updateTransferStatus(tx, row, { ...columns(step.next), updated_at: now.toISOString() });
     const updated = (await findTransfer(tx, input.tenantId, input.number))!;
     await statusChanged(tx, input.tenantId, row.number, row.status, updated.status, now);
     return updated;
@@ -210,18 +201,13 @@ export async function rejectTransfer(scope: Scope, input: TransferActionInput & 
   return withTransaction(scope, async (tx) => {
     const row = await lockOrThrow(tx, input.tenantId, input.number);
     const rejection = unwrap(decideRejection(row, input.reason, now, input.actor));
-    await tx.db
-      .updateTable('transfers')
-      .set({
-        status: 'rejected',
-        rejected_at: rejection.next.rejectedAt.toISOString(),
-        rejected_by: JSON.stringify(rejection.next.rejectedBy),
-        rejection_reason: rejection.next.rejectionReason,
-        updated_at: now.toISOString(),
-      })
-      .where('id', '=', row.id)
-      .where('status', '=', 'pending')
-      .execute();
+    await updateTransferStatus(tx, row, {
+      status: 'rejected',
+      rejected_at: rejection.next.rejectedAt.toISOString(),
+      rejected_by: JSON.stringify(rejection.next.rejectedBy),
+      rejection_reason: rejection.next.rejectionReason,
+      updated_at: now.toISOString(),
+    });
     await statusChanged(tx, input.tenantId, row.number, row.status, 'rejected', now);
     return (await findTransfer(tx, input.tenantId, input.number))!;
   });

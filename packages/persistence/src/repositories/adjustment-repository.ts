@@ -14,6 +14,7 @@ import {
 import { type ParamRef, markedColumns, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { AdjustmentItemTable, AdjustmentTable } from '../schema/index.js';
+import { changeAdjustmentCounts, keptAdjustmentTotal } from './list-count-repository.js';
 
 export type AdjustmentRow = Selectable<AdjustmentTable>;
 export type AdjustmentItemRow = Selectable<AdjustmentItemTable>;
@@ -198,10 +199,14 @@ const insertAdjustmentRow = preparedQuery({
     scope.dialect.insertReturningAll(scope.db.insertInto('adjustments').values(markedColumns(param, ADJUSTMENT_COLUMNS))),
 });
 
-/** Inserts a new adjustment and returns its record at `location`. */
+/**
+ * Inserts a new adjustment (in any status: a stock count inserts one approved) and counts it in
+ * the list totals; returns its record at `location`.
+ */
 export async function insertAdjustment(tx: Tx, row: NewAdjustment, location: AdjustmentLocation): Promise<AdjustmentRecord> {
   const inserted = await insertAdjustmentRow.takeFirst(tx, row);
   if (!inserted) throw new Error('insert into adjustments returned no row');
+  await changeAdjustmentCounts(tx, inserted.tenant_id, null, { status: inserted.status, location_id: inserted.location_id, type: inserted.type });
   return toAdjustmentRecord(inserted, location);
 }
 
@@ -249,8 +254,9 @@ const markRejected = preparedQuery({
 });
 
 /**
- * Writes a decision on a pending adjustment (locked by `lockAdjustment`) and returns the decided
- * record. The update only matches a pending row, so a decision can never overwrite another.
+ * Writes a decision on a pending adjustment (locked by `lockAdjustment`), moves it in the list
+ * totals, and returns the decided record. The update only matches a pending row, so a decision
+ * can never overwrite another.
  */
 export async function recordAdjustmentDecision(tx: Tx, record: AdjustmentRecord, decision: AdjustmentDecisionColumns): Promise<AdjustmentRecord> {
   const result =
@@ -264,6 +270,8 @@ export async function recordAdjustmentDecision(tx: Tx, record: AdjustmentRecord,
           updatedAt: decision.updatedAt,
         });
   if (Number(result.numAffectedRows ?? 0) !== 1) throw new Error(`adjustment ${record.number} was not pending when its decision was written`);
+  const counted = { location_id: record.location.id, type: record.type };
+  await changeAdjustmentCounts(tx, record.tenantId, { ...counted, status: record.status }, { ...counted, status: decision.status });
   return decision.status === 'approved'
     ? { ...record, status: 'approved', approvedAt: decision.approvedAt, approvedBy: decision.approvedBy, updatedAt: decision.updatedAt }
     : {
@@ -303,25 +311,33 @@ function filtered(scope: Scope, param: ParamRef<ListParams>, shape: FilterShape)
   return base;
 }
 
-const countFiltered = preparedQuery({
-  shape: filterShape,
-  build: (scope, param: ParamRef<ListParams>, shape) => filtered(scope, param, shape).select((eb) => eb.fn.countAll<number>().as('total')),
-});
-
+// The page is found on the index alone (ids only; OFFSET skips index entries, not rows), then only
+// its rows are read and joined: a deep page costs little more than the first.
 const pageFiltered = preparedQuery({
   shape: filterShape,
   build: (scope, param: ParamRef<ListParams>, shape) =>
-    filtered(scope, param, shape)
+    scope.db
+      .selectFrom(
+        filtered(scope, param, shape)
+          .select('adjustments.id')
+          .orderBy('adjustments.created_at', 'desc')
+          .orderBy('adjustments.id', 'desc')
+          .limit(param('limit'))
+          .offset(param('offset'))
+          .as('page'),
+      )
+      .innerJoin('adjustments', 'adjustments.id', 'page.id')
       .innerJoin('locations', 'locations.id', 'adjustments.location_id')
       .selectAll('adjustments')
       .select(LOCATION_COLUMNS)
       .orderBy('adjustments.created_at', 'desc')
-      .orderBy('adjustments.id', 'desc')
-      .limit(param('limit'))
-      .offset(param('offset')),
+      .orderBy('adjustments.id', 'desc'),
 });
 
-/** A page of the tenant's adjustments, newest first (created_at, then id, descending), and the total. */
+/**
+ * A page of the tenant's adjustments, newest first (created_at, then id, descending), and the
+ * total from the kept counts (list-count-repository.ts), which costs the same at any history size.
+ */
 export async function listAdjustments(
   scope: Scope,
   tenantId: string,
@@ -336,6 +352,6 @@ export async function listAdjustments(
     limit: page.perPage,
     offset: pageOffset(page),
   };
-  const [count, rows] = await Promise.all([countFiltered.takeFirst(scope, params), pageFiltered.execute(scope, params)]);
-  return { rows: rows.map(fromJoined), total: Number(count!.total) };
+  const [total, rows] = await Promise.all([keptAdjustmentTotal(scope, params), pageFiltered.execute(scope, params)]);
+  return { rows: rows.map(fromJoined), total };
 }

@@ -1,9 +1,10 @@
 // Inbound shipments and their detail lines, with the location and products the contract embeds:
 // rows, their mapping to records, and the queries over them.
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type Dec, type InboundStatus, type PageRequest, dec, fromScaled, pageOffset } from '@pits/domain';
 import type { InboundDetailTable, InboundShipmentTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
+import { changeInboundCounts, keptInboundTotal } from './list-count-repository.js';
 import { type LocationRecord, toLocationRecord } from './location-repository.js';
 import { type ProductRecord, toProductRecord } from './product-repository.js';
 
@@ -135,19 +136,52 @@ export async function lockInbound(tx: Tx, tenantId: string, id: number): Promise
   return tx.dialect.lockRows(tx.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id)).executeTakeFirst();
 }
 
+/** Inserts a new shipment and counts it in the list totals; returns its id. */
+export async function insertInbound(tx: Tx, row: Insertable<InboundShipmentTable> & Pick<InboundRow, 'status'>): Promise<number> {
+  const { id } = await tx.dialect.insertReturning(tx.db.insertInto('inbound_shipments').values(row), ['id']).executeTakeFirstOrThrow();
+  await changeInboundCounts(tx, row.tenant_id, null, { status: row.status, location_id: row.location_id });
+  return id;
+}
+
+/**
+ * Writes `set` on a shipment (locked by `lockInbound`) and moves it in the list totals from its
+ * status in `row` to `set.status`. Only a row still in `row.status` is changed.
+ */
+export async function updateInboundStatus(tx: Tx, row: InboundRow, set: Updateable<InboundShipmentTable> & { status: InboundStatus }): Promise<void> {
+  const result = await tx.db.updateTable('inbound_shipments').set(set).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new Error(`inbound shipment ${row.id} was not ${row.status} when its change was written`);
+  await changeInboundCounts(tx, row.tenant_id, { status: row.status, location_id: row.location_id }, { status: set.status, location_id: row.location_id });
+}
+
 export interface InboundFilters {
   status?: InboundStatus | undefined;
   locationId?: number | undefined;
 }
 
-/** A page of the tenant's shipments, newest first, with locations, lines and products. */
+/**
+ * A page of the tenant's shipments, newest first, with locations, lines and products, and the
+ * total from the kept counts.
+ */
 export async function listInbounds(scope: Scope, tenantId: string, filters: InboundFilters, page: PageRequest): Promise<{ rows: InboundRecord[]; total: number }> {
-  let base = scope.db.selectFrom('inbound_shipments').where('tenant_id', '=', tenantId);
-  if (filters.status) base = base.where('status', '=', filters.status);
-  if (filters.locationId !== undefined) base = base.where('location_id', '=', filters.locationId);
-  const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(page.perPage).offset(pageOffset(page)).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  let base = scope.db.selectFrom('inbound_shipments').where('inbound_shipments.tenant_id', '=', tenantId);
+  if (filters.status) base = base.where('inbound_shipments.status', '=', filters.status);
+  if (filters.locationId !== undefined) base = base.where('inbound_shipments.location_id', '=', filters.locationId);
+  // The page's ids on the index alone, then only its rows read (see listAdjustments).
+  const ids = base
+    .select('inbound_shipments.id')
+    .orderBy('inbound_shipments.created_at', 'desc')
+    .orderBy('inbound_shipments.id', 'desc')
+    .limit(page.perPage)
+    .offset(pageOffset(page));
+  const [rows, total] = await Promise.all([
+    scope.db
+      .selectFrom(ids.as('page'))
+      .innerJoin('inbound_shipments', 'inbound_shipments.id', 'page.id')
+      .selectAll('inbound_shipments')
+      .orderBy('inbound_shipments.created_at', 'desc')
+      .orderBy('inbound_shipments.id', 'desc')
+      .execute(),
+    keptInboundTotal(scope, { tenantId, status: filters.status || undefined, locationId: filters.locationId }),
   ]);
-  return { rows: await withParts(scope, rows), total: Number(count.n) };
+  return { rows: await withParts(scope, rows), total };
 }

@@ -1,9 +1,10 @@
 // Transfers and their items: rows, their mapping to records, and the queries over them.
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type Actor, type Dec, type PageRequest, type TransferStatus, dec, fromScaled, pageOffset } from '@pits/domain';
 import type { TransferItemTable, TransferTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
 import { parseActor } from './adjustment-repository.js';
+import { changeTransferCounts, keptTransferTotal } from './list-count-repository.js';
 
 export type TransferRow = Selectable<TransferTable>;
 export type TransferItemRow = Selectable<TransferItemTable>;
@@ -116,16 +117,18 @@ const TRANSFER_COLUMNS = [
   'transfers.received_by', 'transfers.created_at', 'transfers.updated_at',
 ] as const;
 
+const LOCATION_COLUMNS = [
+  'f.code as f_code', 'f.name as f_name', 'f.address as f_address', 'f.pic_name as f_pic', 'f.phone as f_phone',
+  't.code as t_code', 't.name as t_name', 't.address as t_address', 't.pic_name as t_pic', 't.phone as t_phone',
+] as const;
+
 function joined(scope: Scope) {
   return scope.db
     .selectFrom('transfers')
     .innerJoin('locations as f', 'f.id', 'transfers.from_location_id')
     .innerJoin('locations as t', 't.id', 'transfers.to_location_id')
     .select(TRANSFER_COLUMNS)
-    .select([
-      'f.code as f_code', 'f.name as f_name', 'f.address as f_address', 'f.pic_name as f_pic', 'f.phone as f_phone',
-      't.code as t_code', 't.name as t_name', 't.address as t_address', 't.pic_name as t_pic', 't.phone as t_phone',
-    ]);
+    .select(LOCATION_COLUMNS);
 }
 
 type JoinedRow = TransferRow & Record<`${'f' | 't'}_${'code' | 'name' | 'address' | 'pic' | 'phone'}`, string>;
@@ -155,6 +158,29 @@ export async function lockTransfer(tx: Tx, tenantId: string, number: string): Pr
   return tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number)).executeTakeFirst();
 }
 
+const countKey = (row: Pick<TransferRow, 'status' | 'from_location_id' | 'to_location_id'>) => ({
+  status: row.status,
+  from_location_id: row.from_location_id,
+  to_location_id: row.to_location_id,
+});
+
+/** Inserts a new transfer and counts it in the list totals; returns its id. */
+export async function insertTransfer(tx: Tx, row: Insertable<TransferTable> & Pick<TransferRow, 'status'>): Promise<number> {
+  const { id } = await tx.dialect.insertReturning(tx.db.insertInto('transfers').values(row), ['id']).executeTakeFirstOrThrow();
+  await changeTransferCounts(tx, row.tenant_id, null, countKey(row));
+  return id;
+}
+
+/**
+ * Moves a transfer (locked by `lockTransfer`) from its status in `row` to `set.status`, with the
+ * other columns of `set`, and in the list totals. Only a row still in `row.status` is changed.
+ */
+export async function updateTransferStatus(tx: Tx, row: TransferRow, set: Updateable<TransferTable> & { status: TransferStatus }): Promise<void> {
+  const result = await tx.db.updateTable('transfers').set(set).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) throw new Error(`transfer ${row.number} was not ${row.status} when its change was written`);
+  await changeTransferCounts(tx, row.tenant_id, countKey(row), countKey({ ...row, status: set.status }));
+}
+
 export interface TransferFilters {
   status?: TransferStatus | undefined;
   fromLocationId?: number | undefined;
@@ -164,29 +190,35 @@ export interface TransferFilters {
   transferDateTo?: string | undefined;
 }
 
-/** A page of the tenant's transfers, newest first (created_at, then id, descending), and the total. */
+/**
+ * A page of the tenant's transfers, newest first (created_at, then id, descending), and the total:
+ * from the kept counts, except with a transfer_date bound, which only a real COUNT over the
+ * tenant's transfers in that range can answer.
+ */
 export async function listTransfers(scope: Scope, tenantId: string, filters: TransferFilters, page: PageRequest): Promise<{ rows: TransferRecord[]; total: number }> {
   let base = scope.db.selectFrom('transfers').where('transfers.tenant_id', '=', tenantId);
   if (filters.status) base = base.where('transfers.status', '=', filters.status);
   if (filters.fromLocationId !== undefined) base = base.where('transfers.from_location_id', '=', filters.fromLocationId);
   if (filters.toLocationId !== undefined) base = base.where('transfers.to_location_id', '=', filters.toLocationId);
+  const byDate = Boolean(filters.transferDateFrom || filters.transferDateTo);
   if (filters.transferDateFrom) base = base.where('transfers.transfer_date', '>=', filters.transferDateFrom);
   if (filters.transferDateTo) base = base.where('transfers.transfer_date', '<=', filters.transferDateTo);
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-    base
+  // The page's ids on the index alone, then only its rows read and joined (see listAdjustments).
+  const ids = base.select('transfers.id').orderBy('transfers.created_at', 'desc').orderBy('transfers.id', 'desc').limit(page.perPage).offset(pageOffset(page));
+  const [total, rows] = await Promise.all([
+    byDate
+      ? base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow().then((r) => Number(r.total))
+      : keptTransferTotal(scope, { tenantId, status: filters.status || undefined, fromLocationId: filters.fromLocationId, toLocationId: filters.toLocationId }),
+    scope.db
+      .selectFrom(ids.as('page'))
+      .innerJoin('transfers', 'transfers.id', 'page.id')
       .innerJoin('locations as f', 'f.id', 'transfers.from_location_id')
       .innerJoin('locations as t', 't.id', 'transfers.to_location_id')
       .select(TRANSFER_COLUMNS)
-      .select([
-        'f.code as f_code', 'f.name as f_name', 'f.address as f_address', 'f.pic_name as f_pic', 'f.phone as f_phone',
-        't.code as t_code', 't.name as t_name', 't.address as t_address', 't.pic_name as t_pic', 't.phone as t_phone',
-      ])
+      .select(LOCATION_COLUMNS)
       .orderBy('transfers.created_at', 'desc')
       .orderBy('transfers.id', 'desc')
-      .limit(page.perPage)
-      .offset(pageOffset(page))
       .execute(),
   ]);
-  return { rows: rows.map(fromJoined), total: Number(count.total) };
+  return { rows: rows.map(fromJoined), total };
 }

@@ -79,6 +79,52 @@ create table "installation_grants" ("tenant_id" text not null references "tenant
 create index "installation_grants_partner_idx" on "installation_grants" ("partner_id", "tenant_id");
 insert into installation_grants (tenant_id, partner_id, granted_at, withdrawn_at, withdraw_reason, created_at, updated_at)
     select tenant_id, partner_id, created_at, null, null, created_at, updated_at from installations;
+-- up 007-list-counts
+create table "adjustment_list_counts" ("tenant_id" text not null references "tenants" ("id") on delete cascade, "status" text not null, "location_id" bigint not null, "type" text not null, "count" bigint not null, constraint "adjustment_list_counts_pkey" primary key ("tenant_id", "status", "location_id", "type"));
+create table "transfer_list_counts" ("tenant_id" text not null references "tenants" ("id") on delete cascade, "status" text not null, "from_location_id" bigint not null, "to_location_id" bigint not null, "count" bigint not null, constraint "transfer_list_counts_pkey" primary key ("tenant_id", "status", "from_location_id", "to_location_id"));
+create table "inbound_list_counts" ("tenant_id" text not null references "tenants" ("id") on delete cascade, "status" text not null, "location_id" bigint not null, "count" bigint not null, constraint "inbound_list_counts_pkey" primary key ("tenant_id", "status", "location_id"));
+insert into adjustment_list_counts (tenant_id, status, location_id, type, count)
+    select tenant_id, status, location_id, type, count(*) from adjustments group by tenant_id, status, location_id, type;
+insert into transfer_list_counts (tenant_id, status, from_location_id, to_location_id, count)
+    select tenant_id, status, from_location_id, to_location_id, count(*) from transfers group by tenant_id, status, from_location_id, to_location_id;
+insert into inbound_list_counts (tenant_id, status, location_id, count)
+    select tenant_id, status, location_id, count(*) from inbound_shipments group by tenant_id, status, location_id;
+drop index "adjustments_status_list_idx";
+create index "adjustments_status_page_idx" on "adjustments" ("tenant_id", "status", "created_at", "id", "location_id", "type");
+drop index "adjustments_location_id_list_idx";
+create index "adjustments_location_id_page_idx" on "adjustments" ("tenant_id", "location_id", "created_at", "id", "status", "type");
+drop index "adjustments_type_list_idx";
+create index "adjustments_type_page_idx" on "adjustments" ("tenant_id", "type", "created_at", "id", "status", "location_id");
+drop index "transfers_status_list_idx";
+create index "transfers_status_page_idx" on "transfers" ("tenant_id", "status", "created_at", "id", "from_location_id", "to_location_id");
+drop index "transfers_from_location_id_list_idx";
+create index "transfers_from_location_id_page_idx" on "transfers" ("tenant_id", "from_location_id", "created_at", "id", "status", "to_location_id");
+drop index "transfers_to_location_id_list_idx";
+create index "transfers_to_location_id_page_idx" on "transfers" ("tenant_id", "to_location_id", "created_at", "id", "status", "from_location_id");
+drop index "inbound_status_list_idx";
+create index "inbound_status_page_idx" on "inbound_shipments" ("tenant_id", "status", "created_at", "id", "location_id");
+drop index "inbound_location_id_list_idx";
+create index "inbound_location_id_page_idx" on "inbound_shipments" ("tenant_id", "location_id", "created_at", "id", "status");
+-- down 007-list-counts
+drop index "adjustments_status_page_idx";
+create index "adjustments_status_list_idx" on "adjustments" ("tenant_id", "status", "created_at", "id");
+drop index "adjustments_location_id_page_idx";
+create index "adjustments_location_id_list_idx" on "adjustments" ("tenant_id", "location_id", "created_at", "id");
+drop index "adjustments_type_page_idx";
+create index "adjustments_type_list_idx" on "adjustments" ("tenant_id", "type", "created_at", "id");
+drop index "transfers_status_page_idx";
+create index "transfers_status_list_idx" on "transfers" ("tenant_id", "status", "created_at", "id");
+drop index "transfers_from_location_id_page_idx";
+create index "transfers_from_location_id_list_idx" on "transfers" ("tenant_id", "from_location_id", "created_at", "id");
+drop index "transfers_to_location_id_page_idx";
+create index "transfers_to_location_id_list_idx" on "transfers" ("tenant_id", "to_location_id", "created_at", "id");
+drop index "inbound_status_page_idx";
+create index "inbound_status_list_idx" on "inbound_shipments" ("tenant_id", "status", "created_at", "id");
+drop index "inbound_location_id_page_idx";
+create index "inbound_location_id_list_idx" on "inbound_shipments" ("tenant_id", "location_id", "created_at", "id");
+drop table "inbound_list_counts";
+drop table "transfer_list_counts";
+drop table "adjustment_list_counts";
 -- down 005-installation-grants
 drop table "installation_grants";
 -- down 004-webhook-attempt-body
