@@ -87,15 +87,17 @@ export interface LoadResult {
 /**
  * autocannon for `seconds` with `connections`, from this process. `requests` (autocannon's
  * request objects, e.g. with `setupRequest` to vary path, headers and body per request) overrides
- * method, headers and body.
+ * method, headers and body. Several urls: connection i goes to url i mod n (round-robin, so give
+ * a multiple of their number), and the result is their total.
  */
 export async function load(
   name: string,
-  url: string,
+  url: string | readonly string[],
   options: { headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST' | 'PATCH'; body?: string; requests?: autocannon.Request[] } = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
-    url,
+    // autocannon takes an array of urls; its typings only say string.
+    url: url as string,
     connections: options.connections ?? 50,
     duration: options.seconds ?? 10,
     headers: options.headers ?? {},
