@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { type Database, createDatabase, migrateOrThrow } from '@pits/persistence';
-import { type Child, type LoadResult, ROOT, freePort, startNode } from './bench-harness.js';
+import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
 import { checkBareRoutesAgainstGateway } from './gateway-sql-capture.js';
 import {
   CASES,
