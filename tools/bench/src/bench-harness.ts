@@ -71,6 +71,32 @@ export function cpuSeconds(pid: number | undefined): number | null {
 /** USER_HZ: 100 on every mainstream Linux build. */
 const CLOCK_TICKS_PER_SECOND = 100;
 
+/** CPU seconds so far of several processes together; null if any is unknown. */
+export function cpuSecondsOf(pids: readonly (number | undefined)[]): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    const used = cpuSeconds(pid);
+    if (used === null) return null;
+    total += used;
+  }
+  return total;
+}
+
+/**
+ * Waits until the processes are all but idle (under a tenth of a core over `quietMs`), at most
+ * `maxMs`: requests a load generator gave up on at its end are still being served until then.
+ */
+export async function settle(pids: readonly (number | undefined)[], quietMs = 200, maxMs = 5000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let last = cpuSecondsOf(pids);
+  while (last !== null && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, quietMs));
+    const now = cpuSecondsOf(pids);
+    if (now === null || now - last < quietMs / 1000 / 10) return;
+    last = now;
+  }
+}
+
 export interface LoadResult {
   name: string;
   requestsPerSecond: number;
@@ -82,6 +108,8 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** Requests completed in the run. */
   requests: number;
+  /** Requests sent in the run: the completed ones and those still unanswered when it ended. */
+  sent: number;
 }
 
 /**
@@ -115,6 +143,8 @@ export async function load(
     errors: result.errors,
     statusCodes,
     requests: result.requests.total,
+    // autocannon reports it; its typings do not.
+    sent: (result.requests as { sent?: number }).sent ?? result.requests.total,
   };
 }
 

@@ -168,7 +168,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
       pairs,
     );
     for (const p of pairs) console.log(`  ${p.kind.padEnd(8)} ${p.path}`);
-    console.log(`  CPU us/req: the server process's user+system CPU over the measured run / requests completed${dialect === 'postgres' ? '; PG us/req: the same for the PostgreSQL backends serving it' : ' (SQLite runs inside it)'}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
+    console.log(`  CPU us/req: the server process's user+system CPU over the measured run, read once it has served the run's last requests / requests sent${dialect === 'postgres' ? '; PG us/req: the same for the PostgreSQL backends serving it' : ' (SQLite runs inside it)'}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
   } finally {
     for (const child of children) await child.stop();
     await writer?.close();

@@ -4,7 +4,7 @@
 import type autocannon from 'autocannon';
 import pg from 'pg';
 import type { Database } from '@pits/persistence';
-import { type LoadResult, cpuSeconds, load } from './bench-harness.js';
+import { type LoadResult, cpuSeconds, cpuSecondsOf, load, settle } from './bench-harness.js';
 import { type BulkWriter, type PoolEntry, type SeedTenant, seedInventory, writePendingPool } from './inventory-seed.js';
 
 export const CASES = ['create', 'detail', 'list', 'approve'] as const;
@@ -105,7 +105,10 @@ export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: Ap
 }
 
 export interface Measured extends LoadResult {
-  /** The servers' CPU (user + system, summed over them) per completed request, in microseconds; null off Linux. */
+  /**
+   * The servers' CPU (user + system, summed over them) per request, in microseconds; null off
+   * Linux. Taken once the servers have settled after the run, over every request sent in it.
+   */
   cpuUs: number | null;
   /** PostgreSQL backends' CPU per completed request (postgres only), in microseconds. */
   dbCpuUs: number | null;
@@ -115,16 +118,6 @@ export interface Measured extends LoadResult {
 async function backendCpu(writer: BulkWriter): Promise<Map<number, number>> {
   const rows = await writer.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
   return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid) ?? 0]));
-}
-
-function totalCpu(pids: readonly (number | undefined)[]): number | null {
-  let total = 0;
-  for (const pid of pids) {
-    const used = cpuSeconds(pid);
-    if (used === null) return null;
-    total += used;
-  }
-  return total;
 }
 
 export interface CaseRun {
@@ -146,25 +139,42 @@ export interface CaseRun {
   around?: { before(): Promise<void>; after(): Promise<void> };
 }
 
+/** Fresh pending adjustments for `seconds` of the approve case (none for the other cases). */
+async function approvePool(run: Pick<CaseRun, 'kind' | 'tenants' | 'writer' | 'approvePerSecond' | 'poolSeed'>, seconds: number): Promise<ApprovePool> {
+  if (run.kind !== 'approve') return { entries: [], next: 0 };
+  return { entries: await writePendingPool(run.writer, run.tenants, Math.ceil(seconds * run.approvePerSecond), new Date(), run.poolSeed), next: 0 };
+}
+
+/**
+ * `seconds` of a case, measuring nothing, until the servers settle: lets fresh processes compile
+ * their hot paths before any run is measured.
+ */
+export async function warmUp(run: Omit<CaseRun, 'warmupSeconds' | 'around'>, label: string): Promise<void> {
+  const pool = await approvePool(run, run.seconds);
+  await load(`warm-up ${label}`, run.url, { seconds: run.seconds, connections: run.connections, requests: requestsFor(run.kind, run.tenants, pool) });
+  await settle(run.pids);
+}
+
 /**
  * A warm-up, then the measured run of one case. `poolShort` says the approve pool ran out (its
  * last requests answered 422): raise the pool's rate.
  */
 export async function runCase(run: CaseRun, label: string): Promise<{ measured: Measured; poolShort: boolean }> {
   const { kind, tenants, writer } = run;
-  const pool: ApprovePool = { entries: [], next: 0 };
-  if (kind === 'approve') {
-    pool.entries = await writePendingPool(writer, tenants, Math.ceil((run.seconds + run.warmupSeconds) * run.approvePerSecond), new Date(), run.poolSeed);
-  }
+  const pool = await approvePool(run, run.seconds + run.warmupSeconds);
   await load(`warm-up ${label}`, run.url, { seconds: run.warmupSeconds, connections: run.connections, requests: requestsFor(kind, tenants, pool) });
+  // The warm-up's unanswered requests are served before the measured run starts, and the measured
+  // run's own are all served before its CPU is read: its CPU is the work of the requests it sent.
+  await settle(run.pids);
   await run.around?.before();
   const dbBefore = writer.dialect === 'postgres' ? await backendCpu(writer) : null;
-  const cpuBefore = totalCpu(run.pids);
+  const cpuBefore = cpuSecondsOf(run.pids);
   const result = await load(label, run.url, { seconds: run.seconds, connections: run.connections, requests: requestsFor(kind, tenants, pool) });
-  const cpuAfter = totalCpu(run.pids);
+  await settle(run.pids);
+  const cpuAfter = cpuSecondsOf(run.pids);
   const dbAfter = dbBefore ? await backendCpu(writer) : null;
   await run.around?.after();
-  const perRequest = (used: number) => (result.requests === 0 ? null : (used * 1e6) / result.requests);
+  const perRequest = (used: number) => (result.sent === 0 ? null : (used * 1e6) / result.sent);
   return {
     measured: {
       ...result,

@@ -10,7 +10,8 @@
 // request can: goal, gateway CPU per request at 2 and 3 processes within 10 % of 1 process, and
 // Redis adding at most 100 us of gateway CPU per request.
 //
-// Environment: BENCH_SECONDS (5 per run, after a 1 s warm-up), BENCH_PROCESSES (1,2,3),
+// Environment: BENCH_SECONDS (5 per run, after a 1 s warm-up), BENCH_WARMUP_SECONDS (2: load of
+// every case per gateway process before anything is measured), BENCH_PROCESSES (1,2,3),
 // BENCH_CASES (create,detail,list,approve), BENCH_CONNECTIONS (48: a multiple of 1, 2 and 3),
 // BENCH_REDIS_CASE (detail), BENCH_REDIS_ROUNDS (2 runs of each store), BENCH_PG_URL
 // (postgres://postgres@127.0.0.1:5432/postgres, where a database pits_scale_bench_<pid> is created
@@ -21,7 +22,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
-import { CASES, CREDENTIALS_KEY, type Case, type Measured, casesFrom, createPostgresDatabase, dropPostgresDatabase, nonOk, runCase, seedForLoad } from './inventory-load.js';
+import { CASES, CREDENTIALS_KEY, type Case, type Measured, casesFrom, createPostgresDatabase, dropPostgresDatabase, nonOk, runCase, seedForLoad, warmUp } from './inventory-load.js';
 import { type BulkWriter, type SeedTenant, openBulkWriter } from './inventory-seed.js';
 import { createDatabase, migrateOrThrow } from '@pits/persistence';
 import {
@@ -37,7 +38,10 @@ import {
 } from './scale-out-model.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const warmupSeconds = Math.min(1, seconds);
+/** Load per gateway process and case before anything is measured. */
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+/** The warm-up of each measured run (its pools reopened, its requests in flight). */
+const RUN_WARMUP_SECONDS = 1;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 48);
 const processCounts = (process.env.BENCH_PROCESSES ?? '1,2,3').split(',').map((n) => Number(n.trim())).filter((n) => Number.isInteger(n) && n >= 1 && n <= 8);
 const cases = casesFrom(process.env.BENCH_CASES);
@@ -128,19 +132,19 @@ async function untilCountedInRedis(url: string, tenant: SeedTenant): Promise<voi
 const num = (n: number | null, width: number, digits = 0) => (n === null ? '-' : n.toFixed(digits)).padStart(width);
 
 function printRows(rows: readonly Row[]): void {
-  console.log(`\n[scale-out] N gateway processes on one PostgreSQL, rate limits in Redis; ${connections} connections round-robin over them, ${seconds} s per run after ${warmupSeconds} s warm-up; p99 in ms`);
+  console.log(`\n[scale-out] N gateway processes on one PostgreSQL, rate limits in Redis; ${connections} connections round-robin over them, ${seconds} s per run after ${RUN_WARMUP_SECONDS} s warm-up (every process warmed first: ${warmupSeconds} s of each case); p99 in ms`);
   console.log(
-    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'errors'.padStart(6)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'gw cores'.padStart(8)} ${'PG cores'.padStart(8)}  ${'PG conns per gw'.padEnd(15)} ${'redis hits'.padStart(10)}`,
+    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'errors'.padStart(6)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'gw cores'.padStart(8)} ${'PG cores'.padStart(8)}  ${'PG conns per gw'.padEnd(15)} ${'redis hits/sent'.padStart(15)}`,
   );
   for (const r of rows) {
     const base = rows.find((b) => b.kind === r.kind && b.processes === 1)?.measured.cpuUs ?? null;
     const m = r.measured;
     console.log(
-      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${String(m.errors).padStart(6)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${num(coresUsed(m.cpuUs, m.requestsPerSecond), 8, 2)} ${num(coresUsed(m.dbCpuUs, m.requestsPerSecond), 8, 2)}  ${r.backends.join('+').padEnd(15)} ${`${r.redisCounted}/${m.requests}`.padStart(10)}`,
+      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${String(m.errors).padStart(6)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${num(coresUsed(m.cpuUs, m.sent / seconds), 8, 2)} ${num(coresUsed(m.dbCpuUs, m.sent / seconds), 8, 2)}  ${r.backends.join('+').padEnd(15)} ${`${r.redisCounted}/${m.sent}`.padStart(15)}`,
     );
   }
-  console.log('  gw us/req: the gateway processes\' user+system CPU over the run (summed) / requests completed; PG us/req: the same for the PostgreSQL backends of the database;');
-  console.log('  cores: CPU seconds per second of run; PG conns per gw: backends each gateway held at the end of the run; redis hits: tier-bucket counts Redis took / requests completed');
+  console.log('  gw us/req: the gateway processes\' user+system CPU over the run, once they have settled (summed) / requests sent; PG us/req: the same for the PostgreSQL backends of the database;');
+  console.log('  cores: CPU seconds per second of run; PG conns per gw: backends each gateway held at the end of the run; redis hits/sent: tier-bucket counts Redis took / requests sent (the denominator of us/req)');
 }
 
 function printCapacity(rows: readonly Row[]): Map<number, number | null> {
@@ -199,6 +203,9 @@ async function measureRedisCost(env: Record<string, string>, redisEnv: Record<st
   try {
     const [counting] = await startGateways(1, { ...env, ...redisEnv }, tenants[0]!);
     children.push(counting!);
+    for (const [store, gateway] of [['memory', memory!], ['redis', counting!]] as const) {
+      await warmUp({ kind: redisCase, url: gateway.url, pids: [gateway.process.pid], tenants, writer, seconds: warmupSeconds, connections, approvePerSecond, poolSeed: 39 }, `${store} store ${redisCase}`);
+    }
     const runs: Record<'memory' | 'redis', Measured[]> = { memory: [], redis: [] };
     let serverCpu = 0;
     for (let round = 0; round < redisRounds; round += 1) {
@@ -209,7 +216,7 @@ async function measureRedisCost(env: Record<string, string>, redisEnv: Record<st
         let before = 0;
         const { measured } = await runCase(
           {
-            kind: redisCase, url: gateway.url, pids: [gateway.process.pid], tenants, writer, seconds, warmupSeconds, connections, approvePerSecond, poolSeed: 40 + round,
+            kind: redisCase, url: gateway.url, pids: [gateway.process.pid], tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections, approvePerSecond, poolSeed: 40 + round,
             around: { before: async () => void (before = await redisCpu(redis)), after: async () => void (serverCpu += store === 'redis' ? (await redisCpu(redis)) - before : 0) },
           },
           `${store} store ${redisCase} round ${round + 1}`,
@@ -217,8 +224,9 @@ async function measureRedisCost(env: Record<string, string>, redisEnv: Record<st
         runs[store].push(measured);
       }
     }
-    const redisRequests = runs.redis.reduce((sum, m) => sum + m.requests, 0);
-    const cost = { memoryUs: pooledCpuUs(runs.memory), redisUs: pooledCpuUs(runs.redis), redisServerUs: redisRequests > 0 ? (serverCpu * 1e6) / redisRequests : null };
+    const sent = (m: Measured) => ({ requests: m.sent, cpuUs: m.cpuUs });
+    const redisRequests = runs.redis.reduce((sum, m) => sum + m.sent, 0);
+    const cost = { memoryUs: pooledCpuUs(runs.memory.map(sent)), redisUs: pooledCpuUs(runs.redis.map(sent)), redisServerUs: redisRequests > 0 ? (serverCpu * 1e6) / redisRequests : null };
     console.log(`\n[scale-out] what Redis costs: 1 gateway, ${redisCase}, ${redisRounds} alternating rounds of ${seconds} s per store`);
     for (const store of ['memory', 'redis'] as const) {
       for (const [i, m] of runs[store].entries()) {
@@ -260,20 +268,27 @@ async function main(): Promise<void> {
     const env = { DATABASE_URL: target.url, CREDENTIALS_KEY, LOG_LEVEL: 'warn', DB_POOL_SIZE: String(POOL_SIZE), RATE_LIMIT_SMALL: '1000000', RATE_LIMIT_OPERATION: '1000000' };
     const redisEnv = { REDIS_URL: redisUrl, RATE_LIMIT_KEY_PREFIX: keyPrefix };
     const rows: Row[] = [];
-    for (const processes of processCounts) {
-      gateways = await startGateways(processes, { ...env, ...redisEnv }, tenants[0]!);
-      for (const kind of cases) {
+    // The most processes any run needs, started once: a run at N processes loads the first N, and
+    // the others sit idle. Each is warmed on every case first, so none is measured cold, and the
+    // runs at 1, 2 and 3 processes of a case follow each other, close in time.
+    gateways = await startGateways(Math.max(...processCounts), { ...env, ...redisEnv }, tenants[0]!);
+    for (const kind of cases) {
+      await warmUp({ kind, url: gateways.map((g) => g.url), pids: gateways.map((g) => g.process.pid), tenants, writer, seconds: warmupSeconds * gateways.length, connections, approvePerSecond, poolSeed: 30 }, `${gateways.length}p ${kind}`);
+    }
+    for (const kind of cases) {
+      for (const processes of processCounts) {
+        const serving = gateways.slice(0, processes);
         let before = new Map<string, number>();
         let after = new Map<string, number>();
         let backends: number[] = [];
         const { measured, poolShort } = await runCase(
           {
-            kind, url: gateways.map((g) => g.url), pids: gateways.map((g) => g.process.pid), tenants, writer, seconds, warmupSeconds, connections, approvePerSecond, poolSeed: 20 + processes,
+            kind, url: serving.map((g) => g.url), pids: serving.map((g) => g.process.pid), tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections, approvePerSecond, poolSeed: 20 + processes,
             around: {
               before: async () => void (before = await counters(redis)),
               after: async () => {
                 after = await counters(redis);
-                backends = await backendsByGateway(writer!, gateways);
+                backends = await backendsByGateway(writer!, serving);
               },
             },
           },
@@ -283,9 +298,9 @@ async function main(): Promise<void> {
         rows.push({ processes, kind, measured, backends, redisCounted: counted(before, after) });
         console.log(`[scale-out] ${processes}p ${kind}: ${measured.requestsPerSecond.toFixed(0)} req/s, gateway ${num(measured.cpuUs, 0)} us/req, PG ${num(measured.dbCpuUs, 0)} us/req`);
       }
-      for (const g of gateways) await g.stop();
-      gateways = [];
     }
+    for (const g of gateways) await g.stop();
+    gateways = [];
     const cost = await measureRedisCost(env, redisEnv, tenants, writer, redis);
 
     printRows(rows);
