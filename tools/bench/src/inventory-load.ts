@@ -187,7 +187,7 @@ export async function runCase(run: CaseRun, label: string): Promise<{ measured: 
 }
 
 /** The non-2xx responses of a run as `3x422 1x503`, or `0`. */
-export function nonOk(r: LoadResult): string {
+export function nonOk(r: Pick<LoadResult, 'statusCodes'>): string {
   const codes = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
   return codes.length ? codes.map(([code, count]) => `${count}x${code}`).join(' ') : '0';
 }

@@ -10,13 +10,16 @@
 // request can: goal, gateway CPU per request at 2 and 3 processes within 10 % of 1 process, and
 // Redis adding at most 100 us of gateway CPU per request.
 //
-// Environment: BENCH_SECONDS (5 per run, after a 1 s warm-up), BENCH_WARMUP_SECONDS (2: load of
-// every case per gateway process before anything is measured), BENCH_PROCESSES (1,2,3),
-// BENCH_CASES (create,detail,list,approve), BENCH_CONNECTIONS (48: a multiple of 1, 2 and 3),
-// BENCH_REDIS_CASE (detail), BENCH_REDIS_ROUNDS (2 runs of each store), BENCH_PG_URL
-// (postgres://postgres@127.0.0.1:5432/postgres, where a database pits_scale_bench_<pid> is created
-// and dropped), BENCH_REDIS_URL (REDIS_URL, else redis://127.0.0.1:6379; the gateways count under
-// a key prefix of this run's own, deleted at the end), BENCH_APPROVE_POOL_PER_SECOND (3000).
+// Environment: BENCH_SECONDS (4 per run, after a 1 s warm-up), BENCH_ROUNDS (2: runs of each
+// process count per case, in the order 1 2 3 3 2 1, so a drift falls on every count alike),
+// BENCH_WARMUP_SECONDS (2: load of every case per gateway process before anything is measured),
+// BENCH_PROCESSES (1,2,3), BENCH_CASES (create,detail,list,approve), BENCH_CONNECTIONS (48: a
+// multiple of 1, 2 and 3), BENCH_CONTROL (1; 0 leaves out the control run: 1 process at
+// BENCH_CONNECTIONS / the most processes), BENCH_REDIS_CASE (detail), BENCH_REDIS_ROUNDS (2 runs of
+// each store), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where a database
+// pits_scale_bench_<pid> is created and dropped), BENCH_REDIS_URL (REDIS_URL, else
+// redis://127.0.0.1:6379; the gateways count under a key prefix of this run's own, deleted at the
+// end), BENCH_APPROVE_POOL_PER_SECOND (3000).
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -26,18 +29,21 @@ import { CASES, CREDENTIALS_KEY, type Case, type Measured, casesFrom, createPost
 import { type BulkWriter, type SeedTenant, openBulkWriter } from './inventory-seed.js';
 import { createDatabase, migrateOrThrow } from '@pits/persistence';
 import {
+  type RunFigures,
   connectionBudget,
   coresUsed,
   counted,
   gatewayCoresPerDatabaseCore,
   meanOf,
+  mergeRuns,
   perCore,
-  pooledCpuUs,
   ratio,
+  runOrder,
   summaryLine,
 } from './scale-out-model.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
 /** Load per gateway process and case before anything is measured. */
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 /** The warm-up of each measured run (its pools reopened, its requests in flight). */
@@ -50,6 +56,7 @@ const redisRounds = Number(process.env.BENCH_REDIS_ROUNDS ?? 2);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const approvePerSecond = Number(process.env.BENCH_APPROVE_POOL_PER_SECOND ?? 3000);
+const control = process.env.BENCH_CONTROL !== '0';
 const keyPrefix = `bench:scale-out:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const pgName = `pits_scale_bench_${process.pid}`;
 /** Connections per gateway process: the gateway's own default of DB_POOL_SIZE. */
@@ -60,8 +67,12 @@ if (processCounts.length === 0) throw new Error('BENCH_PROCESSES: give process c
 
 interface Row {
   processes: number;
+  /** Load connections; below BENCH_CONNECTIONS on the control row. */
+  connections: number;
   kind: Case;
-  measured: Measured;
+  /** Its runs merged (mergeRuns). */
+  measured: RunFigures;
+  runs: number;
   /** PostgreSQL connections each gateway held at the end of the run. */
   backends: number[];
   /** Hits the Redis counters took during the run (one per request in the tier bucket). */
@@ -132,22 +143,26 @@ async function untilCountedInRedis(url: string, tenant: SeedTenant): Promise<voi
 const num = (n: number | null, width: number, digits = 0) => (n === null ? '-' : n.toFixed(digits)).padStart(width);
 
 function printRows(rows: readonly Row[]): void {
-  console.log(`\n[scale-out] N gateway processes on one PostgreSQL, rate limits in Redis; ${connections} connections round-robin over them, ${seconds} s per run after ${RUN_WARMUP_SECONDS} s warm-up (every process warmed first: ${warmupSeconds} s of each case); p99 in ms`);
+  console.log(`\n[scale-out] N gateway processes on one PostgreSQL, rate limits in Redis; ${connections} connections round-robin over them, ${seconds} s per run after ${RUN_WARMUP_SECONDS} s warm-up (every process warmed first: ${warmupSeconds} s of each case); each row merges its runs (${runOrder(processCounts, rounds).join(' ')}, the control once mid-way): req/s their mean, p99 in ms their worst, CPU pooled`);
   console.log(
-    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'errors'.padStart(6)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'gw cores'.padStart(8)} ${'PG cores'.padStart(8)}  ${'PG conns per gw'.padEnd(15)} ${'redis hits/sent'.padStart(15)}`,
+    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'conns'.padStart(5)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'errors'.padStart(6)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'gw cores'.padStart(8)} ${'PG cores'.padStart(8)}  ${'PG conns per gw'.padEnd(15)} ${'redis hits/sent'.padStart(15)}`,
   );
   for (const r of rows) {
-    const base = rows.find((b) => b.kind === r.kind && b.processes === 1)?.measured.cpuUs ?? null;
+    const base = rows.find((b) => b.kind === r.kind && b.processes === 1 && b.connections === connections)?.measured.cpuUs ?? null;
     const m = r.measured;
     console.log(
-      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${String(m.errors).padStart(6)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${num(coresUsed(m.cpuUs, m.sent / seconds), 8, 2)} ${num(coresUsed(m.dbCpuUs, m.sent / seconds), 8, 2)}  ${r.backends.join('+').padEnd(15)} ${`${r.redisCounted}/${m.sent}`.padStart(15)}`,
+      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${String(r.connections).padStart(5)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${String(m.errors).padStart(6)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${num(coresUsed(m.cpuUs, m.sent / seconds), 8, 2)} ${num(coresUsed(m.dbCpuUs, m.sent / seconds), 8, 2)}  ${r.backends.join('+').padEnd(15)} ${`${r.redisCounted}/${m.sent}`.padStart(15)}`,
     );
   }
   console.log('  gw us/req: the gateway processes\' user+system CPU over the run, once they have settled (summed) / requests sent; PG us/req: the same for the PostgreSQL backends of the database;');
+  if (rows.some((r) => r.connections !== connections)) {
+    console.log(`  the 1-process runs at fewer connections are a control: one process at the concurrency each of ${Math.max(...processCounts)} processes gets, so its CPU per request shows what less batching per process costs`);
+  }
   console.log('  cores: CPU seconds per second of run; PG conns per gw: backends each gateway held at the end of the run; redis hits/sent: tier-bucket counts Redis took / requests sent (the denominator of us/req)');
 }
 
-function printCapacity(rows: readonly Row[]): Map<number, number | null> {
+function printCapacity(all: readonly Row[]): Map<number, number | null> {
+  const rows = all.filter((r) => r.connections === connections);
   const smallest = Math.min(...rows.map((r) => r.processes));
   console.log(`\n[scale-out] capacity model (from the ${smallest}-process runs): requests per second one core serves = 1 / CPU seconds per request`);
   console.log(`${'case'.padEnd(8)} ${'gw req/s per core'.padStart(17)} ${'PG req/s per core'.padStart(17)} ${'gw cores per PG core'.padStart(20)}`);
@@ -224,9 +239,8 @@ async function measureRedisCost(env: Record<string, string>, redisEnv: Record<st
         runs[store].push(measured);
       }
     }
-    const sent = (m: Measured) => ({ requests: m.sent, cpuUs: m.cpuUs });
     const redisRequests = runs.redis.reduce((sum, m) => sum + m.sent, 0);
-    const cost = { memoryUs: pooledCpuUs(runs.memory.map(sent)), redisUs: pooledCpuUs(runs.redis.map(sent)), redisServerUs: redisRequests > 0 ? (serverCpu * 1e6) / redisRequests : null };
+    const cost = { memoryUs: mergeRuns(runs.memory).cpuUs, redisUs: mergeRuns(runs.redis).cpuUs, redisServerUs: redisRequests > 0 ? (serverCpu * 1e6) / redisRequests : null };
     console.log(`\n[scale-out] what Redis costs: 1 gateway, ${redisCase}, ${redisRounds} alternating rounds of ${seconds} s per store`);
     for (const store of ['memory', 'redis'] as const) {
       for (const [i, m] of runs[store].entries()) {
@@ -271,19 +285,26 @@ async function main(): Promise<void> {
     // The most processes any run needs, started once: a run at N processes loads the first N, and
     // the others sit idle. Each is warmed on every case first, so none is measured cold, and the
     // runs at 1, 2 and 3 processes of a case follow each other, close in time.
-    gateways = await startGateways(Math.max(...processCounts), { ...env, ...redisEnv }, tenants[0]!);
+    const most = Math.max(...processCounts);
+    gateways = await startGateways(most, { ...env, ...redisEnv }, tenants[0]!);
     for (const kind of cases) {
       await warmUp({ kind, url: gateways.map((g) => g.url), pids: gateways.map((g) => g.process.pid), tenants, writer, seconds: warmupSeconds * gateways.length, connections, approvePerSecond, poolSeed: 30 }, `${gateways.length}p ${kind}`);
     }
+    // Each case at every process count with all the connections, in rounds forward and backward,
+    // with the control (one process at the connections each gets at the most processes) mid-way.
+    const order = runOrder(processCounts, rounds);
+    const plan: [number, number][] = order.map((n) => [n, connections]);
+    if (control && most > 1) plan.splice(Math.ceil(order.length / 2), 0, [1, Math.round(connections / most)]);
     for (const kind of cases) {
-      for (const processes of processCounts) {
+      const byConfiguration = new Map<string, { processes: number; connections: number; runs: Measured[]; backends: number[]; redisCounted: number }>();
+      for (const [processes, load] of plan) {
         const serving = gateways.slice(0, processes);
         let before = new Map<string, number>();
         let after = new Map<string, number>();
         let backends: number[] = [];
         const { measured, poolShort } = await runCase(
           {
-            kind, url: serving.map((g) => g.url), pids: serving.map((g) => g.process.pid), tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections, approvePerSecond, poolSeed: 20 + processes,
+            kind, url: serving.map((g) => g.url), pids: serving.map((g) => g.process.pid), tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections: load, approvePerSecond, poolSeed: 20 + processes,
             around: {
               before: async () => void (before = await counters(redis)),
               after: async () => {
@@ -292,12 +313,18 @@ async function main(): Promise<void> {
               },
             },
           },
-          `${processes}p ${kind}`,
+          `${processes}p ${load}c ${kind}`,
         );
         if (poolShort) console.log(`[scale-out] the approve pool ran out at ${processes} processes: raise BENCH_APPROVE_POOL_PER_SECOND`);
-        rows.push({ processes, kind, measured, backends, redisCounted: counted(before, after) });
-        console.log(`[scale-out] ${processes}p ${kind}: ${measured.requestsPerSecond.toFixed(0)} req/s, gateway ${num(measured.cpuUs, 0)} us/req, PG ${num(measured.dbCpuUs, 0)} us/req`);
+        const key = `${processes}/${load}`;
+        const configuration = byConfiguration.get(key) ?? { processes, connections: load, runs: [], backends: [], redisCounted: 0 };
+        configuration.runs.push(measured);
+        configuration.backends = backends.map((n, i) => Math.max(n, configuration.backends[i] ?? 0));
+        configuration.redisCounted += counted(before, after);
+        byConfiguration.set(key, configuration);
+        console.log(`[scale-out] ${processes}p ${load}c ${kind}: ${measured.requestsPerSecond.toFixed(0)} req/s, gateway ${num(measured.cpuUs, 0)} us/req, PG ${num(measured.dbCpuUs, 0)} us/req`);
       }
+      for (const c of byConfiguration.values()) rows.push({ processes: c.processes, connections: c.connections, kind, measured: mergeRuns(c.runs), backends: c.backends, redisCounted: c.redisCounted, runs: c.runs.length });
     }
     for (const g of gateways) await g.stop();
     gateways = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionBudget, coresUsed, counted, gatewayCoresPerDatabaseCore, meanOf, perCore, pooledCpuUs, ratio, summaryLine } from './scale-out-model.js';
+import { type RunFigures, connectionBudget, coresUsed, counted, gatewayCoresPerDatabaseCore, meanOf, mergeRuns, perCore, pooledCpuUs, ratio, runOrder, summaryLine } from './scale-out-model.js';
 
 describe('scale-out capacity model', () => {
   it('pools CPU per request over runs by their requests, not as a mean of the runs', () => {
@@ -49,5 +49,25 @@ describe('scale-out capacity model', () => {
     const ratios = new Map<number, number | null>([[1, 1], [2, 1.034], [3, 1.0861]]);
     expect(summaryLine(ratios, 42.4)).toBe('scale-out: gateway CPU/request 2p/1p = 1.03, 3p/1p = 1.09; redis adds 42 us/request');
     expect(summaryLine(new Map([[1, 1]]), null)).toBe('scale-out: gateway CPU/request n/a; redis adds n/a');
+  });
+});
+
+describe('merging the rounds of one configuration', () => {
+  const run = (over: Partial<RunFigures>): RunFigures => ({ requestsPerSecond: 100, p50: 10, p99: 50, non2xx: 0, errors: 0, statusCodes: { 200: 500 }, requests: 500, sent: 500, cpuUs: 1000, dbCpuUs: 400, ...over });
+
+  it('sums the counts, averages the rates, keeps the worst p99 and pools CPU by the requests sent', () => {
+    const merged = mergeRuns([
+      run({}),
+      run({ requestsPerSecond: 300, p50: 20, p99: 90, non2xx: 2, statusCodes: { 200: 1500, 422: 2 }, requests: 1500, sent: 1502, cpuUs: 2000, dbCpuUs: null }),
+    ]);
+    expect(merged).toMatchObject({ requestsPerSecond: 200, p50: 15, p99: 90, non2xx: 2, errors: 0, statusCodes: { 200: 2000, 422: 2 }, requests: 2000, sent: 2002, dbCpuUs: null });
+    expect(merged.cpuUs).toBeCloseTo((500 * 1000 + 1502 * 2000) / 2002);
+    expect(() => mergeRuns([])).toThrow(/no runs/);
+  });
+
+  it('runs the process counts forward, then backward, so drift falls on every count alike', () => {
+    expect(runOrder([1, 2, 3], 2)).toEqual([1, 2, 3, 3, 2, 1]);
+    expect(runOrder([1, 2, 3], 3)).toEqual([1, 2, 3, 3, 2, 1, 1, 2, 3]);
+    expect(runOrder([1, 3], 1)).toEqual([1, 3]);
   });
 });

@@ -86,3 +86,50 @@ export function summaryLine(ratios: ReadonlyMap<number, number | null>, redisAdd
   const redis = redisAddsUs === null ? 'redis adds n/a' : `redis adds ${redisAddsUs.toFixed(0)} us/request`;
   return `scale-out: gateway CPU/request ${parts.join(', ') || 'n/a'}; ${redis}`;
 }
+
+/** What merging needs of a measured run (inventory-load's Measured has it all). */
+export interface RunFigures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  statusCodes: Record<string, number>;
+  requests: number;
+  sent: number;
+  cpuUs: number | null;
+  dbCpuUs: number | null;
+}
+
+/**
+ * Several runs of the same configuration as one: counts summed, req/s and p50 their mean, p99
+ * the worst, and CPU per request pooled over the requests each run sent.
+ */
+export function mergeRuns<T extends RunFigures>(runs: readonly T[]): RunFigures {
+  if (runs.length === 0) throw new Error('mergeRuns: no runs');
+  const sum = (pick: (r: T) => number) => runs.reduce((total, r) => total + pick(r), 0);
+  const statusCodes: Record<string, number> = {};
+  for (const r of runs) for (const [code, count] of Object.entries(r.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + count;
+  return {
+    requestsPerSecond: sum((r) => r.requestsPerSecond) / runs.length,
+    p50: sum((r) => r.p50) / runs.length,
+    p99: Math.max(...runs.map((r) => r.p99)),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
+    statusCodes,
+    requests: sum((r) => r.requests),
+    sent: sum((r) => r.sent),
+    cpuUs: pooledCpuUs(runs.map((r) => ({ requests: r.sent, cpuUs: r.cpuUs }))),
+    dbCpuUs: pooledCpuUs(runs.map((r) => ({ requests: r.sent, cpuUs: r.dbCpuUs }))),
+  };
+}
+
+/**
+ * The order of the runs of one case: the process counts forward, then backward, and so on for
+ * `rounds` rounds, so a drift in the machine or the database over the case falls on every count alike.
+ */
+export function runOrder(processCounts: readonly number[], rounds: number): number[] {
+  const order: number[] = [];
+  for (let round = 0; round < rounds; round += 1) order.push(...(round % 2 === 0 ? processCounts : [...processCounts].reverse()));
+  return order;
+}
