@@ -68,6 +68,26 @@ export function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * Times the processes together were taken off a CPU so far: `involuntary` when the scheduler
+ * preempted them (more runnable processes than cores), `voluntary` when they waited (I/O, an empty
+ * event loop); from /proc (Linux), null elsewhere.
+ */
+export function contextSwitches(pids: readonly (number | undefined)[]): { voluntary: number; involuntary: number } | null {
+  const total = { voluntary: 0, involuntary: 0 };
+  for (const pid of pids) {
+    if (pid === undefined) return null;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      total.voluntary += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+      total.involuntary += Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      return null;
+    }
+  }
+  return total;
+}
+
 /** USER_HZ: 100 on every mainstream Linux build. */
 const CLOCK_TICKS_PER_SECOND = 100;
 

@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
+import { type Child, ROOT, contextSwitches, freePort, startNode } from './bench-harness.js';
 import { CASES, CREDENTIALS_KEY, type Case, type Measured, casesFrom, createPostgresDatabase, dropPostgresDatabase, nonOk, runCase, seedForLoad, warmUp } from './inventory-load.js';
 import { type BulkWriter, type SeedTenant, openBulkWriter } from './inventory-seed.js';
 import { createDatabase, migrateOrThrow } from '@pits/persistence';
@@ -77,6 +77,8 @@ interface Row {
   backends: number[];
   /** Hits the Redis counters took during the run (one per request in the tier bucket). */
   redisCounted: number;
+  /** The gateways' context switches during the runs, summed: preempted (involuntary) and waiting. */
+  switches: { voluntary: number; involuntary: number } | null;
 }
 
 /** Every rate-limit counter of this run's gateways, by key. */
@@ -145,19 +147,20 @@ const num = (n: number | null, width: number, digits = 0) => (n === null ? '-' :
 function printRows(rows: readonly Row[]): void {
   console.log(`\n[scale-out] N gateway processes on one PostgreSQL, rate limits in Redis; ${connections} connections round-robin over them, ${seconds} s per run after ${RUN_WARMUP_SECONDS} s warm-up (every process warmed first: ${warmupSeconds} s of each case); each row merges its runs (${runOrder(processCounts, rounds).join(' ')}, the control once mid-way): req/s their mean, p99 in ms their worst, CPU pooled`);
   console.log(
-    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'conns'.padStart(5)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'errors'.padStart(6)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'gw cores'.padStart(8)} ${'PG cores'.padStart(8)}  ${'PG conns per gw'.padEnd(15)} ${'redis hits/sent'.padStart(15)}`,
+    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'conns'.padStart(5)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'errors'.padStart(6)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'gw cores'.padStart(8)} ${'PG cores'.padStart(8)}  ${'PG conns per gw'.padEnd(15)} ${'redis hits/sent'.padStart(15)} ${'preempt/req'.padStart(11)} ${'waits/req'.padStart(9)}`,
   );
   for (const r of rows) {
     const base = rows.find((b) => b.kind === r.kind && b.processes === 1 && b.connections === connections)?.measured.cpuUs ?? null;
     const m = r.measured;
     console.log(
-      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${String(r.connections).padStart(5)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${String(m.errors).padStart(6)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${num(coresUsed(m.cpuUs, m.sent / seconds), 8, 2)} ${num(coresUsed(m.dbCpuUs, m.sent / seconds), 8, 2)}  ${r.backends.join('+').padEnd(15)} ${`${r.redisCounted}/${m.sent}`.padStart(15)}`,
+      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${String(r.connections).padStart(5)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${String(m.errors).padStart(6)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${num(coresUsed(m.cpuUs, m.sent / seconds), 8, 2)} ${num(coresUsed(m.dbCpuUs, m.sent / seconds), 8, 2)}  ${r.backends.join('+').padEnd(15)} ${`${r.redisCounted}/${m.sent}`.padStart(15)} ${num(r.switches && m.sent ? r.switches.involuntary / m.sent : null, 11, 2)} ${num(r.switches && m.sent ? r.switches.voluntary / m.sent : null, 9, 2)}`,
     );
   }
   console.log('  gw us/req: the gateway processes\' user+system CPU over the run, once they have settled (summed) / requests sent; PG us/req: the same for the PostgreSQL backends of the database;');
   if (rows.some((r) => r.connections !== connections)) {
     console.log(`  the 1-process runs at fewer connections are a control: one process at the concurrency each of ${Math.max(...processCounts)} processes gets, so its CPU per request shows what less batching per process costs`);
   }
+  console.log('  preempt/req, waits/req: the gateways\' involuntary (the scheduler took the CPU away) and voluntary (waiting on I/O) context switches per request sent');
   console.log('  cores: CPU seconds per second of run; PG conns per gw: backends each gateway held at the end of the run; redis hits/sent: tier-bucket counts Redis took / requests sent (the denominator of us/req)');
 }
 
@@ -296,18 +299,25 @@ async function main(): Promise<void> {
     const plan: [number, number][] = order.map((n) => [n, connections]);
     if (control && most > 1) plan.splice(Math.ceil(order.length / 2), 0, [1, Math.round(connections / most)]);
     for (const kind of cases) {
-      const byConfiguration = new Map<string, { processes: number; connections: number; runs: Measured[]; backends: number[]; redisCounted: number }>();
+      const byConfiguration = new Map<string, { processes: number; connections: number; runs: Measured[]; backends: number[]; redisCounted: number; switches: Row['switches'] }>();
       for (const [processes, load] of plan) {
         const serving = gateways.slice(0, processes);
         let before = new Map<string, number>();
         let after = new Map<string, number>();
         let backends: number[] = [];
+        // Set in the hooks below; an object, so the compiler does not take them for always null.
+        const switches: { before: Row['switches']; taken: Row['switches'] } = { before: null, taken: null };
         const { measured, poolShort } = await runCase(
           {
             kind, url: serving.map((g) => g.url), pids: serving.map((g) => g.process.pid), tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections: load, approvePerSecond, poolSeed: 20 + processes,
             around: {
-              before: async () => void (before = await counters(redis)),
+              before: async () => {
+                before = await counters(redis);
+                switches.before = contextSwitches(serving.map((g) => g.process.pid));
+              },
               after: async () => {
+                const now = contextSwitches(serving.map((g) => g.process.pid));
+                switches.taken = now && switches.before ? { voluntary: now.voluntary - switches.before.voluntary, involuntary: now.involuntary - switches.before.involuntary } : null;
                 after = await counters(redis);
                 backends = await backendsByGateway(writer!, serving);
               },
@@ -317,14 +327,18 @@ async function main(): Promise<void> {
         );
         if (poolShort) console.log(`[scale-out] the approve pool ran out at ${processes} processes: raise BENCH_APPROVE_POOL_PER_SECOND`);
         const key = `${processes}/${load}`;
-        const configuration = byConfiguration.get(key) ?? { processes, connections: load, runs: [], backends: [], redisCounted: 0 };
+        const configuration = byConfiguration.get(key) ?? { processes, connections: load, runs: [], backends: [], redisCounted: 0, switches: { voluntary: 0, involuntary: 0 } };
         configuration.runs.push(measured);
+        const { taken } = switches;
+        configuration.switches = configuration.switches && taken ? { voluntary: configuration.switches.voluntary + taken.voluntary, involuntary: configuration.switches.involuntary + taken.involuntary } : null;
         configuration.backends = backends.map((n, i) => Math.max(n, configuration.backends[i] ?? 0));
         configuration.redisCounted += counted(before, after);
         byConfiguration.set(key, configuration);
         console.log(`[scale-out] ${processes}p ${load}c ${kind}: ${measured.requestsPerSecond.toFixed(0)} req/s, gateway ${num(measured.cpuUs, 0)} us/req, PG ${num(measured.dbCpuUs, 0)} us/req`);
       }
-      for (const c of byConfiguration.values()) rows.push({ processes: c.processes, connections: c.connections, kind, measured: mergeRuns(c.runs), backends: c.backends, redisCounted: c.redisCounted, runs: c.runs.length });
+      // Full load by process count, then the control.
+      const configurations = [...byConfiguration.values()].sort((a, b) => b.connections - a.connections || a.processes - b.processes);
+      for (const c of configurations) rows.push({ processes: c.processes, connections: c.connections, kind, measured: mergeRuns(c.runs), backends: c.backends, redisCounted: c.redisCounted, switches: c.switches, runs: c.runs.length });
     }
     for (const g of gateways) await g.stop();
     gateways = [];
