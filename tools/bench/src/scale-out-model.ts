@@ -1,6 +1,7 @@
 // The arithmetic of bench:scale-out, apart from anything that runs: CPU per request pooled over
 // runs, the capacity model (requests per second one core of gateway or of PostgreSQL serves), the
 // ratios of gateway CPU per request at N processes to 1, and the PostgreSQL connection budget.
+import type { LoadResult } from './bench-harness.js';
 
 /** What one measured run contributes: requests completed and CPU per request (null: not measured). */
 export interface CpuSample {
@@ -88,18 +89,7 @@ export function summaryLine(ratios: ReadonlyMap<number, number | null>, redisAdd
 }
 
 /** What merging needs of a measured run (inventory-load's Measured has it all). */
-export interface RunFigures {
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-  statusCodes: Record<string, number>;
-  requests: number;
-  sent: number;
-  cpuUs: number | null;
-  dbCpuUs: number | null;
-}
+export type RunFigures = Omit<LoadResult, 'name'> & { cpuUs: number | null; dbCpuUs: number | null };
 
 /**
  * Several runs of the same configuration as one: counts summed, req/s and p50 their mean, p99
