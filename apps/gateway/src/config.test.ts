@@ -6,7 +6,7 @@ const KEY = 'k'.repeat(64);
 describe('gateway configuration', () => {
   it('has working defaults for everything but the credentials key', () => {
     const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200, storeTimeoutMs: 250 } });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200, storeTimeoutMs: 250, keyPrefix: 'rl:' } });
     expect(config.database.dialect).toBe('sqlite');
   });
 
@@ -23,6 +23,12 @@ describe('gateway configuration', () => {
   it('takes the rate-limit store timeout from the environment, within bounds', () => {
     expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_STORE_TIMEOUT_MS: '40' }).rateLimit.storeTimeoutMs).toBe(40);
     expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_STORE_TIMEOUT_MS: '0' })).toThrow(/RATE_LIMIT_STORE_TIMEOUT_MS/);
+  });
+
+  it('takes the Redis key prefix of the rate-limit counters from the environment, and refuses one with spaces or globs', () => {
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_KEY_PREFIX: 'staging:rl:' }).rateLimit.keyPrefix).toBe('staging:rl:');
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_KEY_PREFIX: 'a b' })).toThrow(/RATE_LIMIT_KEY_PREFIX: must be 1 to 64 letters/);
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_KEY_PREFIX: 'rl*' })).toThrow(/RATE_LIMIT_KEY_PREFIX/);
   });
 
   it('reads PostgreSQL and Redis URLs', () => {

@@ -24,8 +24,11 @@ export interface GatewayConfig {
   /** Key for credentials encrypted at rest (logistics). */
   credentialsKey: string;
   logLevel: LogLevel;
-  /** `storeTimeoutMs`: a rate-limit store slower than this lets the request through uncounted (logged). */
-  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operation: number; storeTimeoutMs: number };
+  /**
+   * `storeTimeoutMs`: a rate-limit store slower than this lets the request through uncounted (logged).
+   * `keyPrefix`: prepended to every Redis counter key, so deployments (or benchmark runs) sharing one Redis do not share counts.
+   */
+  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operation: number; storeTimeoutMs: number; keyPrefix: string };
   /** How long shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
   /** The HTTP server's limits on slow or oversized requests. */
@@ -111,6 +114,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       },
       operation: read.integer('RATE_LIMIT_OPERATION', { default: 200, min: 1, max: 1_000_000 }),
       storeTimeoutMs: read.integer('RATE_LIMIT_STORE_TIMEOUT_MS', { default: 250, min: 10, max: 60_000 }),
+      keyPrefix: read.optional('RATE_LIMIT_KEY_PREFIX', { pattern: /^[\w:.-]{1,64}$/, hint: 'must be 1 to 64 letters, digits or : . _ -' }) ?? 'rl:',
     },
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', { default: 10_000, min: 0, max: 600_000 }),
     http: readHttpLimits(read),

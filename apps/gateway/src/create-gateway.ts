@@ -115,7 +115,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'gateway' } });
   const cipher = createCredentialCipher(config.credentialsKey);
   const redis = !deps.rateLimitStore && config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
-  const rateLimitStore = deps.rateLimitStore ?? (redis ? createRedisRateLimitStore({ redis }) : createMemoryRateLimitStore());
+  const rateLimitStore = deps.rateLimitStore ?? (redis ? createRedisRateLimitStore({ redis, prefix: config.rateLimit.keyPrefix }) : createMemoryRateLimitStore());
   let ready = deps.ready ?? true;
 
   const routes = partnerRoutes({ cipher, urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls }, resolveHost: deps.resolveHost ?? systemHostResolver() });

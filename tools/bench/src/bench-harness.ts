@@ -95,8 +95,54 @@ export function cpuSeconds(pid: number | undefined): number | null {
   }
 }
 
+/**
+ * Times the processes together were taken off a CPU so far: `involuntary` when the scheduler
+ * preempted them (more runnable processes than cores), `voluntary` when they waited (I/O, an empty
+ * event loop); from /proc (Linux), null elsewhere.
+ */
+export function contextSwitches(pids: readonly (number | undefined)[]): { voluntary: number; involuntary: number } | null {
+  const total = { voluntary: 0, involuntary: 0 };
+  for (const pid of pids) {
+    if (pid === undefined) return null;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      total.voluntary += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+      total.involuntary += Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      return null;
+    }
+  }
+  return total;
+}
+
 /** USER_HZ: 100 on every mainstream Linux build. */
 const CLOCK_TICKS_PER_SECOND = 100;
+
+/** CPU seconds so far of several processes together; null if any is unknown. */
+export function cpuSecondsOf(pids: readonly (number | undefined)[]): number | null {
+  let total = 0;
+  for (const pid of pids) {
+    const used = cpuSeconds(pid);
+    if (used === null) return null;
+    total += used;
+  }
+  return total;
+}
+
+/**
+ * Waits until the processes are all but idle (under a tenth of a core over `quietMs`), at most
+ * `maxMs`: requests a load generator gave up on at its end are still being served until then.
+ */
+export async function settle(pids: readonly (number | undefined)[], quietMs = 200, maxMs = 5000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let last = cpuSecondsOf(pids);
+  while (last !== null && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, quietMs));
+    const now = cpuSecondsOf(pids);
+    if (now === null || now - last < quietMs / 1000 / 10) return;
+    last = now;
+  }
+}
 
 export interface LoadResult {
   name: string;
@@ -109,20 +155,24 @@ export interface LoadResult {
   statusCodes: Record<string, number>;
   /** Requests completed in the run. */
   requests: number;
+  /** Requests sent in the run: the completed ones and those still unanswered when it ended. */
+  sent: number;
 }
 
 /**
  * autocannon for `seconds` with `connections`, from this process. `requests` (autocannon's
  * request objects, e.g. with `setupRequest` to vary path, headers and body per request) overrides
- * method, headers and body.
+ * method, headers and body. Several urls: connection i goes to url i mod n (round-robin, so give
+ * a multiple of their number), and the result is their total.
  */
 export async function load(
   name: string,
-  url: string,
+  url: string | readonly string[],
   options: { headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST' | 'PATCH'; body?: string; requests?: autocannon.Request[] } = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
-    url,
+    // autocannon takes an array of urls; its typings only say string.
+    url: url as string,
     connections: options.connections ?? 50,
     duration: options.seconds ?? 10,
     headers: options.headers ?? {},
@@ -140,6 +190,8 @@ export async function load(
     errors: result.errors,
     statusCodes,
     requests: result.requests.total,
+    // autocannon reports it; its typings do not.
+    sent: (result.requests as { sent?: number }).sent ?? result.requests.total,
   };
 }
 

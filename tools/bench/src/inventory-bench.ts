@@ -15,41 +15,37 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { type Database, createDatabase, migrateOrThrow } from '@pits/persistence';
-import { type Child, type LoadResult, ROOT, cpuSeconds, createPostgresDatabase, dropPostgresDatabase, freePort, load, startNode } from './bench-harness.js';
+import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
 import { checkBareRoutesAgainstGateway } from './gateway-sql-capture.js';
-import { type BulkWriter, type PoolEntry, type SeedTenant, openBulkWriter, seedInventory, writePendingPool } from './inventory-seed.js';
+import {
+  CASES,
+  CREATE_LINES,
+  CREDENTIALS_KEY,
+  type Case,
+  type Measured,
+  PATHS,
+  SEED,
+  casesFrom,
+  createPostgresDatabase,
+  dropPostgresDatabase,
+  nonOk,
+  requestsFor,
+  runCase,
+  seedForLoad,
+} from './inventory-load.js';
+import { type BulkWriter, type SeedTenant, openBulkWriter, writePendingPool } from './inventory-seed.js';
 import type { BenchDialect } from './inventory-sql.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Math.min(2, seconds);
 const connections = 50;
 const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean) as BenchDialect[];
-const CASES = ['create', 'detail', 'list', 'approve'] as const;
-type Case = (typeof CASES)[number];
-const cases = (process.env.BENCH_CASES ?? CASES.join(',')).split(',').map((c) => c.trim()).filter((c): c is Case => (CASES as readonly string[]).includes(c));
+const cases = casesFrom(process.env.BENCH_CASES);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const approvePerSecond = Number(process.env.BENCH_APPROVE_POOL_PER_SECOND ?? 4000);
 const profileDir = process.env.BENCH_PROFILE_DIR;
-const credentialsKey = 'b'.repeat(64);
-const TENANTS = 5;
-const ADJUSTMENTS_PER_TENANT = 20_000;
-const TRANSFERS_PER_TENANT = 4_000;
-const CREATE_LINES = 2;
 
 for (const d of dialects) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown dialect ${d}`);
-
-interface Measured extends LoadResult {
-  /** Server CPU (user + system) per completed request, in microseconds; null off Linux. */
-  cpuUs: number | null;
-  /** PostgreSQL backends' CPU per completed request (postgres only), in microseconds. */
-  dbCpuUs: number | null;
-}
-
-/** CPU seconds so far of every other PostgreSQL backend on the benchmark database, by pid. */
-async function backendCpu(writer: BulkWriter): Promise<Map<number, number>> {
-  const rows = await writer.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
-  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid) ?? 0]));
-}
 
 interface Pair {
   kind: Case;
@@ -57,75 +53,6 @@ interface Pair {
   gateway: Measured;
   bare: Measured;
 }
-
-/** Picks from a list in a fixed pseudo-random order shared by both servers' runs. */
-function picker(seed: number): (n: number) => number {
-  let a = seed >>> 0;
-  return (n) => {
-    a = (Math.imul(a, 1_664_525) + 1_013_904_223) >>> 0;
-    return a % n;
-  };
-}
-
-function headersFor(tenant: SeedTenant): Record<string, string> {
-  return { authorization: `Bearer ${tenant.apiKey}`, 'x-tenant-id': tenant.tenantId, 'content-type': 'application/json' };
-}
-
-/** autocannon request objects for a case; each request is built afresh by setupRequest. */
-function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: { entries: PoolEntry[]; next: number }): autocannon.Request[] {
-  const pick = picker(kind.length * 7919);
-  let turn = 0;
-  const setup = (build: () => { method: 'GET' | 'POST' | 'PATCH'; path: string; tenant: SeedTenant; body?: string }) => [
-    {
-      setupRequest: (request: autocannon.Request) => {
-        const next = build();
-        return { ...request, method: next.method, path: next.path, headers: headersFor(next.tenant), ...(next.body ? { body: next.body } : {}) };
-      },
-    },
-  ];
-  switch (kind) {
-    case 'create': {
-      const bodies = tenants.map((t) =>
-        JSON.stringify({
-          location_id: t.locationIds[0],
-          type: 'increase',
-          stock_source: 'good',
-          reason: 'Benchmark count correction',
-          items: t.products.slice(0, CREATE_LINES).map((p, i) => ({ product_id: String(p.id), quantity: 2 + i, unit_cost: 1500.5 + i })),
-        }),
-      );
-      return setup(() => {
-        const i = turn++ % tenants.length;
-        return { method: 'POST', path: '/api/partner/v1/adjustments', tenant: tenants[i]!, body: bodies[i]! };
-      });
-    }
-    case 'detail':
-      return setup(() => {
-        const tenant = tenants[pick(tenants.length)]!;
-        return { method: 'GET', path: `/api/engine/v1/adjustments/${tenant.adjustmentNumbers[pick(tenant.adjustmentNumbers.length)]!}`, tenant };
-      });
-    case 'list':
-      return setup(() => {
-        const tenant = tenants[pick(tenants.length)]!;
-        const filter = ['', '&status=pending', '&status=approved'][turn++ % 3]!;
-        return { method: 'GET', path: `/api/engine/v1/adjustments?page=${1 + pick(50)}&per_page=10${filter}`, tenant };
-      });
-    case 'approve':
-      return setup(() => {
-        // Past the end of the pool, the last entry repeats: those answer 422 INVALID_STATE and
-        // show up as non-2xx, a pool too small for the run rather than an API failure.
-        const entry = pool.entries[Math.min(pool.next++, pool.entries.length - 1)]!;
-        return { method: 'PATCH', path: `/api/partner/v1/adjustments/${entry.number}/approve`, tenant: tenants[entry.tenant]!, body: '{}' };
-      });
-  }
-}
-
-const PATHS: Record<Case, string> = {
-  create: 'POST /api/partner/v1/adjustments',
-  detail: 'GET /api/engine/v1/adjustments/:id',
-  list: 'GET /api/engine/v1/adjustments?page=N&per_page=10',
-  approve: 'PATCH /api/partner/v1/adjustments/:id/approve',
-};
 
 /** The structure of a JSON value: keys and value types, arrays by their first element. */
 function shapeOf(value: unknown): string {
@@ -157,11 +84,6 @@ async function compareResponses(targets: { gateway: string; bare: string }, tena
 }
 
 const fmt = (n: number, width: number, digits = 0) => n.toFixed(digits).padStart(width);
-
-function nonOk(r: LoadResult): string {
-  const codes = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
-  return codes.length ? codes.map(([code, count]) => `${count}x${code}`).join(' ') : '0';
-}
 
 function printPairs(title: string, pairs: Pair[]): void {
   console.log(`\n${title}`);
@@ -199,12 +121,8 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
     database = createDatabase(target);
     await migrateOrThrow(database);
     writer = await openBulkWriter(target);
-    const seedStarted = performance.now();
     const now = new Date();
-    const { tenants, counts } = await seedInventory(database, writer, { tenants: TENANTS, adjustmentsPerTenant: ADJUSTMENTS_PER_TENANT, transfersPerTenant: TRANSFERS_PER_TENANT, now });
-    console.log(
-      `\n[${dialect}] seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s: ${counts.adjustments} adjustments (${counts.adjustmentItems} lines, ${counts.pendingIncrease} pending increases), ${counts.transfers} transfers (${counts.transferItems} lines), ${counts.ledgerRows} ledger rows, ${TENANTS} tenants`,
-    );
+    const tenants = await seedForLoad(database, writer, dialect);
 
     const [sample] = await writePendingPool(writer, tenants.slice(0, 1), 1, now, 1);
     const tenant = tenants[0]!;
@@ -221,7 +139,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
 
     const gatewayPort = await freePort();
     const gatewayArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=gateway-${dialect}-${process.pid}.cpuprofile`] : []), join(ROOT, 'apps/gateway/dist/main.js')];
-    const env = { DATABASE_URL: databaseUrl, CREDENTIALS_KEY: credentialsKey, LOG_LEVEL: 'warn' };
+    const env = { DATABASE_URL: databaseUrl, CREDENTIALS_KEY, LOG_LEVEL: 'warn' };
     children.push(await startNode(gatewayArgs, { ...env, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(gatewayPort), RATE_LIMIT_SMALL: '1000000' }, gatewayPort));
     const barePort = await freePort();
     // No fixed profile name for the bare server: tsx's loader thread writes a profile of its own.
@@ -236,35 +154,21 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
     for (const kind of cases) {
       const results: Partial<Record<'gateway' | 'bare', Measured>> = {};
       for (const side of ['gateway', 'bare'] as const) {
-        const pool = { entries: [] as PoolEntry[], next: 0 };
-        if (kind === 'approve') {
-          pool.entries = await writePendingPool(writer, tenants, Math.ceil((seconds + warmupSeconds) * approvePerSecond), new Date(), side === 'gateway' ? 11 : 12);
-        }
-        await load(`warm-up ${side} ${kind}`, targets[side], { seconds: warmupSeconds, connections, requests: requestsFor(kind, tenants, pool) });
-        const dbBefore = dialect === 'postgres' ? await backendCpu(writer) : null;
-        const cpuBefore = cpuSeconds(pids[side]);
-        const result = await load(`${side} ${kind}`, targets[side], { seconds, connections, requests: requestsFor(kind, tenants, pool) });
-        const cpuAfter = cpuSeconds(pids[side]);
-        const dbAfter = dbBefore ? await backendCpu(writer) : null;
-        const perRequest = (used: number) => (result.requests === 0 ? null : (used * 1e6) / result.requests);
-        results[side] = {
-          ...result,
-          cpuUs: cpuBefore === null || cpuAfter === null ? null : perRequest(cpuAfter - cpuBefore),
-          // Backends that exist at the end of the run, minus what they had used at its start.
-          dbCpuUs: dbBefore && dbAfter ? perRequest([...dbAfter].reduce((sum, [pid, used]) => sum + used - (dbBefore.get(pid) ?? 0), 0)) : null,
-        };
-        if (kind === 'approve' && pool.next > pool.entries.length) {
-          console.log(`[${dialect}] approve pool of ${pool.entries.length} ran out on ${side} (${pool.next} requests built): raise BENCH_APPROVE_POOL_PER_SECOND`);
-        }
+        const { measured, poolShort } = await runCase(
+          { kind, url: targets[side], pids: [pids[side]], tenants, writer, seconds, warmupSeconds, connections, approvePerSecond, poolSeed: side === 'gateway' ? 11 : 12 },
+          `${side} ${kind}`,
+        );
+        results[side] = measured;
+        if (poolShort) console.log(`[${dialect}] the approve pool ran out on ${side}: raise BENCH_APPROVE_POOL_PER_SECOND`);
       }
       pairs.push({ kind, path: PATHS[kind], gateway: results.gateway!, bare: results.bare! });
     }
     printPairs(
-      `[${dialect}] adjustments, ${seconds} s per run, ${connections} connections, ${TENANTS} tenants (${ADJUSTMENTS_PER_TENANT} adjustments and ${TRANSFERS_PER_TENANT} transfers each); p50/p99 in ms`,
+      `[${dialect}] adjustments, ${seconds} s per run, ${connections} connections, ${SEED.tenants} tenants (${SEED.adjustmentsPerTenant} adjustments and ${SEED.transfersPerTenant} transfers each); p50/p99 in ms`,
       pairs,
     );
     for (const p of pairs) console.log(`  ${p.kind.padEnd(8)} ${p.path}`);
-    console.log(`  CPU us/req: the server process's user+system CPU over the measured run / requests completed${dialect === 'postgres' ? '; PG us/req: the same for the PostgreSQL backends serving it' : ' (SQLite runs inside it)'}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
+    console.log(`  CPU us/req: the server process's user+system CPU over the measured run, read once it has served the run's last requests / requests sent${dialect === 'postgres' ? '; PG us/req: the same for the PostgreSQL backends serving it' : ' (SQLite runs inside it)'}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
   } finally {
     for (const child of children) await child.stop();
     await writer?.close();

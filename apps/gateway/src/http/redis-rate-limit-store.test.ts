@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { createApiKey } from '@pits/persistence';
+import { connectTenant, openTestDatabase, seedTenantWorld } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEnvelopeA } from './envelope.js';
 import { rateLimit } from './rate-limit.js';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
 import { asPartner, recordingLogger, serveRoutes } from '../testing/test-server.js';
+import { loadGatewayConfig } from '../config.js';
+import { createGateway } from '../create-gateway.js';
 
 const REDIS_URL = process.env['REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const MINUTE = 60_000;
@@ -108,6 +112,35 @@ describe.skipIf(redis === undefined)('Redis rate-limit store', () => {
     } finally {
       await server.close();
       dead.disconnect();
+    }
+  });
+
+  it('the assembled gateway counts under RATE_LIMIT_KEY_PREFIX, so runs sharing one Redis keep apart', async () => {
+    const t = await openTestDatabase('sqlite');
+    const gatewayPrefix = `${prefix}gateway:`;
+    const gateway = createGateway(loadGatewayConfig({ CREDENTIALS_KEY: 'k'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', REDIS_URL, RATE_LIMIT_KEY_PREFIX: gatewayPrefix, LOG_LEVEL: 'warn' }), { database: t.database });
+    try {
+      const w = await seedTenantWorld(t.database);
+      const { secret } = await createApiKey(t.database, w.partner.id, { environment: 'test' }, new Date());
+      await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id }, new Date());
+      const { url } = await gateway.listen();
+      const call = () => fetch(`${url}/api/partner/v1/tenants`, { headers: { Authorization: `Bearer ${secret}`, 'X-Tenant-Id': w.tenant.id } });
+      // Until its Redis connection is up, the gateway lets calls through uncounted (fail open, no headers).
+      let remaining: string | null = null;
+      for (let attempt = 0; remaining === null && attempt < 100; attempt += 1) {
+        const res = await call();
+        expect(res.status).toBe(200);
+        remaining = res.headers.get('x-ratelimit-remaining');
+        if (remaining === null) await new Promise((r) => setTimeout(r, 20));
+      }
+      const counted = 1000 - Number(remaining);
+      expect((await call()).headers.get('x-ratelimit-remaining')).toBe(String(1000 - counted - 1));
+      const keys = await client.keys(`${gatewayPrefix}*`);
+      expect(keys).toHaveLength(1);
+      expect(await client.get(keys[0]!)).toBe(String(counted + 1));
+    } finally {
+      await gateway.close();
+      await t.cleanup();
     }
   });
 });

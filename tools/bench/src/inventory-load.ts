@@ -1,0 +1,194 @@
+// The inventory load shared by bench:inventory and bench:scale-out: the seeded database, the four
+// adjustment cases as autocannon requests, and one measured run of a case (warm-up, then the
+// servers' CPU and the PostgreSQL backends' CPU per completed request).
+import type autocannon from 'autocannon';
+import type { Database } from '@pits/persistence';
+import { type LoadResult, cpuSeconds, cpuSecondsOf, load, settle } from './bench-harness.js';
+import { type BulkWriter, type PoolEntry, type SeedTenant, seedInventory, writePendingPool } from './inventory-seed.js';
+
+export const CASES = ['create', 'detail', 'list', 'approve'] as const;
+export type Case = (typeof CASES)[number];
+
+/** BENCH_CASES (a comma list), in the order given; every case when unset. */
+export function casesFrom(env: string | undefined): Case[] {
+  return (env ?? CASES.join(',')).split(',').map((c) => c.trim()).filter((c): c is Case => (CASES as readonly string[]).includes(c));
+}
+
+export const PATHS: Record<Case, string> = {
+  create: 'POST /api/partner/v1/adjustments',
+  detail: 'GET /api/engine/v1/adjustments/:id',
+  list: 'GET /api/engine/v1/adjustments?page=N&per_page=10',
+  approve: 'PATCH /api/partner/v1/adjustments/:id/approve',
+};
+
+export const SEED = { tenants: 5, adjustmentsPerTenant: 20_000, transfersPerTenant: 4_000 } as const;
+export const CREATE_LINES = 2;
+export const CREDENTIALS_KEY = 'b'.repeat(64);
+
+/** Seeds SEED into a migrated database and says what it wrote. */
+export async function seedForLoad(database: Database, writer: BulkWriter, label: string): Promise<SeedTenant[]> {
+  const started = performance.now();
+  const { tenants, counts } = await seedInventory(database, writer, { ...SEED, now: new Date() });
+  console.log(
+    `\n[${label}] seeded in ${((performance.now() - started) / 1000).toFixed(1)} s: ${counts.adjustments} adjustments (${counts.adjustmentItems} lines, ${counts.pendingIncrease} pending increases), ${counts.transfers} transfers (${counts.transferItems} lines), ${counts.ledgerRows} ledger rows, ${SEED.tenants} tenants`,
+  );
+  return tenants;
+}
+
+/** Picks from a list in a fixed pseudo-random order shared by every run of a case. */
+function picker(seed: number): (n: number) => number {
+  let a = seed >>> 0;
+  return (n) => {
+    a = (Math.imul(a, 1_664_525) + 1_013_904_223) >>> 0;
+    return a % n;
+  };
+}
+
+function headersFor(tenant: SeedTenant): Record<string, string> {
+  return { authorization: `Bearer ${tenant.apiKey}`, 'x-tenant-id': tenant.tenantId, 'content-type': 'application/json' };
+}
+
+/** Pending adjustments for the approve case, taken in order. */
+export interface ApprovePool {
+  entries: PoolEntry[];
+  next: number;
+}
+
+/** autocannon request objects for a case; each request is built afresh by setupRequest. */
+export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: ApprovePool): autocannon.Request[] {
+  const pick = picker(kind.length * 7919);
+  let turn = 0;
+  const setup = (build: () => { method: 'GET' | 'POST' | 'PATCH'; path: string; tenant: SeedTenant; body?: string }) => [
+    {
+      setupRequest: (request: autocannon.Request) => {
+        const next = build();
+        return { ...request, method: next.method, path: next.path, headers: headersFor(next.tenant), ...(next.body ? { body: next.body } : {}) };
+      },
+    },
+  ];
+  switch (kind) {
+    case 'create': {
+      const bodies = tenants.map((t) =>
+        JSON.stringify({
+          location_id: t.locationIds[0],
+          type: 'increase',
+          stock_source: 'good',
+          reason: 'Benchmark count correction',
+          items: t.products.slice(0, CREATE_LINES).map((p, i) => ({ product_id: String(p.id), quantity: 2 + i, unit_cost: 1500.5 + i })),
+        }),
+      );
+      return setup(() => {
+        const i = turn++ % tenants.length;
+        return { method: 'POST', path: '/api/partner/v1/adjustments', tenant: tenants[i]!, body: bodies[i]! };
+      });
+    }
+    case 'detail':
+      return setup(() => {
+        const tenant = tenants[pick(tenants.length)]!;
+        return { method: 'GET', path: `/api/engine/v1/adjustments/${tenant.adjustmentNumbers[pick(tenant.adjustmentNumbers.length)]!}`, tenant };
+      });
+    case 'list':
+      return setup(() => {
+        const tenant = tenants[pick(tenants.length)]!;
+        const filter = ['', '&status=pending', '&status=approved'][turn++ % 3]!;
+        return { method: 'GET', path: `/api/engine/v1/adjustments?page=${1 + pick(50)}&per_page=10${filter}`, tenant };
+      });
+    case 'approve':
+      return setup(() => {
+        // Past the end of the pool, the last entry repeats: those answer 422 INVALID_STATE and
+        // show up as non-2xx, a pool too small for the run rather than an API failure.
+        const entry = pool.entries[Math.min(pool.next++, pool.entries.length - 1)]!;
+        return { method: 'PATCH', path: `/api/partner/v1/adjustments/${entry.number}/approve`, tenant: tenants[entry.tenant]!, body: '{}' };
+      });
+  }
+}
+
+export interface Measured extends LoadResult {
+  /**
+   * The servers' CPU (user + system, summed over them) per request, in microseconds; null off
+   * Linux. Taken once the servers have settled after the run, over every request sent in it.
+   */
+  cpuUs: number | null;
+  /** PostgreSQL backends' CPU per completed request (postgres only), in microseconds. */
+  dbCpuUs: number | null;
+}
+
+/** CPU seconds so far of every other PostgreSQL backend on the benchmark database, by pid. */
+async function backendCpu(writer: BulkWriter): Promise<Map<number, number>> {
+  const rows = await writer.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+  return new Map(rows.map((r) => [r.pid, cpuSeconds(r.pid) ?? 0]));
+}
+
+export interface CaseRun {
+  kind: Case;
+  /** One server, or several loaded round-robin. */
+  url: string | readonly string[];
+  /** The server processes whose CPU is counted. */
+  pids: readonly (number | undefined)[];
+  tenants: readonly SeedTenant[];
+  writer: BulkWriter;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  /** Pending adjustments written per second of an approve run (warm-up included). */
+  approvePerSecond: number;
+  /** Seeds the approve pool's choice of lines. */
+  poolSeed: number;
+  /** Runs just before and just after the measured run (not the warm-up). */
+  around?: { before(): Promise<void>; after(): Promise<void> };
+}
+
+/** Fresh pending adjustments for `seconds` of the approve case (none for the other cases). */
+async function approvePool(run: Pick<CaseRun, 'kind' | 'tenants' | 'writer' | 'approvePerSecond' | 'poolSeed'>, seconds: number): Promise<ApprovePool> {
+  if (run.kind !== 'approve') return { entries: [], next: 0 };
+  return { entries: await writePendingPool(run.writer, run.tenants, Math.ceil(seconds * run.approvePerSecond), new Date(), run.poolSeed), next: 0 };
+}
+
+/**
+ * `seconds` of a case, measuring nothing, until the servers settle: lets fresh processes compile
+ * their hot paths before any run is measured.
+ */
+export async function warmUp(run: Omit<CaseRun, 'warmupSeconds' | 'around'>, label: string): Promise<void> {
+  const pool = await approvePool(run, run.seconds);
+  await load(`warm-up ${label}`, run.url, { seconds: run.seconds, connections: run.connections, requests: requestsFor(run.kind, run.tenants, pool) });
+  await settle(run.pids);
+}
+
+/**
+ * A warm-up, then the measured run of one case. `poolShort` says the approve pool ran out (its
+ * last requests answered 422): raise the pool's rate.
+ */
+export async function runCase(run: CaseRun, label: string): Promise<{ measured: Measured; poolShort: boolean }> {
+  const { kind, tenants, writer } = run;
+  const pool = await approvePool(run, run.seconds + run.warmupSeconds);
+  await load(`warm-up ${label}`, run.url, { seconds: run.warmupSeconds, connections: run.connections, requests: requestsFor(kind, tenants, pool) });
+  // The warm-up's unanswered requests are served before the measured run starts, and the measured
+  // run's own are all served before its CPU is read: its CPU is the work of the requests it sent.
+  await settle(run.pids);
+  await run.around?.before();
+  const dbBefore = writer.dialect === 'postgres' ? await backendCpu(writer) : null;
+  const cpuBefore = cpuSecondsOf(run.pids);
+  const result = await load(label, run.url, { seconds: run.seconds, connections: run.connections, requests: requestsFor(kind, tenants, pool) });
+  await settle(run.pids);
+  const cpuAfter = cpuSecondsOf(run.pids);
+  const dbAfter = dbBefore ? await backendCpu(writer) : null;
+  await run.around?.after();
+  const perRequest = (used: number) => (result.sent === 0 ? null : (used * 1e6) / result.sent);
+  return {
+    measured: {
+      ...result,
+      cpuUs: cpuBefore === null || cpuAfter === null ? null : perRequest(cpuAfter - cpuBefore),
+      // Backends that exist at the end of the run, minus what they had used at its start.
+      dbCpuUs: dbBefore && dbAfter ? perRequest([...dbAfter].reduce((sum, [pid, used]) => sum + used - (dbBefore.get(pid) ?? 0), 0)) : null,
+    },
+    poolShort: kind === 'approve' && pool.next > pool.entries.length,
+  };
+}
+
+/** The non-2xx responses of a run as `3x422 1x503`, or `0`. */
+export function nonOk(r: Pick<LoadResult, 'statusCodes'>): string {
+  const codes = Object.entries(r.statusCodes).filter(([code]) => !code.startsWith('2'));
+  return codes.length ? codes.map(([code, count]) => `${count}x${code}`).join(' ') : '0';
+}
+
+export { createPostgresDatabase, dropPostgresDatabase } from './bench-harness.js';
