@@ -2,3 +2,7 @@
 export * from './http-server.js';
 export * from './settings.js';
 export * from './process-settings.js';
+export * from './log-fields.js';
+export * from './traceparent.js';
+export * from './metrics.js';
+export * from './operator-server.js';
