@@ -163,6 +163,8 @@ export {
   type WebhookEndpointRecord,
   type WebhookEventType,
   claimDueDeliveries,
+  countPendingDeliveries,
+  PENDING_DELIVERIES_COUNT_CAP,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   listDeliveries,
