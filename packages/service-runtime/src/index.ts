@@ -6,3 +6,4 @@ export * from './log-fields.js';
 export * from './traceparent.js';
 export * from './metrics.js';
 export * from './operator-server.js';
+export * from './metric-sample.js';

@@ -37,12 +37,15 @@ export interface DeliveryLogFields {
   status: number | null;
   duration_ms: number;
   outcome: DeliveryOutcome;
-  partner_id: number;
 }
 
-/** How one delivery attempt ended: `delivered` (2xx), `retrying` (failed, will be sent again), `failed` (failed for good). */
-export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
-export const DELIVERY_OUTCOMES: readonly DeliveryOutcome[] = ['delivered', 'retrying', 'failed'];
+/**
+ * How one delivery attempt ended: `delivered` (2xx), `retrying` (failed, will be sent again),
+ * `failed` (failed for good), `lease_lost` (its claim ran out before the attempt was recorded;
+ * another worker sends it again).
+ */
+export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed' | 'lease_lost';
+export const DELIVERY_OUTCOMES: readonly DeliveryOutcome[] = ['delivered', 'retrying', 'failed', 'lease_lost'];
 
 /** The value of `route` (log field and metric label) when no route or procedure matched. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -69,7 +72,6 @@ export const DELIVERY_LOG_FIELDS = [
   'status',
   'duration_ms',
   'outcome',
-  'partner_id',
 ] as const satisfies readonly (keyof DeliveryLogFields)[];
 
 /** A duration in milliseconds as logged: three decimals. */

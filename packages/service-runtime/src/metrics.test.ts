@@ -1,19 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { createDatabase } from '@pits/persistence';
+import { metricSample } from './metric-sample.js';
 import { createProcessMetrics } from './metrics.js';
 import { createOperatorServer } from './operator-server.js';
 
-/** The value of one series in a Prometheus text exposition, or undefined when it is not there. */
-function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
-  for (const line of text.split('\n')) {
-    const match = /^([a-z_:]+)\{([^}]*)\} (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const found = Object.fromEntries([...match[2]!.matchAll(/([a-z_]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
-    if (Object.entries(labels).every(([k, v]) => found[k] === v)) return Number(match[3]);
-  }
-  return undefined;
-}
+const sample = metricSample;
 
 describe('process metrics', () => {
   it('counts each request and observes its latency under its route, method and status, with the app on every series', async () => {

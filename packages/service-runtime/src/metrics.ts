@@ -96,3 +96,6 @@ export function createProcessMetrics(app: AppName): ProcessMetrics {
     },
   };
 }
+
+// The metric types the apps build their own metrics from, so no app depends on prom-client itself.
+export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
