@@ -3,6 +3,8 @@
 // statements. Each app adds its own metrics to the same registry; the operator server
 // (operator-server.ts) serves it. Names follow Prometheus conventions: `pits_` prefix, snake_case,
 // the unit in the name, `_total` on counters.
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DATABASE_ERROR_KINDS, type Database, type DatabaseEvents, classifyDatabaseError } from '@pits/persistence';
 import type { AppName } from './log-fields.js';
@@ -98,4 +100,22 @@ export function createProcessMetrics(app: AppName): ProcessMetrics {
 }
 
 // The metric types the apps build their own metrics from, so no app depends on prom-client itself.
-export { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+export { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * Writes `registry` as a Prometheus text file (node_exporter's textfile collector reads these),
+ * atomically: a temporary file beside it, then a rename, so a collector never reads half a file.
+ *
+ * @example await writeMetricsFile(registry, '/var/lib/node_exporter/textfile/pits_import.prom');
+ */
+export async function writeMetricsFile(registry: Registry, path: string): Promise<void> {
+  const text = await registry.metrics();
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temporary, text, { encoding: 'utf8', mode: 0o644 });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
