@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { DatabaseUnavailableError, createDatabase } from '@pits/persistence';
 import { metricSample } from './metric-sample.js';
-import { createProcessMetrics } from './metrics.js';
+import { Counter, Histogram, LATENCY_BUCKETS_SECONDS, Registry, createProcessMetrics } from './metrics.js';
 import { createOperatorServer } from './operator-server.js';
 
 const sample = metricSample;
@@ -23,6 +23,30 @@ describe('process metrics', () => {
     expect(sample(text, 'pits_http_requests_total', { app: 'gateway', route: 'unmatched', status: '404' })).toBe(1);
     // Node's own process metrics come along, labelled too.
     expect(text).toMatch(/^process_cpu_user_seconds_total\{app="gateway"\} /m);
+  });
+
+  it('writes exactly what prom-client’s own counter and histogram would for the same requests, and resets with the registry', async () => {
+    const metrics = createProcessMetrics('gateway');
+    const reference = new Registry();
+    reference.setDefaultLabels({ app: 'gateway' });
+    const labelNames = ['route', 'method', 'status'];
+    const count = new Counter({ name: 'pits_http_requests_total', help: 'x', labelNames, registers: [reference] });
+    const time = new Histogram({ name: 'pits_http_request_duration_seconds', help: 'x', labelNames, buckets: LATENCY_BUCKETS_SECONDS, registers: [reference] });
+    const requests: [string, string, number, number][] = [
+      ['/a/:id', 'GET', 200, 0.0005], ['/a/:id', 'GET', 200, 0.001], ['/a/:id', 'GET', 200, 0.0011], ['/a/:id', 'POST', 201, 3],
+      ['unmatched', 'GET', 404, 12], ['/a/:id', 'GET', 200, 0.25], ['/b', 'DELETE', 503, 10],
+    ];
+    for (const [route, method, status, seconds] of requests) {
+      metrics.http.observe(route, method, status, seconds);
+      count.labels(route, method, String(status)).inc();
+      time.labels(route, method, String(status)).observe(seconds);
+    }
+    const series = (text: string) => text.split('\n').filter((l) => l.startsWith('pits_http_')).sort();
+    expect(series(await metrics.registry.metrics())).toEqual(series(await reference.metrics()));
+    const json = await metrics.registry.getSingleMetric('pits_http_request_duration_seconds')!.get();
+    expect(json.values).toContainEqual(expect.objectContaining({ metricName: 'pits_http_request_duration_seconds_count', value: 4, labels: { route: '/a/:id', method: 'GET', status: '200' } }));
+    metrics.registry.resetMetrics();
+    expect(series(await metrics.registry.metrics())).toEqual([]);
   });
 
   it('files failed statements by kind, every kind present from the start', async () => {

@@ -28,29 +28,88 @@ export interface ProcessMetrics {
   watchDatabase(database: Database): void;
 }
 
-/** Label children are cached per (route, method, status): a request allocates no label object. */
+type HttpLabels = Record<string, string> & {
+  route: string;
+  method: string;
+  status: string;
+};
+
+/** One (route, method, status) series: plain numbers, turned into prom-client's shape only when scraped. */
+interface HttpSeries {
+  readonly labels: HttpLabels;
+  count: number;
+  sum: number;
+  /** Observations per bucket (not cumulative); the last slot is above every bound (+Inf only). */
+  readonly perBucket: Float64Array;
+}
+
+/**
+ * The request counter and latency histogram, kept as plain numbers per series: prom-client's own
+ * `inc`/`observe` hash the label set on every call (several microseconds a request under load),
+ * which the gateway's hot path should not pay. prom-client still names, registers and formats
+ * them; only their values come from here, read on each scrape.
+ */
 function httpMetrics(registry: Registry): HttpMetrics {
+  const series = new Map<string, HttpSeries>();
+  const bounds = LATENCY_BUCKETS_SECONDS;
   const labelNames = ['route', 'method', 'status'] as const;
-  const requests = new Counter({ name: 'pits_http_requests_total', help: 'HTTP requests (tRPC: procedure calls) finished, by route template or procedure, method and status.', labelNames, registers: [registry] });
-  const duration = new Histogram({
+  const DURATION = {
     name: 'pits_http_request_duration_seconds',
     help: 'Time from receiving a request (tRPC: starting a procedure call) to its answer, by route template or procedure, method and status.',
+  };
+
+  class RequestCounter extends Counter<(typeof labelNames)[number]> {
+    override async get() {
+      // The base gives the name, help and type (its own series stay empty); the values are ours.
+      return { ...(await super.get()), values: [...series.values()].map((s) => ({ value: s.count, labels: s.labels })) };
+    }
+    override reset() {
+      super.reset();
+      series.clear();
+    }
+  }
+  class RequestHistogram extends Histogram<(typeof labelNames)[number]> {
+    /** What prom-client's registry formats (and its `get()` builds on): the values of every series. */
+    getForPromString() {
+      const name = DURATION.name;
+      const values: { value: number; labels: Record<string, string | number>; sharedLabels: HttpLabels; metricName: string }[] = [];
+      for (const s of series.values()) {
+        let cumulative = 0;
+        bounds.forEach((le, i) => {
+          cumulative += s.perBucket[i]!;
+          values.push({ value: cumulative, labels: { le }, sharedLabels: s.labels, metricName: `${name}_bucket` });
+        });
+        values.push({ value: s.count, labels: { le: '+Inf' }, sharedLabels: s.labels, metricName: `${name}_bucket` });
+        values.push({ value: s.sum, labels: {}, sharedLabels: s.labels, metricName: `${name}_sum` });
+        values.push({ value: s.count, labels: {}, sharedLabels: s.labels, metricName: `${name}_count` });
+      }
+      return Promise.resolve({ name, help: DURATION.help, type: 'histogram', aggregator: 'sum', values });
+    }
+    override reset() {
+      super.reset();
+      series.clear();
+    }
+  }
+  new RequestCounter({ name: 'pits_http_requests_total', help: 'HTTP requests (tRPC: procedure calls) finished, by route template or procedure, method and status.', labelNames, registers: [registry] });
+  new RequestHistogram({
+    ...DURATION,
     labelNames,
-    buckets: LATENCY_BUCKETS_SECONDS,
+    buckets: bounds,
     registers: [registry],
   });
-  const children = new Map<string, { count: Counter.Internal; time: Histogram.Internal<(typeof labelNames)[number]> }>();
   return {
     observe(route, method, status, seconds) {
       const key = `${status} ${method} ${route}`;
-      let child = children.get(key);
-      if (child === undefined) {
-        const labels = { route, method, status: String(status) };
-        child = { count: requests.labels(labels), time: duration.labels(labels) };
-        children.set(key, child);
+      let s = series.get(key);
+      if (s === undefined) {
+        s = { labels: { route, method, status: String(status) }, count: 0, sum: 0, perBucket: new Float64Array(bounds.length + 1) };
+        series.set(key, s);
       }
-      child.count.inc();
-      child.time.observe(seconds);
+      s.count += 1;
+      s.sum += seconds;
+      let i = 0;
+      while (i < bounds.length && seconds > bounds[i]!) i += 1;
+      s.perBucket[i]! += 1;
     },
   };
 }
