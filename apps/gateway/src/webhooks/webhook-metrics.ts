@@ -11,6 +11,7 @@ export interface WebhookMetrics {
 /** A scrape waits this long for the backlog count; later, the gauge reads NaN for that scrape. */
 export const BACKLOG_COUNT_TIMEOUT_MS = 1000;
 
+/** `promise`, or a rejection after `ms` (a late failure of `promise` is taken by the race, never unhandled). */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
