@@ -8,9 +8,11 @@ import {
   type HttpServerLimits,
   type LogLevel,
   SettingsReader,
+  type OperatorEndpoint,
   readDatabaseConfig,
   readHttpLimits,
   readLogLevel,
+  readMetricsEndpoint,
 } from '@pits/service-runtime';
 
 export { ConfigError };
@@ -43,6 +45,8 @@ export interface GatewayConfig {
   retention: { intervalMs: number; deliveryRetentionMs: number; batchSize: number };
   /** WEBHOOK_ALLOW_PRIVATE_URLS: registration accepts http:// and private, loopback... hosts (development and tests only). */
   webhookAllowPrivateUrls: boolean;
+  /** GATEWAY_METRICS_PORT / GATEWAY_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
+  metrics: OperatorEndpoint | null;
 }
 
 /** The webhook worker's settings (same app, its own entry point). */
@@ -58,6 +62,8 @@ export interface WebhookWorkerConfig {
   leaseMs: number;
   /** WEBHOOK_ALLOW_PRIVATE_URLS: also deliver over http:// and to private, loopback... addresses. */
   allowPrivateUrls: boolean;
+  /** WEBHOOK_WORKER_METRICS_PORT / WEBHOOK_WORKER_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
+  metrics: OperatorEndpoint | null;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -83,6 +89,7 @@ export function loadWebhookWorkerConfig(env: Env): WebhookWorkerConfig {
     batchSize: read.integer('WEBHOOK_BATCH_SIZE', { default: 50, min: 1, max: 1000 }),
     leaseMs: Math.max(read.integer('WEBHOOK_LEASE_MS', { default: 30_000, min: 1000, max: 3_600_000 }), timeoutMs + 1000),
     allowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    metrics: readMetricsEndpoint(read, 'WEBHOOK_WORKER'),
   };
   read.done('webhook worker');
   return config;
@@ -100,10 +107,11 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
   if (idempotencyClaimLeaseMs <= requestDeadlineMs) {
     read.problem('IDEMPOTENCY_CLAIM_LEASE_MS', `must be longer than REQUEST_DEADLINE_MS (${requestDeadlineMs}), got ${idempotencyClaimLeaseMs}`);
   }
+  const port = read.integer('GATEWAY_PORT', { default: 4000, min: 0, max: 65535 });
   const config: GatewayConfig = {
     ...base,
     host: read.text('GATEWAY_HOST', '0.0.0.0'),
-    port: read.integer('GATEWAY_PORT', { default: 4000, min: 0, max: 65535 }),
+    port,
     redisUrl: read.optional('REDIS_URL', { pattern: /^rediss?:\/\//, hint: 'must be a redis:// or rediss:// URL' }) ?? null,
     rateLimit: {
       windowMs: read.integer('RATE_LIMIT_WINDOW_MS', { default: 60_000, min: 1000, max: 3_600_000 }),
@@ -127,6 +135,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       batchSize: read.integer('RETENTION_BATCH_SIZE', { default: 500, min: 1, max: 100_000 }),
     },
     webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    metrics: readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: port }),
   };
   read.done('gateway');
   return config;

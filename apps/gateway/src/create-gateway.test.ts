@@ -4,6 +4,7 @@ import { type Database, createApiKey, createCredentialCipher, createLogisticPref
 import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metricSample } from '@pits/service-runtime';
 import { loadGatewayConfig } from './config.js';
 import { type Gateway, createGateway } from './create-gateway.js';
 
@@ -14,6 +15,7 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
   let t: TestDatabase;
   let gateway: Gateway;
   let url: string;
+  let metricsUrl: string;
   let w: TenantWorld;
   let secret: string;
   beforeAll(async () => {
@@ -26,9 +28,11 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
       logisticProviderId: 1, logisticProviderName: 'JNE', availableServiceTypes: { Reguler: true, Cargo: false },
       username: 'jne-user-0001', password: 'hunter2-secret', apiKey: 'AKIA1234567890', apiSecret: 'shh-very-secret-9876',
     }, 'seed', new Date());
-    const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', DATABASE_URL: ':memory:' });
+    const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', DATABASE_URL: ':memory:', GATEWAY_METRICS_PORT: '0' });
     gateway = createGateway(config, { database, logger: pino({ level: 'silent' }) });
-    url = (await gateway.listen()).url;
+    const listening = await gateway.listen();
+    url = listening.url;
+    metricsUrl = listening.metricsUrl!;
   });
   afterAll(async () => {
     await gateway.close();
@@ -47,6 +51,25 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
     expect(body.data.locations.map((l) => l.code)).toEqual(['WH-SBY']);
     expect(body.data.pagination).toEqual({ current_page: 2, per_page: 1, total: 2, last_page: 2, from: 2, to: 2, has_more_pages: false });
     expect(res.headers.get('x-ratelimit-limit')).toBe('1000');
+  });
+
+  it('serves /metrics on the operator port only: a partner key gets the contract’s 404 on the partner port', async () => {
+    await get('/api/partner/v1/tenants/locations?per_page=1', { 'X-Tenant-Id': w.tenant.id });
+    const partnerPort = new URL(url).port;
+    expect(new URL(metricsUrl).port).not.toBe(partnerPort);
+    const refused = await get('/metrics');
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ error: { code: 'NOT_FOUND' }, request_id: refused.headers.get('x-request-id') });
+    const scrape = await fetch(metricsUrl);
+    expect(scrape.status).toBe(200);
+    const text = await scrape.text();
+    const app = { app: 'gateway' };
+    expect(metricSample(text, 'pits_http_requests_total', { ...app, route: '/api/partner/v1/tenants/locations', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(metricSample(text, 'pits_http_request_duration_seconds_count', { ...app, route: '/api/partner/v1/tenants/locations', method: 'GET', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(metricSample(text, 'pits_http_requests_total', { ...app, route: 'unmatched', method: 'GET', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(metricSample(text, 'pits_db_pool_connections', { ...app, state: 'total' })).toBeGreaterThanOrEqual(1);
+    expect(metricSample(text, 'pits_rate_limit_refusals_total', { ...app, limit: 'tier' })).toBe(0);
+    expect(metricSample(text, 'pits_idempotency_replays_total', app)).toBe(0);
   });
 
   it('masks logistics credentials', async () => {

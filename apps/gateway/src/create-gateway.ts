@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { Redis } from 'ioredis';
-import { type Logger, pino } from 'pino';
+import type { Logger } from 'pino';
 import { AppError, type HostResolver, domainError } from '@pits/domain';
 import {
   type Database,
@@ -17,7 +17,7 @@ import {
   resolveApiKey,
   isDatabaseReachable,
 } from '@pits/persistence';
-import { createLimitedServer } from '@pits/service-runtime';
+import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
 import type { GatewayConfig } from './config.js';
 import { buildOpenApiDocument } from './docs/openapi-document.js';
 import { readScalarBundle, renderDocsPage } from './docs/docs-page.js';
@@ -36,6 +36,7 @@ import {
   requestId,
   securityHeaders,
 } from './http/index.js';
+import { gatewayMetrics } from './http/gateway-metrics.js';
 import { type RetentionJob, createRetentionJob } from './retention-job.js';
 import { mountRoutes } from './routes/mount-routes.js';
 import { PUBLIC_ROUTES, mountPublicRoutes } from './routes/public-routes.js';
@@ -58,6 +59,11 @@ export interface GatewayDeps {
    * until `markReady()`, partner calls answer 503 and /readyz says no. Default true.
    */
   ready?: boolean;
+  /**
+   * The process's metrics (main.ts creates them first, so the database it opens reports to them);
+   * the gateway creates its own when absent.
+   */
+  metrics?: ProcessMetrics;
 }
 
 export interface Gateway {
@@ -65,8 +71,12 @@ export interface Gateway {
   readonly routes: readonly Route[];
   readonly logger: Logger;
   readonly retention: RetentionJob;
-  /** Starts listening on config.host:config.port (0 picks a free port), and the retention job. */
-  listen(): Promise<{ port: number; url: string }>;
+  readonly metrics: ProcessMetrics;
+  /**
+   * Starts listening on config.host:config.port (0 picks a free port), the operator port when
+   * config.metrics sets one (`metricsUrl`), and the retention job.
+   */
+  listen(): Promise<{ port: number; url: string; metricsUrl: string | null }>;
   /** The database is migrated: serve partner calls. */
   markReady(): void;
   /**
@@ -112,7 +122,10 @@ const PROBES = new Set(['/healthz', '/readyz']);
 export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway {
   const { database } = deps;
   const now = deps.now ?? (() => new Date());
-  const logger = deps.logger ?? pino({ level: config.logLevel, base: { service: 'gateway' } });
+  const logger = deps.logger ?? createProcessLogger('gateway', config.logLevel);
+  const metrics = deps.metrics ?? createProcessMetrics('gateway');
+  metrics.watchDatabase(database);
+  const counts = gatewayMetrics(metrics.registry);
   const cipher = createCredentialCipher(config.credentialsKey);
   const redis = !deps.rateLimitStore && config.redisUrl ? connectRedis(config.redisUrl, logger) : null;
   const rateLimitStore = deps.rateLimitStore ?? (redis ? createRedisRateLimitStore({ redis, prefix: config.rateLimit.keyPrefix }) : createMemoryRateLimitStore());
@@ -134,6 +147,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     logger,
     rateLimit: { windowMs: config.rateLimit.windowMs, tiers: config.rateLimit.tiers, operations, storeTimeoutMs: config.rateLimit.storeTimeoutMs },
     now,
+    metrics: counts,
   });
 
   let openApi: object | undefined;
@@ -152,7 +166,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   app
     .use(requestId())
     .use(securityHeaders())
-    .use(accessLog({ logger }))
+    .use(accessLog({ logger, metrics: metrics.http }))
     .use(errorMapper({ logger }))
     .use(requestDeadline({ timeoutMs: config.requestDeadlineMs, exempt: (path) => PROBES.has(path) }))
     .use(async (ctx, next) => {
@@ -166,6 +180,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     .use(methodNotAllowed([publicRouter, partnerRouter]));
 
   const http = createLimitedServer(app.callback(), config.http);
+  const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics.registry, config.metrics, config.http) : null;
   const retention = createRetentionJob({
     database,
     logger,
@@ -178,19 +193,27 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     routes,
     logger,
     retention,
+    metrics,
     async listen() {
       http.server.listen(config.port, config.host);
       await Promise.race([once(http.server, 'listening'), once(http.server, 'error').then(([error]) => Promise.reject(error as Error))]);
+      let metricsUrl: string | null = null;
+      try {
+        metricsUrl = operator ? (await operator.listen()).url : null;
+      } catch (error) {
+        await http.close(0);
+        throw error;
+      }
       retention.start();
       const { port } = http.server.address() as AddressInfo;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-      return { port, url: `http://${host}:${port}` };
+      return { port, url: `http://${host}:${port}`, metricsUrl };
     },
     markReady() {
       ready = true;
     },
     async close() {
-      await http.close(config.shutdownTimeoutMs);
+      await Promise.all([http.close(config.shutdownTimeoutMs), operator?.close()]);
       await retention.stop();
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },

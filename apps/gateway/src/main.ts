@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Starts the partner gateway: config, server, then the database (migrated; while it is not
 // reachable yet the gateway answers 503 and keeps trying); SIGTERM/SIGINT stop it gracefully.
-import { pino } from 'pino';
 import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
+import { createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
 import { ConfigError, type GatewayConfig, loadGatewayConfig } from './config.js';
 import { createGateway } from './create-gateway.js';
 
@@ -14,20 +14,25 @@ try {
   console.error(error.message);
   process.exit(1);
 }
-const logger = pino({ level: config.logLevel, base: { service: 'gateway' } });
-const database = createDatabase({ ...config.database, applicationName: `pits-gateway-${process.pid}` }, { logger });
-const gateway = createGateway(config, { database, logger, ready: false });
+const logger = createProcessLogger('gateway', config.logLevel);
+const metrics = createProcessMetrics('gateway');
+const database = createDatabase({ ...config.database, applicationName: `pits-gateway-${process.pid}` }, { logger, ...metrics.databaseEvents });
+const gateway = createGateway(config, { database, logger, ready: false, metrics });
 const stopping = new AbortController();
 
 let url: string;
+let metricsUrl: string | null;
 try {
-  ({ url } = await gateway.listen());
+  ({ url, metricsUrl } = await gateway.listen());
 } catch (error) {
-  logger.fatal({ err: error, host: config.host, port: config.port }, 'cannot listen');
+  logger.fatal({ err: error, host: config.host, port: config.port, metrics: config.metrics }, 'cannot listen');
   await database.destroy().catch(() => undefined);
   process.exit(1);
 }
-logger.info({ url, database: describeDatabase(config.database), rateLimits: config.redisUrl ? 'redis' : 'memory' }, 'gateway listening');
+logger.info(
+  { url, metrics_url: metricsUrl ?? 'off (set GATEWAY_METRICS_PORT)', database: describeDatabase(config.database), rateLimits: config.redisUrl ? 'redis' : 'memory' },
+  'gateway listening',
+);
 
 async function stop(signal: string): Promise<void> {
   if (stopping.signal.aborted) return;

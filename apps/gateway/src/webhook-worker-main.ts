@@ -2,9 +2,10 @@
 // Starts a webhook delivery worker. Run as many as needed: claims are leased, so no delivery is
 // sent by two workers at once. A database that is unreachable (at start or later) is waited for
 // with backoff; the process never exits for it. SIGTERM/SIGINT finish the round in flight, then exit.
-import { pino } from 'pino';
 import { createCredentialCipher, createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
+import { createOperatorServer, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
 import { ConfigError, type WebhookWorkerConfig, loadWebhookWorkerConfig } from './config.js';
+import { webhookMetrics } from './webhooks/webhook-metrics.js';
 import { createWebhookWorker } from './webhooks/webhook-worker.js';
 
 let config: WebhookWorkerConfig;
@@ -15,8 +16,10 @@ try {
   console.error(error.message);
   process.exit(1);
 }
-const logger = pino({ level: config.logLevel, base: { service: 'webhook-worker' } });
-const database = createDatabase({ ...config.database, applicationName: `pits-webhook-worker-${process.pid}` }, { logger });
+const logger = createProcessLogger('webhook-worker', config.logLevel);
+const metrics = createProcessMetrics('webhook-worker');
+const database = createDatabase({ ...config.database, applicationName: `pits-webhook-worker-${process.pid}` }, { logger, ...metrics.databaseEvents });
+metrics.watchDatabase(database);
 const worker = createWebhookWorker({
   database,
   cipher: createCredentialCipher(config.credentialsKey),
@@ -27,14 +30,27 @@ const worker = createWebhookWorker({
   batchSize: config.batchSize,
   leaseMs: config.leaseMs,
   allowPrivateUrls: config.allowPrivateUrls,
+  metrics: webhookMetrics(metrics.registry, database),
 });
 const stopping = new AbortController();
+
+// The operator port first: a worker whose metrics port is taken says so at once.
+const operator = config.metrics ? createOperatorServer(metrics.registry, config.metrics) : null;
+let metricsUrl: string | null = null;
+try {
+  metricsUrl = operator ? (await operator.listen()).url : null;
+} catch (error) {
+  logger.fatal({ err: error, metrics: config.metrics }, 'cannot listen on the metrics port');
+  await database.destroy().catch(() => undefined);
+  process.exit(1);
+}
 
 async function stop(signal: string): Promise<void> {
   if (stopping.signal.aborted) return;
   stopping.abort();
   logger.info({ signal }, 'webhook worker stopping');
   await worker.stop();
+  await operator?.close();
   await database.destroy();
   process.exit(0);
 }
@@ -53,4 +69,7 @@ try {
   process.exit(1);
 }
 worker.start();
-logger.info({ workerId: worker.workerId, database: describeDatabase(config.database), allowPrivateUrls: config.allowPrivateUrls }, 'webhook worker started');
+logger.info(
+  { workerId: worker.workerId, database: describeDatabase(config.database), allowPrivateUrls: config.allowPrivateUrls, metrics_url: metricsUrl ?? 'off (set WEBHOOK_WORKER_METRICS_PORT)' },
+  'webhook worker started',
+);

@@ -1,10 +1,11 @@
 // The command line in-process: help for every command, exit codes 0, 1 and 2, the summary.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { type AddressInfo, type Socket, createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { metricSample } from '@pits/service-runtime';
 import { type CliIo, EXIT_FATAL, EXIT_OK, EXIT_REJECTED, runCli } from './cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pits-cli-'));
@@ -45,6 +46,30 @@ describe('pits-import', () => {
     expect(rejected.code).toBe(EXIT_REJECTED);
     expect(rejected.stdout).toContain(`rejected rows: ${join(dir, 'bad.rejected.csv')}\n  each as it came in, with an "error" column; fix the values there and import that file again`);
     expect(readFileSync(join(dir, 'bad.rejected.csv'), 'utf8')).toBe(`${HEADER},error\n${ROW.replace('23773', '2377')},postcode: must be five digits (bad.csv line 2)\n`);
+  });
+
+  it('leaves the run’s metrics in a Prometheus text file with --metrics-file or IMPORT_METRICS_FILE, not on a dry run', async () => {
+    expect((await cli(['areas', '--help'])).stdout).toContain('--metrics-file <path>');
+    mkdirSync(join(dir, 'textfile'), { recursive: true });
+    const input = join(dir, 'metered.csv');
+    writeFileSync(input, `${HEADER}\n${ROW.replace('11.01.01.2001', '11.01.01.2002')}\n${ROW.replace('23773', 'x')}\n`);
+    const file = join(dir, 'textfile', 'pits_import.prom');
+    expect((await cli(['areas', input, '--metrics-file', 'textfile/pits_import.prom'])).code).toBe(EXIT_REJECTED);
+    const text = readFileSync(file, 'utf8');
+    const rows = (outcome: string) => metricSample(text, 'pits_import_rows_total', { app: 'importer', kind: 'areas', outcome });
+    expect([rows('inserted'), rows('updated'), rows('unchanged'), rows('rejected')]).toEqual([1, 0, 0, 1]);
+    expect(metricSample(text, 'pits_import_duration_seconds', { kind: 'areas' })).toBeGreaterThanOrEqual(0);
+    expect(Math.abs(metricSample(text, 'pits_import_last_run_timestamp_seconds', { kind: 'areas' })! - Date.now() / 1000)).toBeLessThan(60);
+    // Replaced whole on the next run (the environment variable this time); nothing left beside it.
+    const env = { DATABASE_URL: join(dir, 'cli.sqlite'), IMPORT_METRICS_FILE: file };
+    expect((await cli(['areas', input], env)).code).toBe(EXIT_REJECTED);
+    expect(metricSample(readFileSync(file, 'utf8'), 'pits_import_rows_total', { outcome: 'unchanged' })).toBe(1);
+    expect(readdirSync(join(dir, 'textfile'))).toEqual(['pits_import.prom']);
+    // A dry run writes nothing there; a folder that is not there stops the run before it starts.
+    rmSync(file);
+    await cli(['areas', input, '--dry-run'], env);
+    expect(existsSync(file)).toBe(false);
+    expect(await cli(['areas', input, '--metrics-file', join(dir, 'nowhere', 'm.prom')])).toMatchObject({ code: EXIT_FATAL, stderr: expect.stringMatching(/^error: --metrics-file: cannot write into/) });
   });
 
   it('writes the report where --help says: next to the input with .rejected before the extension, or --report', async () => {

@@ -1,5 +1,6 @@
 // The command line: `pits-import areas …` and `pits-import products …`, each with --help.
 // Exit codes: 0 every row imported, 1 some rows rejected (the rest imported), 2 fatal.
+import { access, constants, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DATABASE_URL_FORMS, type Database, createDatabase, describeDatabase, isDatabaseReachable, isDatabaseUnavailable, migrateOrThrow } from '@pits/persistence';
@@ -10,6 +11,7 @@ import { importProductsFile, productFormatOf } from './commands/import-products.
 import { FatalImportError, type ImportContext, type ImportSummary } from './commands/import-run.js';
 import { loadImporterConfig } from './config.js';
 import { type ProgressTarget, createProgress } from './progress/progress-reporter.js';
+import { writeImportMetrics } from './report/import-metrics.js';
 import { createRejectReport } from './report/reject-report.js';
 
 export const EXIT_OK = 0;
@@ -30,6 +32,11 @@ Options:
   --batch-size <n>     rows per transaction (default 2000)
   --report <path>      where rejected rows go (default: next to the input, named like it with
                        .rejected before the extension: areas_id.csv -> areas_id.rejected.csv)
+  --metrics-file <path>  after a run (not a dry run), write its metrics there as a Prometheus
+                       text file for node_exporter's textfile collector, replaced atomically:
+                       pits_import_rows_total{kind,outcome} (inserted, updated, unchanged,
+                       rejected), pits_import_duration_seconds, pits_import_last_run_timestamp_seconds
+                       (default: IMPORT_METRICS_FILE when set; its folder must exist)
   -h, --help           show this help
 
 A CSV file's columns may come in any order, separated by commas, semicolons or tabs (taken from
@@ -89,6 +96,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'batch-size': { type: 'string' },
   report: { type: 'string' },
+  'metrics-file': { type: 'string' },
   format: { type: 'string' },
   tenant: { type: 'string' },
 } as const;
@@ -161,6 +169,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (run.reportPath === input) throw new UsageError('--report must not be the input file');
 
     const config = loadImporterConfig(io.env, io.cwd);
+    const metricsFile = values['metrics-file'] === undefined ? config.metricsFile : resolve(io.cwd, values['metrics-file']);
+    if (metricsFile !== null) await checkMetricsFolder(metricsFile);
     // A connection lost mid-import is replaced; say so where the operator reads.
     database = createDatabase(config.database, { logger: { warn: (_details, message) => void io.stderr.write(`warning: ${message}\n`) } });
     if (!(await isDatabaseReachable(database))) throw new FatalImportError(`cannot reach the database ${describeDatabase(config.database)}`);
@@ -175,6 +185,12 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       await report.close();
     }
     io.stdout.write(formatSummary(summary, run));
+    if (metricsFile !== null && !summary.dryRun) {
+      // The rows are in by now: a metrics file that cannot be written is worth a warning, not a failed import.
+      await writeImportMetrics(metricsFile, command, summary, new Date()).catch((error: unknown) =>
+        io.stderr.write(`warning: could not write the metrics file ${metricsFile}: ${error instanceof Error ? error.message : String(error)}\n`),
+      );
+    }
     return summary.rejected > 0 ? EXIT_REJECTED : EXIT_OK;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -186,6 +202,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_FATAL;
   } finally {
     await database?.destroy();
+  }
+}
+
+/** The metrics file's folder must be there and writable before the import starts, not found missing at its end. */
+async function checkMetricsFolder(path: string): Promise<void> {
+  try {
+    if (!(await stat(dirname(path))).isDirectory()) throw new Error('not a folder');
+    await access(dirname(path), constants.W_OK);
+  } catch (error) {
+    throw new UsageError(`--metrics-file: cannot write into ${dirname(path)} (${error instanceof Error ? error.message : String(error)})`);
   }
 }
 

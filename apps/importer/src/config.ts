@@ -1,10 +1,13 @@
 // The importer's configuration, the only place that reads the environment: which database, and
 // how long it may keep the import waiting (the same DATABASE_URL and DB_* settings as every app).
+import { resolve } from 'node:path';
 import type { DatabaseConfig } from '@pits/persistence';
 import { type Env, SettingsReader, readDatabaseConfig } from '@pits/service-runtime';
 
 export interface ImporterConfig {
   database: DatabaseConfig;
+  /** IMPORT_METRICS_FILE: where a finished run leaves its metrics (Prometheus text file); null: nowhere. --metrics-file wins. */
+  metricsFile: string | null;
 }
 
 /**
@@ -15,6 +18,7 @@ export interface ImporterConfig {
 export function loadImporterConfig(env: Env, cwd: string): ImporterConfig {
   const read = new SettingsReader(env);
   const database = readDatabaseConfig(read, cwd);
+  const metricsFile = read.optional('IMPORT_METRICS_FILE');
   read.done('importer');
-  return { database };
+  return { database, metricsFile: metricsFile === undefined ? null : resolve(cwd, metricsFile) };
 }

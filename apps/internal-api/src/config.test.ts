@@ -31,6 +31,7 @@ describe('loadInternalApiConfig', () => {
       requestDeadlineMs: 10_000,
       readyTimeoutMs: 1000,
       webhookAllowPrivateUrls: false,
+      metrics: null,
     });
   });
 
@@ -83,5 +84,13 @@ describe('loadInternalApiConfig', () => {
     expect(problemOf({ ...VALID, INTERNAL_API_PORT: '4000' }).message).toContain("INTERNAL_API_PORT: must differ from the partners' port (GATEWAY_PORT 4000)");
     expect(problemOf({ ...VALID, INTERNAL_API_PORT: '8080', GATEWAY_PORT: '8080' }).message).toContain('INTERNAL_API_PORT');
     expect(loadInternalApiConfig({ ...VALID, INTERNAL_API_PORT: '0', GATEWAY_PORT: '0' }).port).toBe(0);
+  });
+
+  it('serves metrics on an operator port of its own, off unless INTERNAL_API_METRICS_PORT is set, never on the API or partner port', () => {
+    const base = { INTERNAL_API_TOKEN: 'x'.repeat(32), CREDENTIALS_KEY: 'f'.repeat(64) };
+    expect(loadInternalApiConfig(base).metrics).toBeNull();
+    expect(loadInternalApiConfig({ ...base, INTERNAL_API_METRICS_PORT: '9465', METRICS_HOST: '::1' }).metrics).toEqual({ host: '::1', port: 9465 });
+    expect(() => loadInternalApiConfig({ ...base, INTERNAL_API_METRICS_PORT: '4001' })).toThrow(/INTERNAL_API_METRICS_PORT: must differ from INTERNAL_API_PORT \(4001\)/);
+    expect(() => loadInternalApiConfig({ ...base, INTERNAL_API_METRICS_PORT: '4000' })).toThrow(/INTERNAL_API_METRICS_PORT: must differ from GATEWAY_PORT \(4000\)/);
   });
 });

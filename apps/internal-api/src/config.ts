@@ -7,9 +7,11 @@ import {
   type HttpServerLimits,
   type LogLevel,
   SettingsReader,
+  type OperatorEndpoint,
   readDatabaseConfig,
   readHttpLimits,
   readLogLevel,
+  readMetricsEndpoint,
 } from '@pits/service-runtime';
 
 export { LOG_LEVELS, type LogLevel } from '@pits/service-runtime';
@@ -34,6 +36,8 @@ export interface InternalApiConfig {
   readyTimeoutMs: number;
   /** WEBHOOK_ALLOW_PRIVATE_URLS: `webhooks.create` accepts http:// and private, loopback... hosts (development and tests only). */
   webhookAllowPrivateUrls: boolean;
+  /** INTERNAL_API_METRICS_PORT / INTERNAL_API_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
+  metrics: OperatorEndpoint | null;
 }
 
 export { ConfigError };
@@ -74,6 +78,7 @@ export function loadInternalApiConfig(env: Env = process.env): InternalApiConfig
     requestDeadlineMs: read.integer('REQUEST_DEADLINE_MS', { default: 10_000, min: 100, max: 600_000 }),
     readyTimeoutMs: read.integer('READY_TIMEOUT_MS', { default: 1000, min: 50, max: 60_000 }),
     webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    metrics: readMetricsEndpoint(read, 'INTERNAL_API', { INTERNAL_API_PORT: port, GATEWAY_PORT: gatewayPort }),
   };
   read.done('internal-api');
   return config;

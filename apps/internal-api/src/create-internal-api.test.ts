@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { REQUEST_LOG_FIELDS, metricSample } from '@pits/service-runtime';
 import { type Database, approveTransfer, createTransfer, findKeyOwner } from '@pits/persistence';
 import { type TestDatabase, connectTenant, embeddedTestDialect, openTestDatabase } from '@pits/persistence/testing';
 import { TRPCClientError, createInternalClient } from './client.js';
@@ -229,5 +231,63 @@ describe('internal API lifecycle', () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     await api.close();
     await api.close();
+  });
+});
+
+describe('internal API logs and metrics', () => {
+  let t: TestDatabase;
+  let api: InternalApi;
+  let url: string;
+  let metricsUrl: string;
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    t = await openTestDatabase(embeddedTestDialect(), { file: true });
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const config = { ...testConfig(), metrics: { host: '127.0.0.1', port: 0 } };
+    api = createInternalApi(config, { database: t.database, logger, resolveHost: testHostResolver });
+    const listening = await api.listen();
+    url = listening.url;
+    metricsUrl = listening.metricsUrl!;
+  });
+  afterAll(async () => {
+    await api.close();
+    await t.cleanup();
+  });
+
+  const TRACE = '0af7651916cd43dd8448eb211c80319c';
+
+  it('logs each procedure call in the shared schema, with the trace of a valid traceparent, and meters it under the procedure path', async () => {
+    const client = createInternalClient(url, TEST_SERVICE_TOKEN);
+    const tenant = await client.tenants.create.mutate({ name: 'Logged Store' });
+    const res = await fetch(`${url}/trpc/locations.list?input=${encodeURIComponent(JSON.stringify({ tenantId: tenant.id }))}`, {
+      headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}`, traceparent: `00-${TRACE}-b7ad6b7169203331-01` },
+    });
+    expect(res.status).toBe(200);
+    const requestId = res.headers.get('x-request-id');
+    const line = lines.find((l) => l.request_id === requestId);
+    expect(line).toBeDefined();
+    for (const field of REQUEST_LOG_FIELDS) expect(line).toHaveProperty(field);
+    expect(line).toMatchObject({ route: 'locations.list', method: 'GET', status: 200, tenant_id: tenant.id, partner_id: null, trace_id: TRACE, parent_span_id: 'b7ad6b7169203331', msg: 'request finished' });
+    expect(JSON.stringify(line)).not.toContain(TEST_SERVICE_TOKEN);
+
+    // A refused call is logged and counted with its status; an unknown procedure and an unknown path as `unmatched`.
+    const refused = await fetch(`${url}/trpc/partners.list`, { headers: { traceparent: 'not-a-trace' } });
+    expect(refused.status).toBe(401);
+    expect(lines.find((l) => l.request_id === refused.headers.get('x-request-id'))).toMatchObject({ route: 'partners.list', status: 401, trace_id: null });
+    expect((await fetch(`${url}/trpc/no.such.procedure`, { headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` } })).status).toBe(404);
+    expect((await fetch(`${url}/nowhere`)).status).toBe(404);
+
+    const scrape = await fetch(metricsUrl);
+    expect(scrape.status).toBe(200);
+    const text = await scrape.text();
+    const app = { app: 'internal-api' };
+    expect(metricSample(text, 'pits_http_requests_total', { ...app, route: 'locations.list', method: 'GET', status: '200' })).toBe(1);
+    expect(metricSample(text, 'pits_http_requests_total', { ...app, route: 'tenants.create', method: 'POST', status: '200' })).toBe(1);
+    expect(metricSample(text, 'pits_http_requests_total', { ...app, route: 'partners.list', status: '401' })).toBe(1);
+    expect(metricSample(text, 'pits_http_requests_total', { ...app, route: 'unmatched', status: '404' })).toBe(2);
+    expect(metricSample(text, 'pits_http_request_duration_seconds_count', { ...app, route: 'locations.list', status: '200' })).toBe(1);
+    expect(metricSample(text, 'pits_db_pool_connections', { ...app, state: 'total' })).toBe(1);
+    // The API's own port does not serve metrics.
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
   });
 });

@@ -1,18 +1,32 @@
 // The internal API as an HTTP server: tRPC under /trpc, and the probes /healthz (process up) and
 // /readyz (database reachable) answered before tRPC and without a token. Built by one factory
 // that main.ts and the tests share.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HostResolver } from '@pits/domain';
 import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable } from '@pits/persistence';
-import { createLimitedServer } from '@pits/service-runtime';
-import { type Logger, pino } from 'pino';
+import {
+  type OperatorServer,
+  type ProcessMetrics,
+  type RequestLogFields,
+  type TraceContext,
+  UNMATCHED_ROUTE,
+  createLimitedServer,
+  createOperatorServer,
+  createProcessLogger,
+  createProcessMetrics,
+  durationMs,
+  parseTraceparent,
+} from '@pits/service-runtime';
+import type { Logger } from 'pino';
 import type { InternalApiConfig } from './config.js';
 import { appRouter } from './router.js';
 import { createServiceTokenCheck } from './service-token.js';
 import { systemHostResolver } from './system-host-resolver.js';
+import type { CallRecorder } from './trpc.js';
 
 /** What tests (and main.ts) may supply instead of what the factory would build from the config. */
 export interface InternalApiDeps {
@@ -28,12 +42,15 @@ export interface InternalApiDeps {
   ready?: boolean;
   /** How webhook host names are resolved at registration (tests map names to addresses); the system resolver by default. */
   resolveHost?: HostResolver;
+  /** The process's metrics (main.ts creates them first, so its database reports to them); created here when absent. */
+  metrics?: ProcessMetrics;
 }
 
 export interface InternalApi {
   readonly server: Server;
-  /** Starts listening on `config.host:config.port` (0: a free port). */
-  listen(): Promise<{ port: number; url: string }>;
+  readonly metrics: ProcessMetrics;
+  /** Starts listening on `config.host:config.port` (0: a free port), and on the operator port when `config.metrics` sets one. */
+  listen(): Promise<{ port: number; url: string; metricsUrl: string | null }>;
   /** The database is migrated: serve calls. */
   markReady(): void;
   /**
@@ -66,8 +83,11 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
  * await api.close();
  */
 export function createInternalApi(config: InternalApiConfig, deps: InternalApiDeps = {}): InternalApi {
-  const logger = deps.logger ?? pino({ name: 'internal-api', level: config.logLevel });
-  const database = deps.database ?? createDatabase(config.database, { logger });
+  const logger = deps.logger ?? createProcessLogger('internal-api', config.logLevel);
+  const metrics = deps.metrics ?? createProcessMetrics('internal-api');
+  const database = deps.database ?? createDatabase(config.database, { logger, ...metrics.databaseEvents });
+  metrics.watchDatabase(database);
+  const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics.registry, config.metrics, config.http) : null;
   const ownsDatabase = deps.database === undefined;
   let ready = deps.ready ?? true;
   const cipher = deps.cipher ?? createCredentialCipher(config.credentialsKey);
@@ -78,7 +98,19 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
     router: appRouter,
     basePath: '/trpc/',
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req }) => ({ database, cipher, now, logger, deadlineMs: config.requestDeadlineMs, authorized: isServiceToken(req.headers.authorization), webhookUrls }),
+    createContext: ({ req }) => {
+      const request = requests.get(req);
+      return {
+        database,
+        cipher,
+        now,
+        logger,
+        deadlineMs: config.requestDeadlineMs,
+        authorized: isServiceToken(req.headers.authorization),
+        webhookUrls,
+        ...(request ? { calls: request.calls } : {}),
+      };
+    },
     // A refusal a retry can get past says when: Retry-After on SERVICE_UNAVAILABLE.
     responseMeta: ({ errors }) => (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}),
     onError({ error, ctx, path }) {
@@ -97,16 +129,59 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
     sendJson(res, up ? 200 : 503, { status: up ? 'ready' : 'unavailable' });
   }
 
+  /** What the HTTP server knows of a request that its procedure calls are logged with. */
+  interface RequestRecord {
+    calls: CallRecorder;
+    /** Procedure calls finished (a batch has several); none: the request is logged as itself. */
+    finished: number;
+  }
+  const requests = new WeakMap<IncomingMessage, RequestRecord>();
+
+  /** One line and one observation, in the schema every app shares. */
+  function record(requestId: string, trace: TraceContext | null, method: string, route: string, status: number, elapsedMs: number, input: unknown, level: 'info' | 'debug'): void {
+    const ids = (typeof input === 'object' && input !== null ? input : {}) as { tenantId?: unknown; partnerId?: unknown };
+    const line: RequestLogFields = {
+      request_id: requestId,
+      method,
+      route,
+      status,
+      duration_ms: durationMs(0, elapsedMs),
+      partner_id: typeof ids.partnerId === 'number' ? ids.partnerId : null,
+      tenant_id: typeof ids.tenantId === 'string' ? ids.tenantId : null,
+      trace_id: trace?.traceId ?? null,
+      parent_span_id: trace?.parentSpanId ?? null,
+    };
+    metrics.http.observe(route, method, status, elapsedMs / 1000);
+    logger[level](line, 'request finished');
+  }
+
   const http = createLimitedServer((req, res) => {
     const started = performance.now();
+    const requestId = randomUUID();
+    const trace = parseTraceparent(req.headers.traceparent);
+    const method = req.method ?? 'GET';
     // Nothing of this API may be cached or sniffed.
     res.setHeader('cache-control', 'no-store');
     res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('x-request-id', requestId);
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const isProbe = path === '/healthz' || path === '/readyz';
+    const request: RequestRecord = {
+      finished: 0,
+      calls: {
+        finished(procedure, status, elapsedMs, input) {
+          request.finished += 1;
+          record(requestId, trace, method, procedure, status, elapsedMs, input, 'info');
+        },
+      },
+    };
+    requests.set(req, request);
     res.on('finish', () => {
-      // Probes come every few seconds: keep them out of the info log.
-      logger[isProbe ? 'debug' : 'info']({ method: req.method, path, status: res.statusCode, ms: Math.round(performance.now() - started) }, 'request');
+      // Each procedure call was logged as it finished; a request that ran none (a probe, an unknown
+      // path or procedure, a body refused before any call) is logged as itself. Probes come every
+      // few seconds: they stay out of the info log.
+      if (request.finished > 0) return;
+      record(requestId, trace, method, isProbe ? path : UNMATCHED_ROUTE, res.statusCode, performance.now() - started, undefined, isProbe ? 'debug' : 'info');
     });
     if (isProbe) {
       probe(req, res, path).catch((error: unknown) => {
@@ -127,8 +202,9 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
 
   return {
     server,
-    listen() {
-      return new Promise((resolve, reject) => {
+    metrics,
+    async listen() {
+      const { port, url } = await new Promise<{ port: number; url: string }>((resolve, reject) => {
         server.once('error', reject);
         server.listen(config.port, config.host, () => {
           server.off('error', reject);
@@ -137,13 +213,19 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
           resolve({ port, url: `http://${host}:${port}` });
         });
       });
+      try {
+        return { port, url, metricsUrl: operator ? (await operator.listen()).url : null };
+      } catch (error) {
+        await http.close(0);
+        throw error;
+      }
     },
     markReady() {
       ready = true;
     },
     close() {
       closed ??= (async () => {
-        await http.close(config.shutdownTimeoutMs);
+        await Promise.all([http.close(config.shutdownTimeoutMs), operator?.close()]);
         if (ownsDatabase) await database.destroy();
       })();
       return closed;

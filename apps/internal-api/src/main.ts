@@ -1,7 +1,7 @@
 // Entry point: configuration, server, then the database (migrated; while it is not reachable yet
 // calls answer SERVICE_UNAVAILABLE and it keeps trying), and a graceful stop on SIGTERM/SIGINT.
 import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
-import { pino } from 'pino';
+import { createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
 import { ConfigError, type InternalApiConfig, loadInternalApiConfig } from './config.js';
 import { createInternalApi } from './create-internal-api.js';
 
@@ -14,20 +14,22 @@ try {
   process.exit(1);
 }
 
-const logger = pino({ name: 'internal-api', level: config.logLevel });
-const database = createDatabase({ ...config.database, applicationName: `pits-internal-api-${process.pid}` }, { logger });
-const api = createInternalApi(config, { database, logger, ready: false });
+const logger = createProcessLogger('internal-api', config.logLevel);
+const metrics = createProcessMetrics('internal-api');
+const database = createDatabase({ ...config.database, applicationName: `pits-internal-api-${process.pid}` }, { logger, ...metrics.databaseEvents });
+const api = createInternalApi(config, { database, logger, ready: false, metrics });
 const stopping = new AbortController();
 
 let url: string;
+let metricsUrl: string | null;
 try {
-  ({ url } = await api.listen());
+  ({ url, metricsUrl } = await api.listen());
 } catch (error) {
-  logger.fatal({ err: error, host: config.host, port: config.port }, 'cannot listen');
+  logger.fatal({ err: error, host: config.host, port: config.port, metrics: config.metrics }, 'cannot listen');
   await database.destroy();
   process.exit(1);
 }
-logger.info({ url: `${url}/trpc`, database: describeDatabase(config.database) }, 'internal API listening');
+logger.info({ url: `${url}/trpc`, metrics_url: metricsUrl ?? 'off (set INTERNAL_API_METRICS_PORT)', database: describeDatabase(config.database) }, 'internal API listening');
 
 async function stop(signal: NodeJS.Signals): Promise<void> {
   if (stopping.signal.aborted) return;

@@ -1,6 +1,8 @@
 // The one tRPC instance of the internal API: its context, the procedure every route builds on
 // (token required), and the one table that turns a domain refusal into a tRPC error code.
+import { performance } from 'node:perf_hooks';
 import { TRPCError, type TRPC_ERROR_CODE_KEY, initTRPC } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
 import { AppError, type ErrorKind, type FieldIssue, type HostResolver, MAX_NESTING_DEPTH, type WebhookUrlPolicy, domainError, exceedsNestingDepth, zodIssuesToFieldIssues } from '@pits/domain';
 import { type CredentialCipher, type Scope, isDatabaseUnavailable, withTransaction } from '@pits/persistence';
@@ -19,6 +21,14 @@ export interface InternalApiContext {
   authorized: boolean;
   /** Where webhook endpoints may point (WEBHOOK_ALLOW_PRIVATE_URLS), and how their host names are resolved. */
   webhookUrls: { policy: WebhookUrlPolicy; resolve: HostResolver };
+  /** Told of every procedure call when it finishes (the HTTP server logs and meters it); absent in tests that build a context by hand. */
+  calls?: CallRecorder;
+}
+
+/** Where a finished procedure call is reported. */
+export interface CallRecorder {
+  /** `status` is the HTTP status its answer maps to; `input` the raw input (its tenantId/partnerId are logged). */
+  finished(path: string, status: number, elapsedMs: number, input: unknown): void;
 }
 
 /** Kind to tRPC code, the only place that decides it. Kinds the internal API never raises still get their nearest code. */
@@ -152,6 +162,19 @@ const mapErrors = t.middleware(async ({ ctx, next, path, type }) => {
   return result;
 });
 
+/**
+ * Outermost: times each call and reports it with the status its final answer maps to (after
+ * mapErrors), so every call, refused or not, is logged and counted once.
+ */
+const recordCall = t.middleware(async ({ ctx, path, next, getRawInput }) => {
+  if (ctx.calls === undefined) return next();
+  const started = performance.now();
+  const result = await next();
+  const status = result.ok ? 200 : getHTTPStatusCodeFromError(result.error);
+  ctx.calls.finished(path, status, performance.now() - started, await getRawInput().catch(() => undefined));
+  return result;
+});
+
 const requireServiceToken = t.middleware(({ ctx, next }) => {
   if (!ctx.authorized) {
     throw new AppError(domainError('UNAUTHORIZED', 'a valid internal service token is required', { field: 'Authorization' }));
@@ -225,7 +248,7 @@ const mutationInOneTransaction = t.middleware(async ({ ctx, type, meta, next }) 
 });
 
 /**
- * Every procedure of the internal API: errors mapped, then the service token required (before
+ * Every procedure of the internal API: recorded (logged and metered), errors mapped, then the service token required (before
  * input is even parsed), then the input's nesting bounded, then its deadline, then (mutations) its transaction.
  */
-export const protectedProcedure = t.procedure.use(mapErrors).use(requireServiceToken).use(boundedNesting).use(withDeadline).use(mutationInOneTransaction);
+export const protectedProcedure = t.procedure.use(recordCall).use(mapErrors).use(requireServiceToken).use(boundedNesting).use(withDeadline).use(mutationInOneTransaction);

@@ -32,14 +32,17 @@ export interface ServiceStack {
  * const stack = await startStack('sqlite', { gatewayEnv: { RATE_LIMIT_SMALL: '5' } });
  * afterAll(() => stack.stop());
  */
-export async function startStack(dialect: Dialect, options: { gatewayEnv?: Record<string, string>; redisUrl?: string } = {}): Promise<ServiceStack> {
+export async function startStack(
+  dialect: Dialect,
+  options: { gatewayEnv?: Record<string, string>; internalApiEnv?: Record<string, string>; redisUrl?: string } = {},
+): Promise<ServiceStack> {
   const database = await createE2eDatabase(dialect);
   const credentialsKey = randomBytes(32).toString('hex');
   const token = randomBytes(24).toString('base64url');
   const extra: ChildService[] = [];
   let internal;
   try {
-    internal = await startInternalApiProcess({ databaseUrl: database.url, credentialsKey, token });
+    internal = await startInternalApiProcess({ databaseUrl: database.url, credentialsKey, token, ...(options.internalApiEnv ? { env: options.internalApiEnv } : {}) });
   } catch (error) {
     await database.cleanup();
     throw error;

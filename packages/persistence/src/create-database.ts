@@ -3,10 +3,10 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DatabaseConfig } from './database-config.js';
 import { dialectOf } from './dialects/dialect-registry.js';
-import type { DatabaseEvents, SqlDialect } from './dialects/sql-dialect.js';
+import type { DatabaseConnections, DatabaseEvents, SqlDialect } from './dialects/sql-dialect.js';
 import type { DB } from './schema/index.js';
 
-export type { DatabaseEvents } from './dialects/sql-dialect.js';
+export type { DatabaseConnections, DatabaseEvents } from './dialects/sql-dialect.js';
 
 /**
  * An open database: the Kysely instance and the dialect it speaks.
@@ -19,6 +19,8 @@ export type { DatabaseEvents } from './dialects/sql-dialect.js';
 export interface Database {
   readonly db: Kysely<DB>;
   readonly dialect: SqlDialect;
+  /** How its connections are used right now (metrics). */
+  connections(): DatabaseConnections;
   destroy(): Promise<void>;
 }
 
@@ -32,7 +34,7 @@ export interface Database {
 export function createDatabase(config: DatabaseConfig, events: DatabaseEvents = {}): Database {
   const dialect = dialectOf(config);
   const db = dialect.open(config, events);
-  return { db, dialect, destroy: () => db.destroy() };
+  return { db, dialect, connections: () => dialect.connections(db), destroy: () => db.destroy() };
 }
 
 /**

@@ -44,3 +44,23 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** What kind of failure a statement met, as metrics count it (`pits_db_query_errors_total{kind}`). */
+export const DATABASE_ERROR_KINDS = ['timeout', 'unavailable', 'conflict', 'constraint', 'other'] as const;
+export type DatabaseErrorKind = (typeof DATABASE_ERROR_KINDS)[number];
+
+/**
+ * `timeout`: a deadline ran out (a statement, a lock wait, getting a connection, this package's
+ * own deadlines); `unavailable`: the database could not be reached or used otherwise; `conflict`:
+ * a transaction cut by another (a retry may pass); `constraint`: a unique or check violation;
+ * `other`: anything else (a bug, most likely).
+ *
+ * @example classifyDatabaseError({ code: '57014' }) // 'timeout'
+ */
+export function classifyDatabaseError(error: unknown): DatabaseErrorKind {
+  if (isTransientConflict(error)) return 'conflict';
+  if (isUniqueViolation(error) || isCheckViolation(error)) return 'constraint';
+  if (error instanceof DatabaseUnavailableError || anyDialect('isTimeout', error)) return 'timeout';
+  if (isDatabaseUnavailable(error)) return 'unavailable';
+  return 'other';
+}

@@ -15,8 +15,17 @@ export {
   describeDatabase,
   parseDatabaseUrl,
 } from './database-config.js';
-export { type Database, type DatabaseEvents, createDatabase, isDatabaseReachable } from './create-database.js';
-export { DatabaseUnavailableError, isCheckViolation, isDatabaseUnavailable, isTransientConflict, isUniqueViolation } from './database-errors.js';
+export { type Database, type DatabaseConnections, type DatabaseEvents, createDatabase, isDatabaseReachable } from './create-database.js';
+export {
+  DATABASE_ERROR_KINDS,
+  type DatabaseErrorKind,
+  DatabaseUnavailableError,
+  classifyDatabaseError,
+  isCheckViolation,
+  isDatabaseUnavailable,
+  isTransientConflict,
+  isUniqueViolation,
+} from './database-errors.js';
 export { dialectNamed } from './dialects/dialect-registry.js';
 export type { DialectCapabilities, SqlDialect } from './dialects/sql-dialect.js';
 export { migrateOrThrow, migrateTo, migrateToLatest, migrateWhenReachable, migrationStatus } from './migrate.js';
@@ -155,6 +164,8 @@ export {
   type WebhookEndpointRecord,
   type WebhookEventType,
   claimDueDeliveries,
+  countPendingDeliveries,
+  PENDING_DELIVERIES_COUNT_CAP,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   listDeliveries,

@@ -46,3 +46,31 @@ export function readHttpLimits(read: SettingsReader): HttpServerLimits {
   }
   return limits;
 }
+
+/** Where the operator port binds when neither METRICS_HOST nor the app's own `..._METRICS_HOST` says. */
+export const DEFAULT_METRICS_HOST = '127.0.0.1';
+
+const HOST_FORM = /^(\[?[0-9A-Fa-f:.]+\]?|[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)$/;
+
+/**
+ * The operator port of one process (`prefix` is `GATEWAY`, `INTERNAL_API` or `WEBHOOK_WORKER`):
+ * `<prefix>_METRICS_PORT` (unset: no metrics server; 0: a free port, for tests) and
+ * `<prefix>_METRICS_HOST`, else METRICS_HOST, else 127.0.0.1. `otherPorts` are ports of the same
+ * process the metrics port must not share (its partner or API port).
+ *
+ * @example readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: 4000 }) // { host: '127.0.0.1', port: 9464 } or null
+ */
+export function readMetricsEndpoint(read: SettingsReader, prefix: string, otherPorts: Readonly<Record<string, number>> = {}): { host: string; port: number } | null {
+  const portVariable = `${prefix}_METRICS_PORT`;
+  const hostVariable = `${prefix}_METRICS_HOST`;
+  const hint = 'must be an IP address or a host name, e.g. 127.0.0.1';
+  const sharedHost = read.optional('METRICS_HOST', { pattern: HOST_FORM, hint });
+  const ownHost = read.optional(hostVariable, { pattern: HOST_FORM, hint });
+  const port = read.optionalInteger(portVariable, { min: 0, max: 65535 });
+  if (port === undefined) return null;
+  for (const [name, other] of Object.entries(otherPorts)) {
+    if (port !== 0 && port === other) read.problem(portVariable, `must differ from ${name} (${other}): metrics are served on a port of their own, never to partners`);
+  }
+  const host = (ownHost ?? sharedHost ?? DEFAULT_METRICS_HOST).replace(/^\[(.*)\]$/, '$1');
+  return { host, port };
+}

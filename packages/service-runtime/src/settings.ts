@@ -87,16 +87,21 @@ export class SettingsReader {
 
   /** A whole number from `min` to `max`. */
   integer(name: string, options: { default: number; min: number; max: number }): number {
+    return this.optionalInteger(name, options) ?? options.default;
+  }
+
+  /** A whole number from `min` to `max`, or undefined when unset (or wrong: the problem is recorded). */
+  optionalInteger(name: string, options: { min: number; max: number }): number | undefined {
     const value = this.raw(name);
-    if (value === undefined) return options.default;
+    if (value === undefined) return undefined;
     if (!/^\s*-?\d+\s*$/.test(value)) {
       this.problem(name, `must be a whole number from ${options.min} to ${options.max}, got ${show(value)}`);
-      return options.default;
+      return undefined;
     }
     const n = Number(value);
     if (!Number.isSafeInteger(n) || n < options.min || n > options.max) {
       this.problem(name, `must be from ${options.min} to ${options.max}, got ${value.trim()}`);
-      return options.default;
+      return undefined;
     }
     return n;
   }

@@ -1,4 +1,5 @@
 import { AppError, domainError } from '@pits/domain';
+import { REQUEST_LOG_FIELDS } from '@pits/service-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { sendEnvelopeA } from './envelope.js';
@@ -72,6 +73,36 @@ describe('accessLog', () => {
     await fetch(`${server.url}/refused`);
     expect(access().at(-1)).toMatchObject({ route: '/refused', status: 404 });
     await fetch(`${server.url}/unknown/path`);
-    expect(access().at(-1)).toMatchObject({ route: null, operation: null, status: 404 });
+    expect(access().at(-1)).toMatchObject({ route: 'unmatched', operation: null, status: 404 });
+  });
+
+  it('uses the field names every app shares, and carries the trace id of a valid traceparent (an invalid one is ignored)', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    await fetch(`${server.url}/refused`, { headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` } });
+    const line = access().at(-1)!;
+    for (const field of REQUEST_LOG_FIELDS) expect(line).toHaveProperty(field);
+    expect(line).toMatchObject({ trace_id: traceId, parent_span_id: '00f067aa0ba902b7', status: 404 });
+    const res = await fetch(`${server.url}/refused`, { headers: { traceparent: `00-${'0'.repeat(32)}-00f067aa0ba902b7-01` } });
+    expect(res.status).toBe(404);
+    expect(access().at(-1)).toMatchObject({ trace_id: null, parent_span_id: null });
+  });
+
+  it('counts and times each request under its route pattern (unmatched paths under one label), method and status', async () => {
+    const seen: unknown[][] = [];
+    const metered = await serveRoutes(
+      (router) => router.get('/things/:id', (ctx) => sendEnvelopeA(ctx, {})),
+      { metrics: { observe: (...args: unknown[]) => seen.push(args) } },
+    );
+    try {
+      await fetch(`${metered.url}/things/42`);
+      await fetch(`${metered.url}/nothing/here/42`);
+    } finally {
+      await metered.close();
+    }
+    expect(seen).toEqual([
+      ['/things/:id', 'GET', 200, expect.any(Number)],
+      ['unmatched', 'GET', 404, expect.any(Number)],
+    ]);
+    expect(seen.every(([, , , seconds]) => (seconds as number) >= 0 && (seconds as number) < 5)).toBe(true);
   });
 });

@@ -1,35 +1,35 @@
-// One structured line per finished request. It logs what identifies the call (route pattern,
-// operation, partner, tenant, request id) and never headers, keys, query strings or bodies.
+// One structured line per finished request, in the log schema every app shares
+// (@pits/service-runtime log-fields.ts), and the request's count and latency in the metrics: the
+// timing is taken once here for both. It logs what identifies the call (route pattern, operation,
+// partner, tenant, request id, the caller's trace) and never headers, keys, query strings or bodies.
+import { type HttpMetrics, type RequestLogFields, UNMATCHED_ROUTE, parseTraceparent } from '@pits/service-runtime';
 import { matchedRoutePattern, operationName, type GatewayAppMiddleware, type GatewayLogger } from './gateway-state.js';
 
 export interface AccessLogOptions {
   logger: GatewayLogger;
+  /** Where each request is counted and timed (`pits_http_requests_total`, `pits_http_request_duration_seconds`). */
+  metrics?: HttpMetrics;
   /** Monotonic clock in milliseconds; `performance.now` by default. */
   now?: () => number;
 }
 
-/** The fields of one access-log line. */
-export interface AccessLogLine {
-  request_id: string;
-  method: string;
-  /** The matched route pattern, e.g. `/api/engine/v1/adjustments/:id`; null when no route matched. */
-  route: string | null;
+/** The fields of one access-log line: the shared request fields plus the gateway's operation name. */
+export interface AccessLogLine extends RequestLogFields {
+  /** The operation (`inbound.list`), null when no route matched. */
   operation: string | null;
-  status: number;
-  duration_ms: number;
-  partner_id: number | null;
-  tenant_id: string | null;
 }
 
 /**
  * Goes right after `requestId()` and before `errorMapper()`, so it sees the final status of
- * every response, errors included.
+ * every response, errors included. `route` is the matched route pattern, `unmatched` when none
+ * matched (the metrics label never holds a raw path). A valid W3C `traceparent` header puts its
+ * trace id and the caller's span on the line; an invalid one is ignored.
  *
  * @example
- * app.use(requestId()).use(accessLog({ logger })).use(errorMapper({ logger }));
+ * app.use(requestId()).use(accessLog({ logger, metrics: metrics.http })).use(errorMapper({ logger }));
  */
 export function accessLog(options: AccessLogOptions): GatewayAppMiddleware {
-  const { logger } = options;
+  const { logger, metrics } = options;
   const now = options.now ?? (() => performance.now());
   return async (ctx, next) => {
     const started = now();
@@ -40,16 +40,23 @@ export function accessLog(options: AccessLogOptions): GatewayAppMiddleware {
       escaped = true;
       throw err;
     } finally {
+      const elapsedMs = now() - started;
+      const route = matchedRoutePattern(ctx) ?? UNMATCHED_ROUTE;
+      const status = escaped ? 500 : ctx.status;
+      const trace = parseTraceparent(ctx.headers.traceparent);
       const line: AccessLogLine = {
         request_id: ctx.state.requestId,
         method: ctx.method,
-        route: matchedRoutePattern(ctx) ?? null,
+        route,
         operation: operationName(ctx) ?? null,
-        status: escaped ? 500 : ctx.status,
-        duration_ms: Math.round((now() - started) * 1000) / 1000,
+        status,
+        duration_ms: Math.round(elapsedMs * 1000) / 1000,
         partner_id: ctx.state.partner?.partnerId ?? null,
         tenant_id: ctx.state.tenantId ?? null,
+        trace_id: trace?.traceId ?? null,
+        parent_span_id: trace?.parentSpanId ?? null,
       };
+      metrics?.observe(route, ctx.method, status, elapsedMs / 1000);
       logger.info(line, 'request finished');
     }
   };

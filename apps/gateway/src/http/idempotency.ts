@@ -145,6 +145,8 @@ export interface IdempotencyOptions {
   waitMs?: number;
   /** First pause between polls; doubles up to 250 ms. Default 20 ms. */
   pollMs?: number;
+  /** Called for each request answered with a stored response (metrics). */
+  onReplay?: () => void;
 }
 
 const METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -222,6 +224,7 @@ export function idempotency(options: IdempotencyOptions): GatewayMiddleware {
         throw keyReused('this key was already used with a different request (method, path, tenant or body)');
       }
       if (found.state === 'replay') {
+        options.onReplay?.();
         ctx.set('Idempotent-Replayed', 'true');
         ctx.status = found.status;
         ctx.body = replayBody(found.body, ctx.state.requestId);

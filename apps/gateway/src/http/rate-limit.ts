@@ -29,6 +29,8 @@ export interface RateLimitOptions {
   now?: () => number;
   /** A store slower than this counts as failing (fail open). Default 250 ms. */
   storeTimeoutMs?: number;
+  /** Called for each request refused 429, with the bucket that refused it: `tier`, or the operation's name (metrics). */
+  onRefused?: (limit: string) => void;
 }
 
 interface BucketState {
@@ -37,6 +39,8 @@ interface BucketState {
   resetAt: number;
   exceeded: boolean;
   label: string;
+  /** `tier`, or the operation's name. */
+  limitName: string;
 }
 
 /** The bucket to report: an exceeded one (latest reset first), else the one with least room. */
@@ -90,12 +94,12 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
     if (partner === undefined) throw new Error('rateLimit needs authenticate() before it');
     const operation = operationName(ctx);
 
-    const wanted: Array<{ key: string; limit: number; label: string }> = [
-      { key: `partner:${partner.partnerId}`, limit: tiers[partner.tier], label: `the ${partner.tier} tier` },
+    const wanted: Array<{ key: string; limit: number; label: string; limitName: string }> = [
+      { key: `partner:${partner.partnerId}`, limit: tiers[partner.tier], label: `the ${partner.tier} tier`, limitName: 'tier' },
     ];
     const operationLimit = operation === undefined ? undefined : operations[operation];
     if (operation !== undefined && operationLimit !== undefined) {
-      wanted.push({ key: `partner:${partner.partnerId}:op:${operation}`, limit: operationLimit, label: operation });
+      wanted.push({ key: `partner:${partner.partnerId}:op:${operation}`, limit: operationLimit, label: operation, limitName: operation });
     }
 
     const at = now();
@@ -110,6 +114,7 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
           resetAt: hit.resetAt,
           exceeded: hit.count > b.limit,
           label: b.label,
+          limitName: b.limitName,
         };
       });
     } catch (err) {
@@ -139,6 +144,7 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
     ctx.set('RateLimit', `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`);
 
     if (report.exceeded) {
+      options.onRefused?.(report.limitName);
       ctx.set('Retry-After', String(Math.max(1, secondsToReset)));
       throw new AppError(
         domainError('RATE_LIMITED', 'rate limit exceeded', {

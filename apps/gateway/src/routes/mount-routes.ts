@@ -25,6 +25,7 @@ import {
 import { AppError, domainError } from '@pits/domain';
 import { type Database, type Scope, withTransaction } from '@pits/persistence';
 import type { Route } from './route-spec.js';
+import type { GatewayMetrics } from '../http/gateway-metrics.js';
 
 export interface RouteServices {
   database: Database;
@@ -34,6 +35,8 @@ export interface RouteServices {
   logger: GatewayLogger;
   rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operations: Record<string, number>; storeTimeoutMs: number };
   now: () => Date;
+  /** Counts refusals and replays (metrics); nothing when absent. */
+  metrics?: GatewayMetrics;
 }
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -97,10 +100,16 @@ export function mountRoutes(router: Router<GatewayState>, specs: readonly Route[
     windowMs: services.rateLimit.windowMs,
     storeTimeoutMs: services.rateLimit.storeTimeoutMs,
     now: () => services.now().getTime(),
+    ...(services.metrics ? { onRefused: services.metrics.rateLimitRefused } : {}),
   });
   const body = jsonBody();
   const tenant = requireTenant();
-  const idem = idempotency({ store: services.idempotencyStore, logger: services.logger, now: () => services.now().getTime() });
+  const idem = idempotency({
+    store: services.idempotencyStore,
+    logger: services.logger,
+    now: () => services.now().getTime(),
+    ...(services.metrics ? { onReplay: services.metrics.idempotencyReplayed } : {}),
+  });
   const params = validateParams();
 
   for (const spec of specs) {

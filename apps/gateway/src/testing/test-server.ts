@@ -4,6 +4,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { pino, type Logger } from 'pino';
 import type { AddressInfo } from 'node:net';
+import type { HttpMetrics } from '@pits/service-runtime';
 import { accessLog } from '../http/access-log.js';
 import { errorMapper } from '../http/error-mapper.js';
 import type { AuthenticatedPartner, GatewayMiddleware, GatewayState } from '../http/gateway-state.js';
@@ -63,7 +64,7 @@ export function asPartner(partner: AuthenticatedPartner = PARTNER): GatewayMiddl
  */
 export async function serveRoutes(
   define: (router: Router<GatewayState>) => void,
-  options: { logger?: Logger } = {},
+  options: { logger?: Logger; metrics?: HttpMetrics } = {},
 ): Promise<RunningServer & { lines: LogLine[] }> {
   const recording = recordingLogger();
   const logger = options.logger ?? recording.logger;
@@ -72,7 +73,7 @@ export async function serveRoutes(
   define(router);
   app
     .use(requestId())
-    .use(accessLog({ logger }))
+    .use(accessLog({ logger, ...(options.metrics ? { metrics: options.metrics } : {}) }))
     .use(errorMapper({ logger }))
     .use(router.routes())
     .use(methodNotAllowed([router]));

@@ -10,6 +10,8 @@ import { createCredentialCipher, createInbound, createWebhookEndpoint, listDeliv
 import { type TestDatabase, type TenantWorld, capabilitiesOf, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DELIVERY_LOG_FIELDS, createProcessMetrics, metricSample } from '@pits/service-runtime';
+import { webhookMetrics } from './webhook-metrics.js';
 import { createWebhookWorker } from './webhook-worker.js';
 
 const dialects = await testDialects();
@@ -68,13 +70,32 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
     const hook = await receiver((n) => (n <= 2 ? 503 : 204));
     const { w, secret, receive } = await world(hook.url);
     await receive();
-    const worker = createWebhookWorker({ database: t.database, cipher, logger: silent, pollMs: 10, retry: fastRetry, allowPrivateUrls: true });
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const metrics = createProcessMetrics('webhook-worker');
+    const worker = createWebhookWorker({ database: t.database, cipher, logger, pollMs: 10, retry: fastRetry, allowPrivateUrls: true, metrics: webhookMetrics(metrics.registry, t.database) });
     worker.start();
     await until(() => hook.received.filter((r) => r.answered === 204).length >= 1);
     await new Promise((r) => setTimeout(r, 300));
     await worker.stop();
     hook.server.close();
     expect(hook.received.map((r) => r.answered)).toEqual([503, 503, 204]);
+    // Every attempt is logged in the shared schema, the successful one too, and counted by outcome.
+    const attempts = lines.filter((l) => typeof l.event_id === 'string');
+    for (const line of attempts) for (const field of DELIVERY_LOG_FIELDS) expect(line).toHaveProperty(field);
+    expect(attempts.map((l) => [l.attempt, l.status, l.outcome, l.msg])).toEqual([
+      [1, 503, 'retrying', 'webhook delivery failed'],
+      [2, 503, 'retrying', 'webhook delivery failed'],
+      [3, 204, 'delivered', 'webhook delivered'],
+    ]);
+    expect(attempts[2]).toMatchObject({ event_id: hook.received[2]!.headers['x-webhook-id'], level: 30 });
+    const scraped = await metrics.registry.metrics();
+    const app = { app: 'webhook-worker' };
+    expect(metricSample(scraped, 'pits_webhook_deliveries_total', { ...app, outcome: 'retrying' })).toBe(2);
+    expect(metricSample(scraped, 'pits_webhook_deliveries_total', { ...app, outcome: 'delivered' })).toBe(1);
+    expect(metricSample(scraped, 'pits_webhook_deliveries_total', { ...app, outcome: 'failed' })).toBe(0);
+    expect(metricSample(scraped, 'pits_webhook_delivery_duration_seconds_count', { ...app, outcome: 'delivered' })).toBe(1);
+    expect(metricSample(scraped, 'pits_webhook_backlog', app)).toBeGreaterThanOrEqual(0);
     const accepted = hook.received[2]!;
     const event = JSON.parse(accepted.body) as { event_id: string; type: string; tenant_id: string; data: { status: string } };
     expect(event).toMatchObject({ type: 'inbound.status_changed', tenant_id: w.tenant.id, data: { status: 'partial', previous_status: 'pending' } });

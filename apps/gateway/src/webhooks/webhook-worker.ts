@@ -6,9 +6,11 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type HostResolver, WEBHOOK_HEADERS, WEBHOOK_RETRY, type RetrySchedule, nextRetryDelayMs, signWebhook } from '@pits/domain';
 import { type ClaimedDelivery, type CredentialCipher, type Database, claimDueDeliveries, isDatabaseUnavailable, recordDeliveryAttempt } from '@pits/persistence';
+import type { DeliveryLogFields, DeliveryOutcome } from '@pits/service-runtime';
 import type { GatewayLogger } from '../http/index.js';
 import { systemHostResolver } from './system-host-resolver.js';
 import { postWebhook } from './webhook-request.js';
+import type { WebhookMetrics } from './webhook-metrics.js';
 
 export interface WebhookWorkerOptions {
   database: Database;
@@ -32,6 +34,8 @@ export interface WebhookWorkerOptions {
   resolveHost?: HostResolver;
   now?: () => Date;
   random?: () => number;
+  /** Counts and times each attempt by outcome (metrics); nothing when absent. */
+  metrics?: WebhookMetrics;
 }
 
 export interface WebhookWorker {
@@ -104,8 +108,22 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       succeeded,
       retryAt: delay === null ? null : new Date(startedAt.getTime() + durationMs + delay),
     });
-    if (!recorded) logger.warn({ delivery: delivery.id, workerId }, 'webhook delivery lease was lost before its attempt was recorded');
-    else if (!succeeded) logger.info({ delivery: delivery.id, attempt: delivery.attempts + 1, error, retry: delay !== null }, 'webhook delivery failed');
+    const outcome: DeliveryOutcome = !recorded ? 'lease_lost' : succeeded ? 'delivered' : delay !== null ? 'retrying' : 'failed';
+    options.metrics?.attempted(outcome, durationMs / 1000);
+    // One line per attempt, successful ones included, in the shared log schema.
+    const line: DeliveryLogFields & { error: string | null; worker_id: string } = {
+      event_id: delivery.eventId,
+      endpoint_id: delivery.endpointId,
+      delivery_id: delivery.id,
+      attempt: delivery.attempts + 1,
+      status: statusCode,
+      duration_ms: durationMs,
+      outcome,
+      error,
+      worker_id: workerId,
+    };
+    if (!recorded) logger.warn(line, 'webhook delivery lease was lost before its attempt was recorded');
+    else logger.info(line, succeeded ? 'webhook delivered' : 'webhook delivery failed');
   }
 
   async function runOnce(): Promise<number> {

@@ -1,7 +1,7 @@
 // The drivers' own words, as each dialect reads them, and the package-wide recognisers that ask
 // every dialect (the apps call those without knowing which database they run on).
 import { describe, expect, it } from 'vitest';
-import { DatabaseUnavailableError, isCheckViolation, isDatabaseUnavailable, isTransientConflict, isUniqueViolation } from '../database-errors.js';
+import { DatabaseUnavailableError, classifyDatabaseError, isCheckViolation, isDatabaseUnavailable, isTransientConflict, isUniqueViolation } from '../database-errors.js';
 import { postgresDialect } from './postgres-dialect.js';
 import { sqliteDialect } from './sqlite-dialect.js';
 
@@ -46,5 +46,27 @@ describe('constraint and conflict errors', () => {
     for (const code of ['3F000', '42P01', '42703', 'XX000']) expect(postgresDialect.migrations.lostCatalogRace({ code })).toBe(true);
     expect(postgresDialect.migrations.lostCatalogRace({ code: '42601' })).toBe(false);
     expect(sqliteDialect.migrations.lostCatalogRace({ code: 'SQLITE_ERROR' })).toBe(false);
+  });
+});
+
+describe('classifyDatabaseError', () => {
+  it.each([
+    [{ code: '57014' }, 'timeout'],
+    [{ code: '55P03' }, 'timeout'],
+    [new Error('timeout exceeded when trying to connect'), 'timeout'],
+    [{ code: 'SQLITE_BUSY' }, 'timeout'],
+    [new DatabaseUnavailableError('the database did not answer within 6000 ms'), 'timeout'],
+    [{ code: '57P01' }, 'unavailable'],
+    [{ code: 'ECONNREFUSED' }, 'unavailable'],
+    [new Error('Connection terminated unexpectedly'), 'unavailable'],
+    [{ code: 'SQLITE_IOERR_READ' }, 'unavailable'],
+    [{ code: '40001' }, 'conflict'],
+    [{ code: 'SQLITE_BUSY_SNAPSHOT' }, 'conflict'],
+    [{ code: '23505' }, 'constraint'],
+    [{ code: 'SQLITE_CONSTRAINT_CHECK' }, 'constraint'],
+    [new Error('syntax error'), 'other'],
+    [null, 'other'],
+  ] as [unknown, string][])('files %o under %s', (error, kind) => {
+    expect(classifyDatabaseError(error)).toBe(kind);
   });
 });

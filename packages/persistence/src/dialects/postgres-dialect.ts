@@ -2,7 +2,7 @@
 // with server and client deadlines, type parsers that return what the other dialects return, row
 // locks, pg_trgm indexes for substring search, and bulk writes over unnest()ed arrays.
 import { randomBytes } from 'node:crypto';
-import { Kysely, type LogEvent, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../database-config.js';
 import { deadlinesOf } from '../database-config.js';
@@ -11,6 +11,7 @@ import { AREA_FIELDS, AREA_INSERT_COLUMNS, SEARCH_COLUMNS, STORED_AREA_COLUMNS }
 import type { AreaRegionLevel, DB } from '../schema/index.js';
 import { type GuardedClientConfig, NamedStatementClient } from './postgres-named-statements.js';
 import type { AreaStore, DatabaseEvents, SqlDialect, TestEnvironment } from './sql-dialect.js';
+import { queryLog } from './query-events.js';
 import { containsPattern, likePattern, standardSql } from './standard-sql.js';
 
 type PostgresConfig = Extract<DatabaseConfig, { dialect: 'postgres' }>;
@@ -66,6 +67,9 @@ const code = (error: unknown): string => {
 const UNAVAILABLE = /^(08...|57P0[1-5]|57014|53300|53400|55P03|25P03|40001|40P01)$/;
 // Socket-level failures reported by node:net under pg, and pg's own words for a connection that is gone.
 const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNABORTED']);
+// A statement or lock wait cancelled by its timeout, and pg's words for a connection not got in time.
+const TIMEOUT_CODES = new Set(['57014', '55P03', 'ETIMEDOUT']);
+const TIMEOUT_MESSAGES = /^(timeout exceeded when trying to connect|timeout expired|Query read timeout)/;
 const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|timeout expired|Client has encountered a connection error|Client was closed|Connection is closed|Query read timeout)/;
 
 /**
@@ -199,6 +203,9 @@ function urlInSchema(url: string, schema: string): string {
 // ---------------------------------------------------------------------------------------------
 // The dialect
 
+// The pool under each Kysely instance this dialect opened, for `connections`.
+const pools = new WeakMap<Kysely<DB>, pg.Pool>();
+
 /**
  * PostgreSQL: a pool whose every statement is bounded by statement_timeout on the server and a
  * client-side deadline for a silent network; a lost connection is dropped and replaced, never fatal.
@@ -230,11 +237,15 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
     // An idle connection that dies (a failover, pg_terminate_backend, a reaper) is reported here and
     // already removed from the pool; without a listener it would end the process.
     pool.on('error', (error: Error) => events.logger?.warn({ err: error.message }, 'database connection lost; it will be replaced'));
-    const { onQuery } = events;
-    return new Kysely<DB>({
-      dialect: new PostgresDialect({ pool }),
-      ...(onQuery ? { log: (event: LogEvent) => (event.level === 'query' ? onQuery(event.query.sql, event.query.parameters) : undefined) } : {}),
-    });
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...queryLog(events) });
+    pools.set(db, pool);
+    return db;
+  },
+
+  connections(db) {
+    const pool = pools.get(db);
+    if (!pool) throw new Error('connections: this database was not opened by the PostgreSQL dialect');
+    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
   },
 
   migrations: {
@@ -310,6 +321,11 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
       if (UNAVAILABLE.test(c) || SOCKET_CODES.has(c)) return true;
       const message = (error as DriverError | null)?.message;
       return typeof message === 'string' && CONNECTION_MESSAGES.test(message);
+    },
+    isTimeout(error) {
+      if (TIMEOUT_CODES.has(code(error))) return true;
+      const message = (error as DriverError | null)?.message;
+      return typeof message === 'string' && TIMEOUT_MESSAGES.test(message);
     },
   },
 

@@ -2,10 +2,11 @@
 // locks, what errors it recognises, and what its test support gives.
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
+import type { DB } from '../schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, createDatabase } from '../create-database.js';
 import type { DatabaseConfig } from '../database-config.js';
-import { isDatabaseUnavailable } from '../database-errors.js';
+import { classifyDatabaseError, isDatabaseUnavailable } from '../database-errors.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { REGISTERED_DIALECTS, dialectNamed, dialectOf } from './dialect-registry.js';
@@ -69,6 +70,7 @@ describe('the dialect registry', () => {
         dialect.areas.matchRegions, dialect.areas.matchVillageCodes, dialect.areas.existingAreas, dialect.areas.insertAreas,
         dialect.areas.updateAreas, dialect.areas.insertRegions, dialect.areas.updateRegions,
         dialect.errors.isUniqueViolation, dialect.errors.isCheckViolation, dialect.errors.isTransientConflict, dialect.errors.isUnavailable,
+        dialect.errors.isTimeout, dialect.connections,
         dialect.testing.availability, dialect.testing.createThrowaway, dialect.testing.childDatabaseUrl, dialect.testing.holdWriteLock,
       ];
       expect(operations.every((op) => typeof op === 'function')).toBe(true);
@@ -218,16 +220,41 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
     for (const error of [duplicate, check, new Error('plain'), null, 'text']) {
       expect(dialect.errors.isTransientConflict(error)).toBe(false);
       expect(dialect.errors.isUnavailable(error)).toBe(false);
+      expect(dialect.errors.isTimeout(error)).toBe(false);
     }
+    expect([duplicate, check, new Error('plain')].map(classifyDatabaseError)).toEqual(['constraint', 'constraint', 'other']);
+  });
+
+  it('reports how its connections are used: a pool lends and takes back, an embedded database has its one handle', async () => {
+    const before = t.database.connections();
+    expect(before.total).toBeGreaterThanOrEqual(1);
+    expect(before.waiting).toBe(0);
+    const holder = holdTransaction(t.database, async () => t.database.connections());
+    try {
+      const during = (await holder.started) as ReturnType<Database['connections']>;
+      if (dialect.capabilities.embedded) expect(during).toEqual({ total: 1, idle: 1, waiting: 0 });
+      else expect(during.total - during.idle).toBeGreaterThanOrEqual(1);
+    } finally {
+      holder.release();
+      await holder.done;
+    }
+    const after = t.database.connections();
+    expect(after.total - after.idle).toBe(0);
+    expect(() => dialect.connections({} as Kysely<DB>)).toThrow(/not opened by/);
   });
 
   it('recognises a lock wait that ran out as unavailable (the write lock held through holdWriteLock)', async () => {
-    const impatient = createDatabase({ ...t.config, deadlines: { statementTimeoutMs: 300, connectTimeoutMs: 1000 } });
+    const reported: unknown[] = [];
+    const impatient = createDatabase({ ...t.config, deadlines: { statementTimeoutMs: 300, connectTimeoutMs: 1000 } }, { onQueryError: (e) => reported.push(e) });
     const holder = holdTransaction(t.database, (tx) => tx.dialect.testing.holdWriteLock(tx, 'tenants'));
     try {
       await holder.started;
       const error = await caught(withTransaction(impatient, (tx) => tenantRow(tx, 'blocked')));
       expect(dialect.errors.isUnavailable(error)).toBe(true);
+      expect(dialect.errors.isTimeout(error)).toBe(true);
+      expect(classifyDatabaseError(error)).toBe('timeout');
+      // The statement that waited was reported to the database's events, as metrics count it.
+      expect(reported.map(classifyDatabaseError)).toContain('timeout');
       expect(isDatabaseUnavailable(error)).toBe(true);
       expect(dialect.errors.isUniqueViolation(error)).toBe(false);
     } finally {

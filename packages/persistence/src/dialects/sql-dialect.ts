@@ -41,6 +41,18 @@ export interface DatabaseEvents {
   logger?: { warn(details: object, message: string): void };
   /** Every statement as the driver receives it (tests and benchmarks compare the SQL sent). */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** Every statement the database refused or did not answer (metrics count them by `classifyDatabaseError`). */
+  onQueryError?: (error: unknown) => void;
+}
+
+/** How the connections of an open database are used right now (what a metrics scrape reports). */
+export interface DatabaseConnections {
+  /** Connections open (an embedded database: its one handle). */
+  readonly total: number;
+  /** Open and not lent to a query or transaction. */
+  readonly idle: number;
+  /** Callers waiting for a connection. */
+  readonly waiting: number;
 }
 
 /** What tests may rely on a dialect for (production code asks the operations themselves). */
@@ -108,6 +120,8 @@ export interface DriverErrors {
   isTransientConflict(error: unknown): boolean;
   /** The database cannot serve now: unreachable, past a deadline, its lock wait ran out, its file unusable. */
   isUnavailable(error: unknown): boolean;
+  /** Of the unavailable ones: a deadline ran out (a statement, a lock wait, getting a connection), as opposed to a lost or refused connection. */
+  isTimeout(error: unknown): boolean;
 }
 
 /**
@@ -177,6 +191,8 @@ export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
    * bounded; a lost connection replaced, never fatal), returning the value types listed above.
    */
   open(config: C, events: DatabaseEvents): Kysely<DB>;
+  /** How the connections of `db` (opened by this dialect's `open`) are used right now; cheap, called on every metrics scrape. */
+  connections(db: Kysely<DB>): DatabaseConnections;
 
   // ---- migrations ---------------------------------------------------------------------------
 

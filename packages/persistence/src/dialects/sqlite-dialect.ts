@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, type LogEvent, sql } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import { type DatabaseConfig, DEFAULT_DATABASE_DEADLINES, deadlinesOf } from '../database-config.js';
 import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
 import {
@@ -20,6 +20,7 @@ import {
 import type { AreaRegionLevel, DB } from '../schema/index.js';
 import type { AreaStore, DatabaseEvents, SqlDialect } from './sql-dialect.js';
 import { ProductSqliteDialect } from './sqlite-driver.js';
+import { queryLog } from './query-events.js';
 import { standardSql } from './standard-sql.js';
 
 type SqliteConfig = Extract<DatabaseConfig, { dialect: 'sqlite' }>;
@@ -205,13 +206,15 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
   open(config: SqliteConfig, events: DatabaseEvents): Kysely<DB> {
     const deadlines = deadlinesOf(config);
     const raw = openSqlite(config.location, Math.min(SQLITE_BUSY_WAIT_MS, deadlines.statementTimeoutMs));
-    const { onQuery } = events;
-    const db = new Kysely<DB>({
-      dialect: new ProductSqliteDialect(raw, deadlines.statementTimeoutMs),
-      ...(onQuery ? { log: (event: LogEvent) => (event.level === 'query' ? onQuery(event.query.sql, event.query.parameters) : undefined) } : {}),
-    });
+    const db = new Kysely<DB>({ dialect: new ProductSqliteDialect(raw, deadlines.statementTimeoutMs), ...queryLog(events) });
     handles.set(db, raw);
     return db;
+  },
+
+  // One handle, serialised by the driver: nothing to pool, nothing to wait for that a gauge could show.
+  connections(db) {
+    if (!handles.has(db)) throw new Error('connections: this database was not opened by the SQLite dialect');
+    return { total: 1, idle: 1, waiting: 0 };
   },
 
   migrations: {
@@ -278,6 +281,8 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
     // SQLITE_BUSY comes after the lock wait has run out: that is the database being unavailable.)
     isTransientConflict: (error) => code(error) === 'SQLITE_BUSY_SNAPSHOT',
     isUnavailable: (error) => UNAVAILABLE.test(code(error)),
+    // The busy wait ran out (a stale snapshot is a conflict, not a wait).
+    isTimeout: (error) => code(error) === 'SQLITE_BUSY' || code(error) === 'SQLITE_LOCKED' || code(error) === 'SQLITE_BUSY_TIMEOUT',
   },
 
   testing: {

@@ -4,6 +4,7 @@ import { type TestDatabase, capabilitiesOf, type TenantWorld, connectTenant, ope
 import { withTransaction } from '../transaction.js';
 import { deauthorizeTenant } from './installation-repository.js';
 import {
+  countPendingDeliveries,
   claimDueDeliveries,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -46,8 +47,11 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
   it('fans an event out to subscribed endpoints of installed partners only', async () => {
     const stranger = await seedTenantWorld(t.database, { label: 'Stranger' });
     await createWebhookEndpoint(t.database, cipher, stranger.partner.id, { url: 'http://127.0.0.1:1/x', eventTypes: ['inbound.status_changed'] }, T0);
+    const backlog = await countPendingDeliveries(t.database);
     const ids = await withTransaction(t.database, (tx) => enqueueEvent(tx, event('1'), T0));
     expect(ids).toHaveLength(1);
+    // The backlog (what /metrics reports) grew by the one delivery.
+    expect(await countPendingDeliveries(t.database)).toBe(backlog + 1);
     const none = await withTransaction(t.database, (tx) => enqueueEvent(tx, { ...event('1'), type: 'adjustment.status_changed' }, T0));
     expect(none).toEqual([]);
     const deliveries = await t.database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ids[0]!).execute();

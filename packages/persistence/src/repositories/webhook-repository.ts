@@ -228,6 +228,21 @@ export async function claimDueDeliveries(
   }));
 }
 
+/** Counting the backlog stops here: past it, a scrape reports this many (it stays cheap however deep the queue). */
+export const PENDING_DELIVERIES_COUNT_CAP = 1_000_000;
+
+/**
+ * Deliveries not yet finished (pending: due now, waiting for a retry, or being sent), up to
+ * PENDING_DELIVERIES_COUNT_CAP; read on the (status, next_attempt_at) index.
+ */
+export async function countPendingDeliveries(scope: Scope): Promise<number> {
+  const row = await scope.db
+    .selectFrom((db) => db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').limit(PENDING_DELIVERIES_COUNT_CAP).as('pending'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export interface AttemptOutcome {
   startedAt: Date;
   durationMs: number;

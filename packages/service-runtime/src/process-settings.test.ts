@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { readMetricsEndpoint } from './process-settings.js';
+import { ConfigError, type Env, SettingsReader } from './settings.js';
+
+function endpoint(env: Env, others: Record<string, number> = {}) {
+  const read = new SettingsReader(env);
+  const found = readMetricsEndpoint(read, 'GATEWAY', others);
+  read.done('gateway');
+  return found;
+}
+
+describe('readMetricsEndpoint', () => {
+  it('is off while the port is unset, whatever the host says', () => {
+    expect(endpoint({})).toBeNull();
+    expect(endpoint({ METRICS_HOST: '0.0.0.0' })).toBeNull();
+  });
+
+  it('binds to 127.0.0.1 unless METRICS_HOST or the app’s own host says otherwise (the app’s own wins)', () => {
+    expect(endpoint({ GATEWAY_METRICS_PORT: '9464' })).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(endpoint({ GATEWAY_METRICS_PORT: '0', METRICS_HOST: '10.0.0.5' })).toEqual({ host: '10.0.0.5', port: 0 });
+    expect(endpoint({ GATEWAY_METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', GATEWAY_METRICS_HOST: '[::1]' })).toEqual({ host: '::1', port: 9464 });
+    expect(endpoint({ GATEWAY_METRICS_PORT: '9464', GATEWAY_METRICS_HOST: 'metrics.internal' })).toEqual({ host: 'metrics.internal', port: 9464 });
+  });
+
+  it.each([
+    [{ GATEWAY_METRICS_PORT: 'abc' }, /GATEWAY_METRICS_PORT: must be a whole number from 0 to 65535, got "abc"/],
+    [{ GATEWAY_METRICS_PORT: '70000' }, /GATEWAY_METRICS_PORT: must be from 0 to 65535, got 70000/],
+    [{ GATEWAY_METRICS_PORT: ' ' }, /GATEWAY_METRICS_PORT: is set but empty/],
+    [{ GATEWAY_METRICS_PORT: '9464', METRICS_HOST: 'http://x' }, /METRICS_HOST: must be an IP address or a host name, e.g. 127.0.0.1, got "http:\/\/x"/],
+    [{ GATEWAY_METRICS_PORT: '9464', GATEWAY_METRICS_HOST: 'a b' }, /GATEWAY_METRICS_HOST: must be an IP address or a host name/],
+    [{ GATEWAY_METRICS_PORT: '4000' }, /GATEWAY_METRICS_PORT: must differ from GATEWAY_PORT \(4000\)/],
+  ] as [Env, RegExp][])('refuses %o', (env, message) => {
+    expect(() => endpoint(env, { GATEWAY_PORT: 4000 })).toThrow(ConfigError);
+    expect(() => endpoint(env, { GATEWAY_PORT: 4000 })).toThrow(message);
+  });
+
+  it('lets 0 (a free port, tests) sit beside a partner port of 0', () => {
+    expect(endpoint({ GATEWAY_METRICS_PORT: '0' }, { GATEWAY_PORT: 0 })).toEqual({ host: '127.0.0.1', port: 0 });
+  });
+});
