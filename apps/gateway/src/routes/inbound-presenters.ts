@@ -7,7 +7,8 @@ import { presentTenantLocation } from './tenant-presenters.js';
 import type * as contract from '@pits/domain';
 import type { z } from 'zod';
 
-function product(p: ProductRecord): z.input<typeof contract.inboundProduct> {
+/** A product in the shape the inbound list embeds; the products routes answer the same. */
+export function presentProduct(p: ProductRecord): z.input<typeof contract.inboundProduct> {
   return {
     product_id: p.id,
     category_id: p.categoryId,
@@ -71,7 +72,7 @@ export function presentInboundListEntry(s: InboundRecord): z.input<typeof contra
     deleted_at: line.deletedAt,
     created_at: line.createdAt,
     updated_at: line.updatedAt,
-    product: product(line.product),
+    product: presentProduct(line.product),
   }));
   return {
     inbound_id: s.id,

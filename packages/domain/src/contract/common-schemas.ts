@@ -162,6 +162,62 @@ export function perPageQuery(defaultValue: number, max = 100) {
  */
 export const queryId = z.preprocess(integerFromQuery, queryIntegerBase(1)).meta({ description: 'A positive integer id.' });
 
+/** The most values one comma-separated query parameter may carry (`sku=A,B,…`). */
+export const MAX_LIST_VALUES = 100;
+
+/**
+ * One query parameter holding 1 to `max` comma-separated values (`sku=A-1,B-2`), each trimmed and
+ * read by `read` (a value, or why it is refused). The output is the list, in the order given.
+ */
+function commaSeparated<T>(read: (part: string) => { value: T } | { issue: string }, description: string, max: number) {
+  return safeText
+    .transform((text, ctx) => {
+      const parts = text.split(',').map((part) => part.trim());
+      if (parts.length > max) {
+        ctx.issues.push({ code: 'custom', message: `must have at most ${max} comma-separated values`, input: text });
+        return z.NEVER;
+      }
+      const values: T[] = [];
+      for (const [index, part] of parts.entries()) {
+        const outcome = part === '' ? { issue: 'must not be empty' } : read(part);
+        if ('issue' in outcome) {
+          ctx.issues.push({ code: 'custom', message: parts.length === 1 ? outcome.issue : `value ${index + 1} ${outcome.issue}`, input: text });
+          return z.NEVER;
+        }
+        values.push(outcome.value);
+      }
+      return values;
+    })
+    .meta({ description: `${description} Up to ${max} values, separated by commas.` });
+}
+
+/**
+ * Up to 100 comma-separated positive integer ids in one query parameter (`product_id=3,7`); the
+ * output is the list of numbers.
+ *
+ * @example queryIdList.parse('3, 7') // [3, 7]
+ */
+export const queryIdList = commaSeparated<number>(
+  (part) => {
+    const id = Number(part);
+    return /^\d+$/.test(part) && Number.isSafeInteger(id) && id >= 1 ? { value: id } : { issue: 'must be a positive integer' };
+  },
+  'Positive integer ids.',
+  MAX_LIST_VALUES,
+);
+
+/**
+ * Up to 100 comma-separated SKUs in one query parameter (`sku=KOPI-250,TEH-1`), each 1 to 100
+ * characters after trimming; the output is the list.
+ *
+ * @example skuList.parse('KOPI-250,TEH-1') // ['KOPI-250', 'TEH-1']
+ */
+export const skuList = commaSeparated<string>(
+  (part) => (part.length > 100 ? { issue: 'must be at most 100 characters' } : { value: part }),
+  'Exact SKUs.',
+  MAX_LIST_VALUES,
+);
+
 /** An integer id in a JSON body: a positive safe integer. @example bodyId.parse(3) === 3 */
 export const bodyId = z
   .int({ error: requiredOr('must be a positive integer') })

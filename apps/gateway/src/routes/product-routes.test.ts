@@ -1,0 +1,89 @@
+// Products through the assembled gateway: list and detail in the inbound product shape, filters,
+// tenant scoping, and the contract's refusals; every response checked against its strict schema.
+import { errorEnvelope, productDetailResponse, productListResponse } from '@pits/domain';
+import { createApiKey, createProduct } from '@pits/persistence';
+import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { loadGatewayConfig } from '../config.js';
+import { type Gateway, createGateway } from '../create-gateway.js';
+
+const dialects = await testDialects();
+
+describe.each(dialects)('[%s] product routes', (dialect) => {
+  let t: TestDatabase;
+  let gateway: Gateway;
+  let url: string;
+  let w: TenantWorld;
+  let other: TenantWorld;
+  let key: string;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    // Products 1-2 get opening stock at the first location; the ones created below have none.
+    w = await seedTenantWorld(t.database, { products: 2, openingGood: '5' });
+    other = await seedTenantWorld(t.database, { products: 1, label: 'Other' });
+    await createProduct(t.database, w.tenant.id, { sku: 'KOPI_250', name: 'Kopi Arabika 250 g', barcode: '8991001' }, 'seed', new Date());
+    await createProduct(t.database, w.tenant.id, { sku: 'TEH-1', name: 'Teh Melati', barcode: '8991002' }, 'seed', new Date());
+    key = (await createApiKey(t.database, w.partner.id, { environment: 'test' }, new Date())).secret;
+    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
+    const config = loadGatewayConfig({ CREDENTIALS_KEY: 'c'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' });
+    gateway = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }) });
+    url = (await gateway.listen()).url;
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await t.cleanup();
+  });
+
+  async function call<S extends z.ZodType>(schema: S, path: string, expected = 200): Promise<z.output<S>> {
+    const res = await fetch(`${url}${path}`, { headers: { Authorization: key, 'X-Tenant-Id': w.tenant.id } });
+    const json: unknown = await res.json();
+    expect({ status: res.status, json }).toMatchObject({ status: expected });
+    return schema.parse(json);
+  }
+  const skus = async (query: string) => (await call(productListResponse, `/api/partner/v1/products${query}`)).data.products.map((p) => p.sku);
+
+  it('lists every product of the tenant by id ascending, with or without stock, a page at a time', async () => {
+    const all = await call(productListResponse, '/api/partner/v1/products');
+    expect(all.data.products.map((p) => p.sku)).toEqual(['SKU-1', 'SKU-2', 'KOPI_250', 'TEH-1']);
+    expect(all.data.pagination).toEqual({ current_page: 1, per_page: 20, total: 4, last_page: 1 });
+    expect(all.data.products[0]).toMatchObject({ product_id: w.products[0]!.id, name: 'Product 1', cost_price: '1.50', published_price: '2.00' });
+    const second = await call(productListResponse, '/api/partner/v1/products?page=2&per_page=3');
+    expect(second.data.products.map((p) => p.sku)).toEqual(['TEH-1']);
+    expect(second.data.pagination).toEqual({ current_page: 2, per_page: 3, total: 4, last_page: 2 });
+  });
+
+  it('filters by comma-separated exact SKUs, exact barcode and a case-insensitive search with literal wildcards', async () => {
+    expect(await skus('?sku=TEH-1,SKU-1,NOPE')).toEqual(['SKU-1', 'TEH-1']);
+    expect(await skus('?sku=teh-1')).toEqual([]);
+    expect(await skus('?barcode=8991001')).toEqual(['KOPI_250']);
+    expect(await skus('?search=ARABIKA')).toEqual(['KOPI_250']);
+    expect(await skus('?search=sku')).toEqual(['SKU-1', 'SKU-2']);
+    expect(await skus(`?search=${encodeURIComponent('i_2')}`)).toEqual(['KOPI_250']);
+    expect(await skus(`?search=${encodeURIComponent('%')}`)).toEqual([]);
+  });
+
+  it('refuses bad filters with 422 on the parameter', async () => {
+    const tooMany = Array.from({ length: 101 }, (_, i) => `S${i}`).join(',');
+    for (const [query, field] of [
+      [`?sku=${tooMany}`, 'sku'],
+      ['?sku=A,,B', 'sku'],
+      ['?search=', 'search'],
+      [`?search=${encodeURIComponent('a\u0000b')}`, 'search'],
+      ['?per_page=101', 'per_page'],
+    ] as const) {
+      const refused = await call(errorEnvelope, `/api/partner/v1/products${query}`, 422);
+      expect(refused.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field } });
+    }
+  });
+
+  it("shows one product; an unknown id, a malformed id or another tenant's product is 404", async () => {
+    const product = await call(productDetailResponse, `/api/partner/v1/products/${w.products[1]!.id}`);
+    expect(product.data.product).toMatchObject({ product_id: w.products[1]!.id, sku: 'SKU-2', deleted_at: null });
+    for (const id of [String(other.products[0]!.id), '999999', 'abc']) {
+      const missing = await call(errorEnvelope, `/api/partner/v1/products/${id}`, 404);
+      expect(missing).toMatchObject({ status: 'not_found', error: { code: 'NOT_FOUND' } });
+    }
+  });
+});
