@@ -69,6 +69,9 @@ function toMismatchOutput(m: LedgerMismatch) {
   return { locationId: m.locationId, productId: m.productId, bucket: m.bucket, balance: text(m.balance), ledgerSum: text(m.ledgerSum) };
 }
 
+/** One optional filter value as the list filter the repository takes. */
+const listOf = <T>(value: T | undefined): T[] | undefined => (value === undefined ? undefined : [value]);
+
 /** The tenant's product, else BAD_REQUEST on `field` (the shared check names document lines; here the input is one field). */
 async function requireProduct(scope: Scope, tenant: string, productId: number, field: string): Promise<ProductRecord> {
   try {
@@ -113,7 +116,7 @@ export const stockRouter = router({
       { tenantId: tenant, locationId, productId, ...(good !== undefined ? { good } : {}), ...(damaged !== undefined ? { damaged } : {}), actor: INTERNAL_ACTOR, reference },
       ctx.now(),
     );
-    const { rows } = await listStockLevels(ctx.database, tenant, { locationId, productId }, { page: 1, perPage: 1 });
+    const { rows } = await listStockLevels(ctx.database, tenant, { locationId, productIds: [productId] }, { page: 1, perPage: 1 });
     return toStockLevelOutput(rows[0]!);
   }),
 
@@ -122,7 +125,7 @@ export const stockRouter = router({
     .input(z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: safeText.trim().min(1).max(100).optional(), ...pageFields }))
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
-      const { rows, total } = await listStockLevels(ctx.database, input.tenantId, { locationId: input.locationId, productId: input.productId, sku: input.sku }, input);
+      const { rows, total } = await listStockLevels(ctx.database, input.tenantId, { locationId: input.locationId, productIds: listOf(input.productId), skus: listOf(input.sku) }, input);
       return { levels: rows.map(toStockLevelOutput), pagination: paginationOf(total, input, rows.length) };
     }),
 

@@ -106,6 +106,7 @@ export function presentInboundDetail(s: InboundRecord): z.input<typeof contract.
     location: { id: String(s.location.id), code: s.location.code, name: s.location.name, address: s.location.address },
     items: s.details.map((line) => ({
       id: String(line.id),
+      product_id: line.productId,
       sku: line.product.sku,
       name: line.product.name,
       quantity: toJsonNumber(line.expectedQuantity),
@@ -135,6 +136,8 @@ export function presentReceipt(s: InboundRecord, touched: readonly number[]): z.
       const line = byId.get(id)!;
       return {
         id: String(id),
+        product_id: line.productId,
+        sku: line.product.sku,
         received_quantity: toJsonNumber(received(line)),
         pending_quantity: toJsonNumber(pendingQuantity({ expected: line.expectedQuantity, received: received(line) })),
         grid_id: line.gridId ?? s.location.receivingGrid,

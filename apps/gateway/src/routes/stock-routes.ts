@@ -41,7 +41,7 @@ export function stockRoutes(): Route[] {
       errors: ['VALIDATION_ERROR'],
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
-        const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productId: query.product_id, sku: query.sku }, page);
+        const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productIds: query.product_id, skus: query.sku }, page);
         return { stock: rows.map(p.presentStockLevel), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),

@@ -89,7 +89,7 @@ export function transferRoutes(): Route[] {
             expectedArrivalDate: body.expected_arrival_date,
             referenceNumber: body.reference_number,
             notes: body.notes,
-            items: body.items.map((i) => ({ productId: i.product_id, quantity: i.quantity, notes: i.notes })),
+            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, notes: i.notes })),
           },
           now,
         );

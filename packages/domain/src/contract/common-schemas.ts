@@ -334,6 +334,52 @@ export const productIdInput = z
   })
   .meta({ description: 'A product id: a digit string such as "1042", or a positive integer.' });
 
+/**
+ * A line's SKU on input, instead of `product_id`: 1 to 100 characters after trimming, matched
+ * exactly (case included) against the tenant's catalogue.
+ *
+ * @example skuInput.parse(' KOPI-250 ') === 'KOPI-250'
+ */
+export const skuInput = textField({ trim: true, min: 1, max: 100 }).meta({
+  description: "The product's SKU, instead of product_id (exactly one of the two).",
+});
+
+/**
+ * The two ways a line names its product (decisions §11): `product_id` or `sku`, exactly one.
+ * Spread into a line's object and check the line with `requireOneProductRef`.
+ */
+export const productRefFields = {
+  product_id: productIdInput.optional(),
+  sku: skuInput.optional(),
+};
+
+/**
+ * The refinement of a line with `productRefFields`: naming the product both ways is refused on
+ * `sku`, naming it neither way on `product_id`.
+ *
+ * @example z.object({ ...productRefFields, quantity: quantityInput }).superRefine(requireOneProductRef)
+ */
+export function requireOneProductRef(line: { product_id?: unknown; sku?: unknown }, ctx: z.RefinementCtx): void {
+  const byId = line.product_id !== undefined;
+  const bySku = line.sku !== undefined;
+  if (byId && bySku) ctx.addIssue({ code: 'custom', path: ['sku'], message: 'must not be given together with product_id' });
+  if (!byId && !bySku) ctx.addIssue({ code: 'custom', path: ['product_id'], message: 'is required (or give sku instead)' });
+}
+
+/**
+ * Adds an issue on every line that names the same product as an earlier line in the same way (the
+ * same product_id, or the same sku). A product named once by id and once by SKU is found when the
+ * SKU is resolved.
+ */
+export function refuseRepeatedProducts(items: readonly { product_id?: unknown; sku?: unknown }[], ctx: z.RefinementCtx): void {
+  const field = (item: { product_id?: unknown }) => (item.product_id !== undefined ? 'product_id' : 'sku');
+  const keys = items.map((item) => (item.product_id !== undefined ? item.product_id : typeof item.sku === 'string' ? `sku:${item.sku}` : undefined));
+  for (const { index, first } of repeatedKeys(keys)) {
+    const name = field(items[index]!);
+    ctx.addIssue({ code: 'custom', path: ['items', index, name], message: `is the same product as items[${first}].${name}` });
+  }
+}
+
 /** A product id in responses of adjustments, transfers and stock: a digit string. */
 export const productIdText = z.string().regex(/^\d+$/).meta({ description: 'A product id as a digit string.' });
 

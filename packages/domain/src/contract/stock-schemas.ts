@@ -9,9 +9,11 @@ import {
   perPageQuery,
   productIdText,
   queryId,
+  queryIdList,
   queryInteger,
   requiredOr,
   simplePaginationSchema,
+  skuList,
   textField,
   timestamp,
 } from './common-schemas.js';
@@ -26,12 +28,12 @@ export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'openi
 export const stockQuery = z
   .object({
     location_id: queryId.optional(),
-    product_id: queryId.optional(),
-    sku: textField({ trim: true, min: 1, max: 100 }).optional(),
+    product_id: queryIdList.optional(),
+    sku: skuList.optional(),
     page: pageQuery,
     per_page: perPageQuery(20),
   })
-  .meta({ id: 'StockQuery', description: 'Filters and paging of the stock levels.' });
+  .meta({ id: 'StockQuery', description: 'Filters and paging of the stock levels; product_id and sku each take up to 100 comma-separated values.' });
 export type StockQuery = z.output<typeof stockQuery>;
 
 /**

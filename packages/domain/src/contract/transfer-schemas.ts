@@ -12,11 +12,12 @@ import {
   pageQuery,
   partnerActor,
   perPageQuery,
-  productIdInput,
   productIdText,
+  productRefFields,
   quantityInput,
   queryId,
-  repeatedKeys,
+  refuseRepeatedProducts,
+  requireOneProductRef,
   simplePaginationSchema,
   textField,
   timestamp,
@@ -31,11 +32,12 @@ export const transferStatus = z.enum(TRANSFER_STATUSES);
 /** One line of a create-transfer body. Unknown keys are ignored. */
 export const transferLineInput = z
   .object({
-    product_id: productIdInput,
+    ...productRefFields,
     quantity: quantityInput,
     notes: textField({ max: 1000 }).optional(),
   })
-  .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer.' });
+  .superRefine(requireOneProductRef)
+  .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer: product_id or sku, exactly one.' });
 
 /**
  * Body of `POST /api/partner/v1/transfers`. The two locations must differ (refused on
@@ -62,13 +64,7 @@ export const createTransferBody = z
     if (body.expected_arrival_date !== undefined && body.expected_arrival_date < body.transfer_date) {
       ctx.addIssue({ code: 'custom', path: ['expected_arrival_date'], message: 'must not be before transfer_date' });
     }
-    for (const { index, first } of repeatedKeys(body.items.map((item) => item.product_id))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['items', index, 'product_id'],
-        message: `is the same product as items[${first}].product_id`,
-      });
-    }
+    refuseRepeatedProducts(body.items, ctx);
   })
   .meta({ id: 'CreateTransferBody', description: 'A stock move between two locations, pending approval.' });
 export type CreateTransferBody = z.output<typeof createTransferBody>;

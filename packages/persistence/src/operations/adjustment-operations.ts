@@ -32,7 +32,7 @@ import { nextDocumentSequence } from '../repositories/document-sequence-reposito
 import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
-import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
+import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
 
 export interface CreateAdjustmentInput {
   tenantId: string;
@@ -42,7 +42,8 @@ export interface CreateAdjustmentInput {
   type: AdjustmentType;
   stockSource: StockSource;
   reason: string;
-  items: readonly { productId: number; quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined }[];
+  /** Each line names its product by `productId` or by `sku`. */
+  items: readonly (ProductRef & { quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined })[];
 }
 
 /** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
@@ -52,7 +53,7 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
   const at = now.toISOString();
   return withTransaction(scope, async (tx) => {
     const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
-    const products = await requireTenantProducts(tx, input.tenantId, lines.map((l) => l.productId));
+    const products = await requireLineProducts(tx, input.tenantId, lines);
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
     const record = await insertAdjustment(
       tx,
@@ -84,7 +85,7 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
       lines.map((line, index) => ({
         adjustment_id: record.id,
         line_no: index + 1,
-        product_id: line.productId,
+        product_id: products[index]!.id,
         product_name: products[index]!.name,
         sku: products[index]!.sku,
         quantity: toScaled(line.quantity),

@@ -170,6 +170,22 @@ export async function findTenantProducts(scope: Scope, tenantId: string, ids: re
   return new Map(rows.map((r) => [r.id, toProductRecord(r)]));
 }
 
+const tenantProductsBySku = preparedQuery({
+  shape: (p: { tenantId: string; skus: string[] }) => p.skus.length,
+  build: (scope, param: ParamRef<{ tenantId: string; skus: string[] }>, count) =>
+    scope.db.selectFrom('products').selectAll().where('tenant_id', '=', param('tenantId')).where('sku', 'in', markedList(param, 'skus', count)).where('deleted_at', 'is', null),
+});
+
+/** The tenant's live products among `skus` (exact), by SKU. SKUs of other tenants or unknown ones are absent. */
+export async function findTenantProductsBySku(scope: Scope, tenantId: string, skus: readonly string[]): Promise<Map<string, ProductRecord>> {
+  const unique = [...new Set(skus)];
+  const rows: ProductRow[] = [];
+  for (let i = 0; i < unique.length; i += 500) {
+    rows.push(...(await tenantProductsBySku.execute(scope, { tenantId, skus: unique.slice(i, i + 500) })));
+  }
+  return new Map(rows.map((r) => [r.sku, toProductRecord(r)]));
+}
+
 /** A live product of the tenant by id, or undefined (another tenant's product is undefined too). */
 export async function findProduct(scope: Scope, tenantId: string, id: number): Promise<ProductRecord | undefined> {
   const row = await scope.db
