@@ -98,6 +98,9 @@ export {
   approveAdjustment,
   createAdjustment,
   rejectAdjustment,
+  recordStockCount,
+  type StockCountInput,
+  type StockCountResult,
 } from './operations/adjustment-operations.js';
 export {
   type TransferFilters,

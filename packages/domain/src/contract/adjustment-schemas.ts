@@ -120,6 +120,7 @@ export const adjustmentItem = z
     product_id: productIdText,
     product_name: z.string(),
     sku: z.string(),
+    type: adjustmentType.meta({ description: "The line's direction: the adjustment's type, or for a stock count the sign of this line's difference (extension)." }),
     quantity: z.number(),
     unit_cost: z.number(),
     total_cost: z.number(),

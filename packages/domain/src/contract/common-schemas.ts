@@ -291,6 +291,19 @@ export const quantityInput = decimalInput({
 });
 
 /**
+ * A counted quantity on input (stock counts): like `quantityInput` but 0 is allowed, since a
+ * shelf can be empty. The output is the canonical decimal string.
+ *
+ * @example countedQuantityInput.parse(0) === '0'
+ */
+export const countedQuantityInput = decimalInput({
+  min: '0',
+  minInclusive: true,
+  max: MAX_QUANTITY,
+  description: `A quantity from 0 to ${MAX_QUANTITY}, with at most ${INPUT_DECIMALS} decimal places, as a number or a numeric string.`,
+});
+
+/**
  * A unit cost on input: a JSON number or a numeric string, >= 0, at most 4 decimals, at most 1e13,
  * at most 15 significant digits. The output is the canonical decimal string.
  *

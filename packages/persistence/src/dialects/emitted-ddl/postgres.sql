@@ -79,6 +79,11 @@ create table "installation_grants" ("tenant_id" text not null references "tenant
 create index "installation_grants_partner_idx" on "installation_grants" ("partner_id", "tenant_id");
 insert into installation_grants (tenant_id, partner_id, granted_at, withdrawn_at, withdraw_reason, created_at, updated_at)
     select tenant_id, partner_id, created_at, null, null, created_at, updated_at from installations;
+-- up 006-adjustment-item-type
+alter table "adjustment_items" add column "type" text default 'increase' not null check (type in ('increase', 'decrease'));
+update adjustment_items set type = (select adjustments.type from adjustments where adjustments.id = adjustment_items.adjustment_id);
+-- down 006-adjustment-item-type
+alter table "adjustment_items" drop column "type";
 -- down 005-installation-grants
 drop table "installation_grants";
 -- down 004-webhook-attempt-body
