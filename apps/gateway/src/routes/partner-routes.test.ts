@@ -105,6 +105,7 @@ const VALID_REQUESTS: Record<string, Record<string, unknown>> = {
   AreaSearchQuery: { search_by: 'city', search_value: 'Jakarta' },
   AreaDetailQuery: { subdistrict_code: '31.74.05.1001' },
   StockQuery: { location_id: '3', product_id: '1042,1043', sku: 'MUG,CUP' },
+  StockCountBody: { location_id: 3, stock_source: 'good', items: [{ sku: 'MUG', counted: '4', expected: '5' }] },
   ProductListQuery: { page: '1', per_page: '20', sku: 'MUG,CUP', barcode: '8991001', search: 'mug' },
   StockMovementsQuery: { from: '2026-01-01', to: '2026-01-31T00:00:00Z', cursor: 'abc' },
   RegisterWebhookBody: { url: 'https://partner.example/hook', event_types: ['inbound.status_changed'], description: 'inbound' },
