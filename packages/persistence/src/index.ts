@@ -159,6 +159,7 @@ export {
   claimDueDeliveries,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  createTestDelivery,
   listDeliveries,
   listWebhookEndpoints,
   recordDeliveryAttempt,

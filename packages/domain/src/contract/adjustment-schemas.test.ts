@@ -206,6 +206,7 @@ const item = {
   product_id: '1042',
   product_name: 'Blue Mug',
   sku: 'MUG-BLUE',
+  type: 'increase',
   quantity: 10,
   unit_cost: 25000,
   total_cost: 250000,
