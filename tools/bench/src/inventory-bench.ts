@@ -1,12 +1,12 @@
 // npm run bench:inventory — requests per second and p50/p99 latency of the adjustment endpoints
-// (create, detail, list, approve) through the whole gateway, each beside a bare Koa route that
+// (create, detail, list, approve) and the stock count through the whole gateway, each beside a bare Koa route that
 // runs the same SQL straight on the driver (bare-inventory-server.ts), in the same run, on SQLite
 // and on PostgreSQL. Both servers are child processes; autocannon runs here with 50 connections.
 // The database is seeded with 100,000 adjustments and 20,000 transfers over 5 tenants.
 // Goal: every endpoint at no less than half of its bare route's requests per second.
 //
 // Environment: BENCH_SECONDS (10), BENCH_DIALECTS (sqlite,postgres), BENCH_CASES
-// (create,detail,list,approve), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
+// (create,detail,list,approve,count), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
 // a database pits_bench_<pid> is created and dropped), BENCH_APPROVE_POOL_PER_SECOND (4000: pending
 // adjustments written per second of an approve run), BENCH_PROFILE_DIR (run the gateway under
 // --cpu-prof, profiles written there when it stops).
@@ -25,7 +25,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Math.min(2, seconds);
 const connections = 50;
 const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean) as BenchDialect[];
-const CASES = ['create', 'detail', 'list', 'approve'] as const;
+const CASES = ['create', 'detail', 'list', 'approve', 'count'] as const;
 type Case = (typeof CASES)[number];
 const cases = (process.env.BENCH_CASES ?? CASES.join(',')).split(',').map((c) => c.trim()).filter((c): c is Case => (CASES as readonly string[]).includes(c));
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -36,6 +36,7 @@ const TENANTS = 5;
 const ADJUSTMENTS_PER_TENANT = 20_000;
 const TRANSFERS_PER_TENANT = 4_000;
 const CREATE_LINES = 2;
+const COUNT_LINES = 3;
 
 for (const d of dialects) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown dialect ${d}`);
 
@@ -111,6 +112,17 @@ function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: { entries
         const filter = ['', '&status=pending', '&status=approved'][turn++ % 3]!;
         return { method: 'GET', path: `/api/engine/v1/adjustments?page=${1 + pick(50)}&per_page=10${filter}`, tenant };
       });
+    case 'count': {
+      // Every line differs from the stock (a new counted quantity each request) and skips the
+      // expected check, so every count writes an adjustment: the whole compare-and-set path.
+      let counted = 500_000;
+      return setup(() => {
+        const tenant = tenants[turn++ % tenants.length]!;
+        counted += 1;
+        const items = tenant.products.slice(0, COUNT_LINES).map((p) => ({ product_id: String(p.id), counted, expected: null }));
+        return { method: 'POST', path: '/api/partner/v1/stock/counts', tenant, body: JSON.stringify({ location_id: tenant.locationIds[0], stock_source: 'good', items }) };
+      });
+    }
     case 'approve':
       return setup(() => {
         // Past the end of the pool, the last entry repeats: those answer 422 INVALID_STATE and
@@ -126,6 +138,7 @@ const PATHS: Record<Case, string> = {
   detail: 'GET /api/engine/v1/adjustments/:id',
   list: 'GET /api/engine/v1/adjustments?page=N&per_page=10',
   approve: 'PATCH /api/partner/v1/adjustments/:id/approve',
+  count: 'POST /api/partner/v1/stock/counts',
 };
 
 /** The structure of a JSON value: keys and value types, arrays by their first element. */
@@ -233,7 +246,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
 
     const [sample] = await writePendingPool(writer, tenants.slice(0, 1), 1, now, 1);
     const tenant = tenants[0]!;
-    const checks = await checkBareRoutesAgainstGateway(target, { tenant, detailNumber: tenant.adjustmentNumbers[123]!, approveNumber: sample!.number, createLines: CREATE_LINES });
+    const checks = await checkBareRoutesAgainstGateway(target, { tenant, detailNumber: tenant.adjustmentNumbers[123]!, approveNumber: sample!.number, createLines: CREATE_LINES, countLines: COUNT_LINES });
     for (const check of checks) {
       if (check.matches) {
         console.log(`[${dialect}] SQL of ${check.kind}${check.lines ? ` (${check.lines} lines)` : ''}: the bare route runs the gateway's ${check.gateway.length} statements`);
