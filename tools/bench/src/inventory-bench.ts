@@ -73,6 +73,9 @@ function headersFor(tenant: SeedTenant): Record<string, string> {
   return { authorization: `Bearer ${tenant.apiKey}`, 'x-tenant-id': tenant.tenantId, 'content-type': 'application/json' };
 }
 
+/** The last counted quantity a count request carried: shared by every run so each count changes the stock. */
+let countSerial = 500_000;
+
 /** autocannon request objects for a case; each request is built afresh by setupRequest. */
 function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: { entries: PoolEntry[]; next: number }): autocannon.Request[] {
   const pick = picker(kind.length * 7919);
@@ -113,12 +116,11 @@ function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: { entries
         return { method: 'GET', path: `/api/engine/v1/adjustments?page=${1 + pick(50)}&per_page=10${filter}`, tenant };
       });
     case 'count': {
-      // Every line differs from the stock (a new counted quantity each request) and skips the
-      // expected check, so every count writes an adjustment: the whole compare-and-set path.
-      let counted = 500_000;
+      // Every line differs from the stock (a counted quantity no request sent before, on either
+      // server) and skips the expected check, so every count writes an adjustment.
       return setup(() => {
         const tenant = tenants[turn++ % tenants.length]!;
-        counted += 1;
+        const counted = (countSerial += 1);
         const items = tenant.products.slice(0, COUNT_LINES).map((p) => ({ product_id: String(p.id), counted, expected: null }));
         return { method: 'POST', path: '/api/partner/v1/stock/counts', tenant, body: JSON.stringify({ location_id: tenant.locationIds[0], stock_source: 'good', items }) };
       });
