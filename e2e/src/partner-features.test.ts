@@ -43,6 +43,8 @@ describe.each(dialects)('[%s] partner features of issue 13', (dialect) => {
 
   const count = (body: unknown, headers?: Record<string, string>) => gw.post(COUNTS, body, { key: a.key, tenant: a.tenant, ...(headers ? { headers } : {}) });
   const listProducts = (session: TenantSession, query: Record<string, string | number> = {}) => gw.get(PRODUCTS, { key: session.key, tenant: session.tenant, query });
+  /** SKUs of tenant A's products as lists order them: by product id (products are created in parallel). */
+  const inIdOrder = (...skus: string[]) => skus.map((sku) => products.find((p) => p.sku === sku)!).sort((x, y) => x.id - y.id).map((p) => p.sku);
   const skusOf = async (query: Record<string, string | number>) => {
     const res = await listProducts(a, query);
     expect(res.status, res.text).toBe(200);
@@ -75,16 +77,18 @@ describe.each(dialects)('[%s] partner features of issue 13', (dialect) => {
       expect(Object.keys(res.body).sort()).toEqual(['data', 'errors', 'request_id', 'status']);
       expect(res.body.data.pagination).toEqual({ current_page: 1, per_page: 20, total: 6, last_page: 1 });
       const listed = res.body.data.products as JsonBody[];
-      expect(listed.map((p) => p.product_id)).toEqual(products.map((p) => p.id));
-      expect(listed[0]).toMatchObject({ product_id: products[0]!.id, sku: 'FEAT-1', name: products[0]!.name, cost_price: '1.50', deleted_at: null });
+      const all = inIdOrder(...products.map((p) => p.sku));
+      expect(listed.map((p) => p.sku)).toEqual(all);
+      expect(listed.map((p) => p.product_id)).toEqual(products.map((p) => p.id).sort((x, y) => x - y));
+      expect(listed.find((p) => p.sku === 'FEAT-1')).toMatchObject({ product_id: products[0]!.id, name: products[0]!.name, cost_price: '1.50', deleted_at: null });
       const second = await listProducts(a, { page: 2, per_page: 4 });
-      expect((second.body.data.products as JsonBody[]).map((p) => p.sku)).toEqual(['FEAT-5', 'FEAT-6']);
+      expect((second.body.data.products as JsonBody[]).map((p) => p.sku)).toEqual(all.slice(4));
       expect(second.body.data.pagination).toEqual({ current_page: 2, per_page: 4, total: 6, last_page: 2 });
       expect((await listProducts(b)).body.data.products.map((p: JsonBody) => p.product_id)).toEqual([productB.id]);
     });
 
     it('filters: up to 100 comma-separated SKUs, exact barcode, case-insensitive search of name or SKU with literal wildcards', async () => {
-      expect(await skusOf({ sku: 'FEAT-3,FEAT-1,NOPE' })).toEqual(['FEAT-1', 'FEAT-3']);
+      expect(await skusOf({ sku: 'FEAT-3,FEAT-1,NOPE' })).toEqual(inIdOrder('FEAT-1', 'FEAT-3'));
       expect(await skusOf({ sku: 'feat-3' })).toEqual([]);
       expect(await skusOf({ barcode: '8991005' })).toEqual(['FEAT-5']);
       expect(await skusOf({ search: 'ARABIKA' })).toEqual(['FEAT-5']);
@@ -145,9 +149,9 @@ describe.each(dialects)('[%s] partner features of issue 13', (dialect) => {
     it('GET /stock reads up to 100 comma-separated SKUs or product ids in one call; 101 is 422', async () => {
       const bySku = await gw.get(STOCK, { key: a.key, tenant: a.tenant, query: { location_id: locations[0]!, sku: 'FEAT-3,FEAT-1' } });
       expect(bySku.status, bySku.text).toBe(200);
-      expect((bySku.body.data.stock as JsonBody[]).map((s) => s.sku)).toEqual(['FEAT-1', 'FEAT-3']);
+      expect((bySku.body.data.stock as JsonBody[]).map((s) => s.sku)).toEqual(inIdOrder('FEAT-1', 'FEAT-3'));
       const byId = await gw.get(STOCK, { key: a.key, tenant: a.tenant, query: { location_id: locations[0]!, product_id: `${products[3]!.id},${products[1]!.id}` } });
-      expect((byId.body.data.stock as JsonBody[]).map((s) => s.sku)).toEqual(['FEAT-2', 'FEAT-4']);
+      expect((byId.body.data.stock as JsonBody[]).map((s) => s.sku)).toEqual(inIdOrder('FEAT-2', 'FEAT-4'));
       const many = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
       expectError(await gw.get(STOCK, { key: a.key, tenant: a.tenant, query: { product_id: many } }), 'VALIDATION_ERROR', 'product_id');
       expectError(await gw.get(STOCK, { key: a.key, tenant: a.tenant, query: { sku: many } }), 'VALIDATION_ERROR', 'sku');
@@ -168,6 +172,7 @@ describe.each(dialects)('[%s] partner features of issue 13', (dialect) => {
       expect(res.status, res.text).toBe(201);
       const adj = res.body.data.adjustment;
       expect(adj).toMatchObject({ status: 'approved', reason: 'stock count', type: 'decrease', stock_source: 'good', item_count: 2, approved_by: { id: partner.id } });
+      // Lines keep the count's order.
       expect((adj.items as JsonBody[]).map((i) => [i.sku, i.type, i.quantity, i.current_stock])).toEqual([
         ['FEAT-3', 'decrease', 3, 17],
         ['FEAT-4', 'increase', 2.5, 22.5],

@@ -109,6 +109,8 @@ describe.each(dialects)('[%s] transfers', (dialect) => {
   };
   const totalListed = async (s: TenantSession): Promise<number> => (await list(s, { per_page: 1 })).body.data.pagination.total;
   /** A pending transfer of tenant A from l1 to l2. */
+  /** What the detail adds to a transfer that `transfer` created: its locations' contact. */
+  const DETAIL_LOCATIONS = () => ({ from_location: fullLocation(l1), to_location: fullLocation(l2) });
   const transfer = async (items: Array<[CatalogueProduct, number | string]>, extra: Record<string, unknown> = {}) =>
     created(await create(a, { from_location_id: l1.id, to_location_id: l2.id, transfer_date: '2026-03-10', items: items.map(([p, quantity]) => ({ product_id: String(p.id), quantity })), ...extra }));
 
@@ -414,6 +416,7 @@ describe.each(dialects)('[%s] transfers', (dialect) => {
       const shown = await shownTransfer(a, t.id);
       expect(shown).toStrictEqual({
         ...t,
+        ...DETAIL_LOCATIONS(),
         status: 'approved',
         approved_at: approvedAt,
         approved_by: actor,
@@ -528,6 +531,7 @@ describe.each(dialects)('[%s] transfers', (dialect) => {
     const shown = await shownTransfer(a, t.id);
     expect(shown).toStrictEqual({
       ...t,
+      ...DETAIL_LOCATIONS(),
       status: 'rejected',
       rejected_at: rejected.rejected_at,
       rejected_by: actor,
