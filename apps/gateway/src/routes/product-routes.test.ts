@@ -1,13 +1,14 @@
 // Products through the assembled gateway: list and detail in the inbound product shape, filters,
 // tenant scoping, and the contract's refusals; every response checked against its strict schema.
 import { errorEnvelope, productDetailResponse, productListResponse } from '@pits/domain';
-import { createApiKey, createProduct } from '@pits/persistence';
+import { createApiKey, createCredentialCipher, createProduct } from '@pits/persistence';
 import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { loadGatewayConfig } from '../config.js';
 import { type Gateway, createGateway } from '../create-gateway.js';
+import { partnerRoutes } from './partner-routes.js';
 
 const dialects = await testDialects();
 
@@ -84,6 +85,20 @@ describe.each(dialects)('[%s] product routes', (dialect) => {
     for (const id of [String(other.products[0]!.id), '999999', 'abc']) {
       const missing = await call(errorEnvelope, `/api/partner/v1/products/${id}`, 404);
       expect(missing).toMatchObject({ status: 'not_found', error: { code: 'NOT_FOUND' } });
+    }
+  });
+});
+
+describe('examples of the routes issue 13 added', () => {
+  const routes = partnerRoutes({ cipher: createCredentialCipher('c'.repeat(64)), urlPolicy: { allowPrivate: false }, resolveHost: () => Promise.resolve([]) });
+  it.each(['products.list', 'products.detail', 'stock.counts', 'webhooks.test'])('%s: the reference examples are what its schemas accept', (name) => {
+    const route = routes.find((r) => r.name === name)!;
+    expect(route.responseExample, name).toBeDefined();
+    expect(route.response.safeParse({ status: route.envelope === 'A' ? 'ok' : 200, ...(route.envelope === 'B' ? { message: 'Ok' } : {}), data: route.responseExample, errors: null, request_id: '1b4e28ba-2fa1-4d3b-a3f5-ef19b5a7633b' }).error).toBeUndefined();
+    if (route.body) expect(route.body.safeParse(route.example).error).toBeUndefined();
+    if (route.query) {
+      expect(route.queryExample, name).toBeDefined();
+      expect(route.query.safeParse(route.queryExample).error).toBeUndefined();
     }
   });
 });
