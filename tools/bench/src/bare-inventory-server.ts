@@ -214,6 +214,16 @@ function item(row: Row) {
 const envelope = (data: unknown) => ({ status: 'ok', data, errors: null, request_id: randomUUID() });
 const joinedLocation = (row: Row) => ({ id: row.location_id, code: row.location_code, name: row.location_name, address: row.location_address });
 
+/** The tenant's location and the products of the lines, by id; 422 when any is not the tenant's. */
+async function locationAndProducts(tx: Queries, tenantId: string, locationId: number, productIds: number[]): Promise<{ location: Row; byId: Map<number, Row> }> {
+  const location = await tx.one(sql.location, [tenantId, locationId]);
+  if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
+  const products = await tx.all(sql.products(productIds.length), [tenantId, ...productIds]);
+  const byId = new Map(products.map((p) => [Number(p.id), p]));
+  if (productIds.some((id) => !byId.has(id))) throw new HttpError(422, 'VALIDATION_ERROR');
+  return { location, byId };
+}
+
 async function createAdjustment(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
   const body = await readJson(ctx.req);
   const lines = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
@@ -230,11 +240,7 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
   const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
   const n = parsed.length;
   const created = await driver.transaction(async (tx) => {
-    const location = await tx.one(sql.location, [tenantId, locationId]);
-    if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
-    const products = await tx.all(sql.products(n), [tenantId, ...parsed.map((l) => l.productId)]);
-    const byId = new Map(products.map((p) => [Number(p.id), p]));
-    if (parsed.some((l) => !byId.has(l.productId))) throw new HttpError(422, 'VALIDATION_ERROR');
+    const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
     const sequence = await tx.one(sql.nextSequence, [tenantId, 'ADJ', 1, 1]);
     const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
     const row = (await tx.one(sql.insertAdjustment, [
@@ -345,11 +351,7 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
   const ledgerActor = `partner:${partner.partnerId}:${partner.name}`;
   const n = parsed.length;
   const created = await driver.transaction(async (tx) => {
-    const location = await tx.one(sql.location, [tenantId, locationId]);
-    if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
-    const products = await tx.all(sql.products(n), [tenantId, ...parsed.map((l) => l.productId)]);
-    const byId = new Map(products.map((p) => [Number(p.id), p]));
-    if (parsed.some((l) => !byId.has(l.productId))) throw new HttpError(422, 'VALIDATION_ERROR');
+    const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
     const sorted = [...parsed].sort((a, b) => a.productId - b.productId);
     await tx.run(sql.ensureStock(n), sorted.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
     const locked = await tx.all(sql.lockStock(n), sorted.flatMap((l) => [locationId, l.productId]));

@@ -1,48 +1,30 @@
 // Products through the assembled gateway: list and detail in the inbound product shape, filters,
 // tenant scoping, and the contract's refusals; every response checked against its strict schema.
 import { errorEnvelope, productDetailResponse, productListResponse } from '@pits/domain';
-import { createApiKey, createCredentialCipher, createProduct } from '@pits/persistence';
-import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
-import { pino } from 'pino';
+import { createCredentialCipher, createProduct } from '@pits/persistence';
+import { type TenantWorld, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { loadGatewayConfig } from '../config.js';
-import { type Gateway, createGateway } from '../create-gateway.js';
+import { type TenantGateway, openTenantGateway } from '../testing/tenant-gateway.js';
 import { partnerRoutes } from './partner-routes.js';
 
 const dialects = await testDialects();
 
 describe.each(dialects)('[%s] product routes', (dialect) => {
-  let t: TestDatabase;
-  let gateway: Gateway;
-  let url: string;
+  let g: TenantGateway;
   let w: TenantWorld;
   let other: TenantWorld;
-  let key: string;
   beforeAll(async () => {
-    t = await openTestDatabase(dialect);
     // Products 1-2 get opening stock at the first location; the ones created below have none.
-    w = await seedTenantWorld(t.database, { products: 2, openingGood: '5' });
-    other = await seedTenantWorld(t.database, { products: 1, label: 'Other' });
-    await createProduct(t.database, w.tenant.id, { sku: 'KOPI_250', name: 'Kopi Arabika 250 g', barcode: '8991001' }, 'seed', new Date());
-    await createProduct(t.database, w.tenant.id, { sku: 'TEH-1', name: 'Teh Melati', barcode: '8991002' }, 'seed', new Date());
-    key = (await createApiKey(t.database, w.partner.id, { environment: 'test' }, new Date())).secret;
-    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
-    const config = loadGatewayConfig({ CREDENTIALS_KEY: 'c'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' });
-    gateway = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }) });
-    url = (await gateway.listen()).url;
+    g = await openTenantGateway(dialect, { products: 2, openingGood: '5' });
+    w = g.w;
+    other = await seedTenantWorld(g.t.database, { products: 1, label: 'Other' });
+    await createProduct(g.t.database, w.tenant.id, { sku: 'KOPI_250', name: 'Kopi Arabika 250 g', barcode: '8991001' }, 'seed', new Date());
+    await createProduct(g.t.database, w.tenant.id, { sku: 'TEH-1', name: 'Teh Melati', barcode: '8991002' }, 'seed', new Date());
   });
-  afterAll(async () => {
-    await gateway.close();
-    await t.cleanup();
-  });
+  afterAll(() => g.close());
 
-  async function call<S extends z.ZodType>(schema: S, path: string, expected = 200): Promise<z.output<S>> {
-    const res = await fetch(`${url}${path}`, { headers: { Authorization: key, 'X-Tenant-Id': w.tenant.id } });
-    const json: unknown = await res.json();
-    expect({ status: res.status, json }).toMatchObject({ status: expected });
-    return schema.parse(json);
-  }
+  const call = <S extends z.ZodType>(schema: S, path: string, expected = 200) => g.call(schema, 'GET', path, undefined, expected);
   const skus = async (query: string) => (await call(productListResponse, `/api/partner/v1/products${query}`)).data.products.map((p) => p.sku);
 
   it('lists every product of the tenant by id ascending, with or without stock, a page at a time', async () => {

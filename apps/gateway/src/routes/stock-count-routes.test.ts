@@ -8,46 +8,21 @@ import {
   stockCountResponse,
   stockLevelsResponse,
 } from '@pits/domain';
-import { createApiKey } from '@pits/persistence';
-import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
-import { pino } from 'pino';
+import { type TenantWorld, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
-import { loadGatewayConfig } from '../config.js';
-import { type Gateway, createGateway } from '../create-gateway.js';
+import { type TenantGateway, openTenantGateway } from '../testing/tenant-gateway.js';
 
 const dialects = await testDialects();
 
 describe.each(dialects)('[%s] stock counts and SKU lines', (dialect) => {
-  let t: TestDatabase;
-  let gateway: Gateway;
-  let url: string;
+  let g: TenantGateway;
   let w: TenantWorld;
-  let key: string;
   beforeAll(async () => {
-    t = await openTestDatabase(dialect);
-    w = await seedTenantWorld(t.database, { products: 4, openingGood: '10' });
-    key = (await createApiKey(t.database, w.partner.id, { environment: 'test' }, new Date())).secret;
-    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
-    const config = loadGatewayConfig({ CREDENTIALS_KEY: 'c'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' });
-    gateway = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }) });
-    url = (await gateway.listen()).url;
+    g = await openTenantGateway(dialect, { products: 4, openingGood: '10' });
+    w = g.w;
   });
-  afterAll(async () => {
-    await gateway.close();
-    await t.cleanup();
-  });
-
-  async function call<S extends z.ZodType>(schema: S, method: string, path: string, body?: unknown, expected = 200, headers: Record<string, string> = {}): Promise<z.output<S>> {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { Authorization: key, 'X-Tenant-Id': w.tenant.id, 'Content-Type': 'application/json', ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json: unknown = await res.json();
-    expect({ status: res.status, json }).toMatchObject({ status: expected });
-    return schema.parse(json);
-  }
+  afterAll(() => g.close());
+  const call: TenantGateway['call'] = (...args) => g.call(...args);
   const good = async (productIndex: number) =>
     (await call(stockLevelsResponse, 'GET', `/api/partner/v1/stock?location_id=${w.locations[0].id}&sku=${w.products[productIndex]!.sku}`)).data.stock[0]?.good;
 

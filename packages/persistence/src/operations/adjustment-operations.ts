@@ -5,6 +5,7 @@ import {
   type Actor,
   type AdjustmentType,
   AppError,
+  type Dec,
   type DecimalInput,
   type StockLevel,
   type StockSource,
@@ -24,6 +25,7 @@ import {
   unwrap,
 } from '@pits/domain';
 import {
+  type AdjustmentLocation,
   type AdjustmentRecord,
   type AdjustmentWithItems,
   insertAdjustment,
@@ -50,6 +52,50 @@ export interface CreateAdjustmentInput {
   items: readonly (ProductRef & { quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined })[];
 }
 
+/** The adjustment row a create (pending, `approval` null) or a stock count (approved at once) writes. */
+function insertNewAdjustment(
+  tx: Tx,
+  a: {
+    tenantId: string;
+    partnerId: number;
+    actor: Actor;
+    number: string;
+    location: AdjustmentLocation;
+    type: AdjustmentType;
+    stockSource: StockSource;
+    reason: string;
+    totalAmount: Dec;
+    itemCount: number;
+    approval: { at: string; by: Actor } | null;
+    at: string;
+  },
+): Promise<AdjustmentRecord> {
+  return insertAdjustment(
+    tx,
+    {
+      tenant_id: a.tenantId,
+      partner_id: a.partnerId,
+      number: a.number,
+      location_id: a.location.id,
+      type: a.type,
+      stock_source: a.stockSource,
+      reason: a.reason,
+      status: a.approval === null ? 'pending' : 'approved',
+      total_amount: toPlainString(a.totalAmount),
+      item_count: a.itemCount,
+      created_by: JSON.stringify(a.actor),
+      approved_at: a.approval?.at ?? null,
+      approved_by: a.approval === null ? null : JSON.stringify(a.approval.by),
+      rejected_at: null,
+      rejected_by: null,
+      rejection_reason: null,
+      created_at: a.at,
+      updated_at: a.at,
+    },
+    { id: a.location.id, code: a.location.code, name: a.location.name, address: a.location.address },
+  );
+}
+
 /** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
 export async function createAdjustment(scope: Scope, input: CreateAdjustmentInput, now: Date): Promise<AdjustmentWithItems> {
   const lines = input.items.map((item) => ({ ...item, quantity: dec(item.quantity), unitCost: dec(item.unitCost) }));
@@ -59,30 +105,15 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
     const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
     const products = await requireLineProducts(tx, input.tenantId, lines);
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
-    const record = await insertAdjustment(
-      tx,
-      {
-        tenant_id: input.tenantId,
-        partner_id: input.partnerId,
-        number,
-        location_id: location.id,
-        type: input.type,
-        stock_source: input.stockSource,
-        reason: input.reason,
-        status: 'pending',
-        total_amount: toPlainString(totals.totalAmount),
-        item_count: totals.itemCount,
-        created_by: JSON.stringify(input.actor),
-        approved_at: null,
-        approved_by: null,
-        rejected_at: null,
-        rejected_by: null,
-        rejection_reason: null,
-        created_at: at,
-        updated_at: at,
-      },
-      { id: location.id, code: location.code, name: location.name, address: location.address },
-    );
+    const record = await insertNewAdjustment(tx, {
+      ...input,
+      number,
+      location,
+      totalAmount: totals.totalAmount,
+      itemCount: totals.itemCount,
+      approval: null,
+      at,
+    });
     // The inserted lines come back from the insert itself (no second read).
     const items = await insertAdjustmentItems(
       tx,
@@ -229,30 +260,17 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
     };
     const decided = unwrap(decideStockCount(count, levels, now, input.actor));
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
-    const record = await insertAdjustment(
-      tx,
-      {
-        tenant_id: input.tenantId,
-        partner_id: input.partnerId,
-        number,
-        location_id: location.id,
-        type: decided.type,
-        stock_source: input.stockSource,
-        reason: STOCK_COUNT_REASON,
-        status: 'approved',
-        total_amount: toPlainString(decided.totalAmount),
-        item_count: decided.differences.length,
-        created_by: JSON.stringify(input.actor),
-        approved_at: decided.next.approvedAt.toISOString(),
-        approved_by: JSON.stringify(decided.next.approvedBy),
-        rejected_at: null,
-        rejected_by: null,
-        rejection_reason: null,
-        created_at: at,
-        updated_at: at,
-      },
-      { id: location.id, code: location.code, name: location.name, address: location.address },
-    );
+    const record = await insertNewAdjustment(tx, {
+      ...input,
+      number,
+      location,
+      type: decided.type,
+      reason: STOCK_COUNT_REASON,
+      totalAmount: decided.totalAmount,
+      itemCount: decided.differences.length,
+      approval: { at: decided.next.approvedAt.toISOString(), by: decided.next.approvedBy },
+      at,
+    });
     const items = await insertAdjustmentItems(
       tx,
       decided.differences.map((line, index) => ({
