@@ -230,6 +230,7 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
           items: [
             {
               id: item(shipment, 0),
+              product_id: products[0]!.id,
               sku: products[0]!.sku,
               name: products[0]!.name,
               quantity: 12,
@@ -244,6 +245,7 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
             },
             {
               id: item(shipment, 1),
+              product_id: products[1]!.id,
               sku: products[1]!.sku,
               name: products[1]!.name,
               quantity: 2.5,
@@ -387,7 +389,7 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
         id: String(shipment.id),
         status: 'partial',
         updated_at: expect.stringMatching(MILLIS),
-        items: [{ id: a, received_quantity: 3, pending_quantity: 7, grid_id: 'RCV-Main-1', received_at: expect.stringMatching(MILLIS), received_by: alpha.name }],
+        items: [{ id: a, product_id: pa.id, sku: pa.sku, received_quantity: 3, pending_quantity: 7, grid_id: 'RCV-Main-1', received_at: expect.stringMatching(MILLIS), received_by: alpha.name }],
       });
       const receivedAt = first.data.inbound.items[0].received_at as string;
       expect(receivedAt >= before && receivedAt <= after, `received_at ${receivedAt} defaults to now`).toBe(true);
@@ -399,7 +401,7 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
         await receive(main.id, shipment.id, [{ item_id: a, received_quantity: 2.5, condition: 'damaged', grid_id: 'DMG-07', received_at: '2026-05-01T09:30:00Z', received_by: 'Sari' }]),
       );
       expect(second.data.inbound.status).toBe('partial');
-      expect(second.data.inbound.items).toEqual([{ id: a, received_quantity: 5.5, pending_quantity: 4.5, grid_id: 'DMG-07', received_at: '2026-05-01T09:30:00.000Z', received_by: 'Sari' }]);
+      expect(second.data.inbound.items).toEqual([{ id: a, product_id: pa.id, sku: pa.sku, received_quantity: 5.5, pending_quantity: 4.5, grid_id: 'DMG-07', received_at: '2026-05-01T09:30:00.000Z', received_by: 'Sari' }]);
       expect(await stock(main, 0, pa.id), 'damaged goods go to the damaged bucket').toEqual({ good: 3, damaged: 2.5, reserved: 0, available: 3 });
       const mid = ok200(await detail(main.id, shipment.id)).data.inbound;
       expect(mid.items.map((i: JsonBody) => [i.id, i.good_received_quantity, i.damaged_received_quantity, i.grid_id, i.received_at, i.received_by])).toEqual([
@@ -419,8 +421,8 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
       );
       expect(third.data.inbound.status).toBe('received');
       expect(third.data.inbound.items).toEqual([
-        { id: b, received_quantity: 4, pending_quantity: 0, grid_id: 'A-01-03', received_at: expect.stringMatching(MILLIS), received_by: 'Budi' },
-        { id: a, received_quantity: 10, pending_quantity: 0, grid_id: 'A-02-01', received_at: expect.stringMatching(MILLIS), received_by: alpha.name },
+        { id: b, product_id: pb.id, sku: pb.sku, received_quantity: 4, pending_quantity: 0, grid_id: 'A-01-03', received_at: expect.stringMatching(MILLIS), received_by: 'Budi' },
+        { id: a, product_id: pa.id, sku: pa.sku, received_quantity: 10, pending_quantity: 0, grid_id: 'A-02-01', received_at: expect.stringMatching(MILLIS), received_by: alpha.name },
       ]);
       expect(await stock(main, 0, pa.id)).toEqual({ good: 7.5, damaged: 2.5, reserved: 0, available: 7.5 });
       expect(await stock(main, 0, pb.id)).toEqual({ good: 4, damaged: 0, reserved: 0, available: 4 });

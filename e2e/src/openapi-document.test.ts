@@ -49,6 +49,10 @@ const CONTRACT_PATHS: Array<[string, string[]]> = [
   ['/api/partner/v1/webhooks/{id}', ['delete']],
   ['/api/partner/v1/webhooks/deliveries', ['get']],
   ['/api/partner/v1/webhooks/deliveries/{id}/redeliver', ['post']],
+  ['/api/partner/v1/webhooks/{id}/test', ['post']],
+  ['/api/partner/v1/products', ['get']],
+  ['/api/partner/v1/products/{id}', ['get']],
+  ['/api/partner/v1/stock/counts', ['post']],
   ...Object.entries(EXERCISED).filter(([path]) => path.startsWith('/api/')),
 ];
 

@@ -59,6 +59,7 @@ if (demo) {
   Demo API key:   ${demo.apiKey}
   Demo tenant id: ${demo.tenantId}
   Demo tenant to authorize: ${demo.invitedTenantId} (granted access, not connected yet)
+  Demo location id: ${demo.locationIds[0]} (the demo tenant's Jakarta warehouse)
 
   curl -s ${gatewayUrl}/api/partner/v1/tenants -H "Authorization: Bearer ${demo.apiKey}"
   curl -s ${gatewayUrl}/api/partner/v1/tenants/locations -H "Authorization: Bearer ${demo.apiKey}" -H "X-Tenant-Id: ${demo.tenantId}"

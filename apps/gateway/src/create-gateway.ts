@@ -131,7 +131,13 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   const rateLimitStore = deps.rateLimitStore ?? (redis ? createRedisRateLimitStore({ redis, prefix: config.rateLimit.keyPrefix }) : createMemoryRateLimitStore());
   let ready = deps.ready ?? true;
 
-  const routes = partnerRoutes({ cipher, urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls }, resolveHost: deps.resolveHost ?? systemHostResolver() });
+  const routes = partnerRoutes({
+    cipher,
+    urlPolicy: { allowPrivate: config.webhookAllowPrivateUrls },
+    resolveHost: deps.resolveHost ?? systemHostResolver(),
+    // A test send answers within the request's deadline, with room left to record it.
+    testSend: { timeoutMs: Math.max(100, Math.min(5000, Math.floor(config.requestDeadlineMs / 2))), logger },
+  });
 
   const operationLimit = config.rateLimit.operation;
   const operations = Object.fromEntries(Object.keys(DEFAULT_OPERATION_LIMITS).map((name) => [name, operationLimit]));

@@ -124,7 +124,7 @@ export const productRouter = router({
     .input(z.strictObject({ tenantId, sku: sku.optional(), ...pageFields }))
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
-      const { rows, total } = await listProducts(ctx.database, input.tenantId, { sku: input.sku }, input);
+      const { rows, total } = await listProducts(ctx.database, input.tenantId, { skus: input.sku === undefined ? undefined : [input.sku] }, input);
       return { products: rows.map(toProductView), pagination: paginationOf(total, input, rows.length) };
     }),
 

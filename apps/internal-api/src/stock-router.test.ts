@@ -159,4 +159,12 @@ describe.each(dialects)('[%s] stock', (dialect) => {
     }
     expect(await api.caller.stock.levels({ tenantId, perPage: 100 })).toEqual(before);
   });
+
+  it('names the product by sku instead of productId: exactly one of the two; an unknown SKU is BAD_REQUEST on sku', async () => {
+    const level = await api.caller.stock.recordOpening({ tenantId, locationId: surabaya, sku: 'TEH-100', good: '3', reference: 'BY-SKU' });
+    expect(level).toMatchObject({ locationId: surabaya, productId: teh, good: '3' });
+    expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: surabaya, sku: 'TEH-100', productId: teh, good: '1', reference: 'X' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'sku' });
+    expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: surabaya, good: '1', reference: 'X' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'productId' });
+    expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: surabaya, sku: 'teh-100', good: '1', reference: 'X' }))).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field: 'sku' });
+  });
 });

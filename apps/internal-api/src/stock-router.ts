@@ -10,6 +10,7 @@ import {
   type StockLevelView,
   type StockMovementView,
   findLedgerMismatches,
+  findProductBySku,
   listStockLevels,
   listStockMovements,
   recordOpeningStock,
@@ -69,6 +70,9 @@ function toMismatchOutput(m: LedgerMismatch) {
   return { locationId: m.locationId, productId: m.productId, bucket: m.bucket, balance: text(m.balance), ledgerSum: text(m.ledgerSum) };
 }
 
+/** One optional filter value as the list filter the repository takes. */
+const listOf = <T>(value: T | undefined): T[] | undefined => (value === undefined ? undefined : [value]);
+
 /** The tenant's product, else BAD_REQUEST on `field` (the shared check names document lines; here the input is one field). */
 async function requireProduct(scope: Scope, tenant: string, productId: number, field: string): Promise<ProductRecord> {
   try {
@@ -92,28 +96,46 @@ const openingInput = z
   .strictObject({
     tenantId,
     locationId: idInput,
-    productId: idInput,
+    /** The product by id, or by `sku` instead (exactly one of the two, as on partner document lines). */
+    productId: idInput.optional(),
+    sku: safeText.trim().min(1).max(100).optional(),
     good: quantityInput.optional(),
     damaged: quantityInput.optional(),
     reference: safeText.trim().min(1).max(200),
   })
-  .refine((input) => input.good !== undefined || input.damaged !== undefined, { message: 'give good, damaged or both', path: ['good'] });
+  .refine((input) => input.good !== undefined || input.damaged !== undefined, { message: 'give good, damaged or both', path: ['good'] })
+  .refine((input) => input.productId === undefined || input.sku === undefined, { message: 'give productId or sku, not both', path: ['sku'] })
+  .refine((input) => input.productId !== undefined || input.sku !== undefined, { message: 'give productId or sku', path: ['productId'] });
+
+/** The opening's product: by id, or by its exact SKU (an unknown SKU is BAD_REQUEST on `sku`). */
+async function openingProduct(scope: Scope, tenant: string, input: { productId?: number | undefined; sku?: string | undefined }): Promise<ProductRecord> {
+  if (input.productId !== undefined) return requireProduct(scope, tenant, input.productId, 'productId');
+  const product = await findProductBySku(scope, tenant, input.sku ?? '');
+  if (!product) {
+    const issue = `product with sku ${JSON.stringify(input.sku ?? '')} does not exist for this tenant`;
+    throw new AppError(domainError('VALIDATION_ERROR', issue, { field: 'sku', issue }));
+  }
+  return product;
+}
 
 export const stockRouter = router({
   /**
    * Adds counted quantities (each > 0, at most 4 places, number or decimal string) to a location's
    * good and damaged stock, with ledger rows of cause `opening` whose id is `reference`. Returns the
-   * level after. A location or product of another tenant: BAD_REQUEST on `locationId` / `productId`.
+   * level after. The product is named by `productId` or by `sku`. A location or product of another
+   * tenant: BAD_REQUEST on `locationId` / `productId` / `sku`.
    */
   recordOpening: protectedProcedure.input(openingInput).mutation(async ({ ctx, input }) => {
-    await requireStockKey(ctx.database, input);
-    const { tenantId: tenant, locationId, productId, good, damaged, reference } = input;
+    await requireTenant(ctx.database, input.tenantId);
+    await requireTenantLocation(ctx.database, input.tenantId, input.locationId, 'locationId');
+    const productId = (await openingProduct(ctx.database, input.tenantId, input)).id;
+    const { tenantId: tenant, locationId, good, damaged, reference } = input;
     await recordOpeningStock(
       ctx.database,
       { tenantId: tenant, locationId, productId, ...(good !== undefined ? { good } : {}), ...(damaged !== undefined ? { damaged } : {}), actor: INTERNAL_ACTOR, reference },
       ctx.now(),
     );
-    const { rows } = await listStockLevels(ctx.database, tenant, { locationId, productId }, { page: 1, perPage: 1 });
+    const { rows } = await listStockLevels(ctx.database, tenant, { locationId, productIds: [productId] }, { page: 1, perPage: 1 });
     return toStockLevelOutput(rows[0]!);
   }),
 
@@ -122,7 +144,7 @@ export const stockRouter = router({
     .input(z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: safeText.trim().min(1).max(100).optional(), ...pageFields }))
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
-      const { rows, total } = await listStockLevels(ctx.database, input.tenantId, { locationId: input.locationId, productId: input.productId, sku: input.sku }, input);
+      const { rows, total } = await listStockLevels(ctx.database, input.tenantId, { locationId: input.locationId, productIds: listOf(input.productId), skus: listOf(input.sku) }, input);
       return { levels: rows.map(toStockLevelOutput), pagination: paginationOf(total, input, rows.length) };
     }),
 

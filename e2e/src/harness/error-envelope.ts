@@ -15,6 +15,7 @@ export const ERROR_TABLE = {
   INVALID_STATE: [422, 'unprocessable_entity'],
   INSUFFICIENT_STOCK: [422, 'unprocessable_entity'],
   IDEMPOTENCY_KEY_REUSED: [422, 'unprocessable_entity'],
+  STALE_QUANTITY: [409, 'conflict'],
   RATE_LIMITED: [429, 'too_many_requests'],
   INTERNAL_ERROR: [500, 'internal_server_error'],
   SERVICE_UNAVAILABLE: [503, 'service_unavailable'],

@@ -16,6 +16,7 @@ describe('ERROR_KINDS', () => {
         'PAYLOAD_TOO_LARGE',
         'RATE_LIMITED',
         'SERVICE_UNAVAILABLE',
+        'STALE_QUANTITY',
         'UNAUTHORIZED',
         'VALIDATION_ERROR',
       ].sort(),

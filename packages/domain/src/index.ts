@@ -6,6 +6,7 @@ export * from './input-rules.js';
 export * from './actor.js';
 export * from './stock.js';
 export * from './adjustment.js';
+export * from './stock-count.js';
 export * from './transfer.js';
 export * from './inbound.js';
 export * from './pagination.js';

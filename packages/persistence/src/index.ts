@@ -107,6 +107,9 @@ export {
   approveAdjustment,
   createAdjustment,
   rejectAdjustment,
+  recordStockCount,
+  type StockCountInput,
+  type StockCountResult,
 } from './operations/adjustment-operations.js';
 export {
   type TransferFilters,
@@ -168,6 +171,7 @@ export {
   PENDING_DELIVERIES_COUNT_CAP,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
+  createTestDelivery,
   listDeliveries,
   listWebhookEndpoints,
   recordDeliveryAttempt,

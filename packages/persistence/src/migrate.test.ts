@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrateToLatest, migrationStatus } from './migrate.js';
-import { type TestDatabase, openTestDatabase, testDialects } from './testing/index.js';
+import { sql } from 'kysely';
+import { migrateTo, migrateToLatest, migrationStatus } from './migrate.js';
+import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from './testing/index.js';
 
 const dialects = await testDialects();
 
@@ -13,7 +14,7 @@ describe.each(dialects)('[%s] migrations', (dialect) => {
 
   it('has run every listed migration, and a second run does nothing', async () => {
     const status = await migrationStatus(t.database);
-    expect(status.map((s) => s.name)).toEqual(['001-initial-schema', '002-area-search', '003-crash-safe-idempotency', '004-webhook-attempt-body', '005-installation-grants', '007-list-counts']);
+    expect(status.map((s) => s.name)).toEqual(['001-initial-schema', '002-area-search', '003-crash-safe-idempotency', '004-webhook-attempt-body', '005-installation-grants', '006-adjustment-item-type', '007-list-counts']);
     expect(status.every((s) => s.executedAt instanceof Date)).toBe(true);
     const again = await migrateToLatest(t.database);
     expect(again.error).toBeUndefined();
@@ -30,5 +31,29 @@ describe.each(dialects)('[%s] migrations', (dialect) => {
         'transfer_items', 'transfers', 'webhook_deliveries', 'webhook_delivery_attempts', 'webhook_endpoints',
       ]),
     );
+  });
+
+  it('006 gives every existing adjustment line its adjustment\'s type, and goes back down', async () => {
+    const w = await seedTenantWorld(t.database, { products: 2, label: 'M006' });
+    expect((await migrateTo(t.database, '005-installation-grants')).error).toBeUndefined();
+    const at = '2026-01-01T00:00:00.000Z';
+    const actor = JSON.stringify(w.actor);
+    for (const [number, type] of [['ADJ-20260101-000001', 'increase'], ['ADJ-20260101-000002', 'decrease']] as const) {
+      const { rows } = await sql<{ id: number }>`insert into adjustments (tenant_id, partner_id, number, location_id, type, stock_source, reason, status, total_amount, item_count, created_by, created_at, updated_at)
+        values (${w.tenant.id}, ${w.partner.id}, ${number}, ${w.locations[0].id}, ${type}, 'good', 'old', 'pending', '2', 2, ${actor}, ${at}, ${at}) returning id`.execute(t.database.db);
+      for (const product of w.products) {
+        await sql`insert into adjustment_items (adjustment_id, line_no, product_id, product_name, sku, quantity, unit_cost, total_cost, notes)
+          values (${rows[0]!.id}, ${product.id}, ${product.id}, ${product.name}, ${product.sku}, 10000, '1', '1', '')`.execute(t.database.db);
+      }
+    }
+    expect((await migrateToLatest(t.database)).error).toBeUndefined();
+    const lines = await t.database.db
+      .selectFrom('adjustment_items')
+      .innerJoin('adjustments', 'adjustments.id', 'adjustment_items.adjustment_id')
+      .select(['adjustments.number', 'adjustment_items.type'])
+      .where('adjustments.tenant_id', '=', w.tenant.id)
+      .orderBy('adjustment_items.id')
+      .execute();
+    expect(lines.map((l) => [l.number.slice(-1), l.type])).toEqual([['1', 'increase'], ['1', 'increase'], ['2', 'decrease'], ['2', 'decrease']]);
   });
 });

@@ -1,5 +1,5 @@
 // The bare routes of the inventory benchmark: a plain Koa app, started as its own process on the
-// benchmark's database, whose four adjustment routes run the same SQL statements as the gateway
+// benchmark's database, whose four adjustment routes and stock count route run the same SQL statements as the gateway
 // (inventory-sql.ts, checked against the gateway before each run) straight on the driver:
 // better-sqlite3 prepared statements, or named (prepared) queries on a pg pool of the same size.
 // Like the gateway, every request resolves its API key (SHA-256) and the tenant's installation
@@ -203,6 +203,7 @@ function item(row: Row) {
     product_id: String(row.product_id),
     product_name: row.product_name,
     sku: row.sku,
+    type: row.type,
     quantity: quantity(row.quantity),
     unit_cost: Number(row.unit_cost),
     total_cost: Number(row.total_cost),
@@ -212,6 +213,16 @@ function item(row: Row) {
 
 const envelope = (data: unknown) => ({ status: 'ok', data, errors: null, request_id: randomUUID() });
 const joinedLocation = (row: Row) => ({ id: row.location_id, code: row.location_code, name: row.location_name, address: row.location_address });
+
+/** The tenant's location and the products of the lines, by id; 422 when any is not the tenant's. */
+async function locationAndProducts(tx: Queries, tenantId: string, locationId: number, productIds: number[]): Promise<{ location: Row; byId: Map<number, Row> }> {
+  const location = await tx.one(sql.location, [tenantId, locationId]);
+  if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
+  const products = await tx.all(sql.products(productIds.length), [tenantId, ...productIds]);
+  const byId = new Map(products.map((p) => [Number(p.id), p]));
+  if (productIds.some((id) => !byId.has(id))) throw new HttpError(422, 'VALIDATION_ERROR');
+  return { location, byId };
+}
 
 async function createAdjustment(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
   const body = await readJson(ctx.req);
@@ -229,11 +240,7 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
   const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
   const n = parsed.length;
   const created = await driver.transaction(async (tx) => {
-    const location = await tx.one(sql.location, [tenantId, locationId]);
-    if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
-    const products = await tx.all(sql.products(n), [tenantId, ...parsed.map((l) => l.productId)]);
-    const byId = new Map(products.map((p) => [Number(p.id), p]));
-    if (parsed.some((l) => !byId.has(l.productId))) throw new HttpError(422, 'VALIDATION_ERROR');
+    const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
     const sequence = await tx.one(sql.nextSequence, [tenantId, 'ADJ', 1, 1]);
     const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
     const row = (await tx.one(sql.insertAdjustment, [
@@ -245,7 +252,7 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
       sql.insertItems(n),
       parsed.flatMap((l, i) => {
         const product = byId.get(l.productId)!;
-        return [Number(row.id), i + 1, l.productId, String(product.name), String(product.sku), Number(l.quantity), l.unitCost, plain(l.totalCost, 8), l.notes];
+        return [Number(row.id), i + 1, l.productId, String(product.name), String(product.sku), String(body.type), Number(l.quantity), l.unitCost, plain(l.totalCost, 8), l.notes];
       }),
     );
     items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
@@ -335,6 +342,71 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
   ctx.body = envelope(null);
 }
 
+/** A physical count, compare-and-set, written as one approved adjustment (the gateway's recordStockCount). */
+async function stockCount(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
+  const body = await readJson(ctx.req);
+  const lines = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
+  const locationId = Number(body.location_id);
+  const bucket = body.stock_source === 'damaged' ? 'damaged' : 'good';
+  if (lines.length === 0 || !Number.isSafeInteger(locationId)) throw new HttpError(422, 'VALIDATION_ERROR');
+  const parsed = lines.map((l) => ({ productId: Number(l.product_id), counted: Number(scaled4(l.counted)), expected: l.expected === null ? null : Number(scaled4(l.expected)) }));
+  const at = new Date().toISOString();
+  const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
+  const ledgerActor = `partner:${partner.partnerId}:${partner.name}`;
+  const n = parsed.length;
+  const created = await driver.transaction(async (tx) => {
+    const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
+    const sorted = [...parsed].sort((a, b) => a.productId - b.productId);
+    await tx.run(sql.ensureStock(n), sorted.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
+    const locked = await tx.all(sql.lockStock(n), sorted.flatMap((l) => [locationId, l.productId]));
+    const levels = new Map(locked.map((l) => [Number(l.product_id), { good: Number(l.good), damaged: Number(l.damaged), reserved: Number(l.reserved) }]));
+    if (parsed.some((l) => l.expected !== null && l.expected !== levels.get(l.productId)![bucket])) throw new HttpError(409, 'STALE_QUANTITY');
+    const changed = parsed.flatMap((l) => {
+      const level = levels.get(l.productId)!;
+      const delta = l.counted - level[bucket];
+      return delta === 0 ? [] : [{ ...l, delta, before: level[bucket], level }];
+    });
+    if (changed.length === 0) throw new HttpError(422, 'VALIDATION_ERROR');
+    const priced = changed.map((c) => {
+      const cost = scaled4(byId.get(c.productId)!.cost_price);
+      return { ...c, unitCost: plain(cost, 4), totalCost: BigInt(Math.abs(c.delta)) * cost };
+    });
+    const net = changed.reduce((sum, c) => sum + c.delta, 0);
+    const total = priced.reduce((sum, c) => sum + c.totalCost, 0n);
+    const sequence = await tx.one(sql.nextSequence, [tenantId, 'ADJ', 1, 1]);
+    const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
+    const row = (await tx.one(sql.insertAdjustment, [
+      tenantId, partner.partnerId, number, locationId, net < 0 ? 'decrease' : 'increase', bucket, 'stock count', 'approved',
+      plain(total, 8), changed.length, actor, at, actor, null, null, null, at, at,
+    ]))!;
+    const items = await tx.all(
+      sql.insertItems(changed.length),
+      priced.flatMap((c, i) => {
+        const product = byId.get(c.productId)!;
+        return [Number(row.id), i + 1, c.productId, String(product.name), String(product.sku), c.delta < 0 ? 'decrease' : 'increase', Math.abs(c.delta), c.unitCost, plain(c.totalCost, 8), ''];
+      }),
+    );
+    items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
+    const ledger: Param[] = [];
+    for (const c of changed) {
+      if (c.counted < (bucket === 'good' ? c.level.reserved : 0)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+      c.level[bucket] = c.counted;
+      await tx.run(sql.updateStock, [c.level.good, c.level.damaged, c.level.reserved, at, locationId, c.productId]);
+      ledger.push(tenantId, locationId, c.productId, bucket, c.delta, c.before, c.counted, 'adjustment', number, number, ledgerActor, at);
+    }
+    await tx.run(sql.insertLedger(changed.length), ledger);
+    await tx.all(sql.subscribedEndpoints, [tenantId]);
+    return { row, location, items, levels };
+  });
+  ctx.status = 201;
+  ctx.body = envelope({
+    adjustment: {
+      ...head(created.row, { id: created.location.id, code: created.location.code, name: created.location.name, address: created.location.address }),
+      items: created.items.map((i) => ({ ...item(i), current_stock: quantity(created.levels.get(Number(i.product_id))![bucket]) })),
+    },
+  });
+}
+
 const DETAIL = /^\/api\/engine\/v1\/adjustments\/([^/]+)$/;
 const APPROVE = /^\/api\/partner\/v1\/adjustments\/([^/]+)\/approve$/;
 
@@ -348,6 +420,7 @@ app.use(async (ctx) => {
     const { partner, tenantId } = await authenticate(ctx);
     let match: RegExpExecArray | null;
     if (ctx.method === 'POST' && ctx.path === '/api/partner/v1/adjustments') await createAdjustment(ctx, partner, tenantId);
+    else if (ctx.method === 'POST' && ctx.path === '/api/partner/v1/stock/counts') await stockCount(ctx, partner, tenantId);
     else if (ctx.method === 'GET' && ctx.path === '/api/engine/v1/adjustments') await listAdjustments(ctx, tenantId);
     else if (ctx.method === 'GET' && (match = DETAIL.exec(ctx.path))) await adjustmentDetail(ctx, tenantId, decodeURIComponent(match[1]!));
     else if ((ctx.method === 'PATCH' || ctx.method === 'POST') && (match = APPROVE.exec(ctx.path))) await approveAdjustment(ctx, partner, tenantId, decodeURIComponent(match[1]!));

@@ -14,6 +14,7 @@ import {
   dialectNamed,
   listAdjustments,
   readStockLevels,
+  recordStockCount,
 } from '@pits/persistence';
 import { type DB, postgresTypeParsers } from '@pits/persistence/bench';
 import { type BenchDialect, type InventoryCase, inventorySql, plannedStatements } from './inventory-sql.js';
@@ -29,6 +30,8 @@ export interface CaptureSamples {
   approveNumber: string;
   /** Lines of the create body the benchmark sends. */
   createLines: number;
+  /** Lines of the stock counts the benchmark sends. */
+  countLines: number;
 }
 
 export interface SqlCheck {
@@ -102,6 +105,22 @@ export async function checkBareRoutesAgainstGateway(
     statements = [];
     await approveAdjustment(scope, { tenantId: tenant.tenantId, number: samples.approveNumber, actor }, new Date());
     take('approve', pending?.items.length ?? 0, plannedStatements('approve', dialect, pending?.items.length ?? 0));
+
+    // A count whose every line differs from the stock, with no expected quantity, as the benchmark sends them.
+    const counted = tenant.products.slice(0, samples.countLines);
+    await recordStockCount(
+      scope,
+      {
+        tenantId: tenant.tenantId,
+        partnerId: tenant.partnerId,
+        actor,
+        locationId: tenant.locationIds[0],
+        stockSource: 'good',
+        items: counted.map((p, i) => ({ productId: p.id, counted: 987_654 + i, expected: null })),
+      },
+      new Date(),
+    );
+    take('count', counted.length, plannedStatements('count', dialect, counted.length));
   } finally {
     await db.destroy();
   }

@@ -1,12 +1,12 @@
 // npm run bench:inventory — requests per second and p50/p99 latency of the adjustment endpoints
-// (create, detail, list, approve) through the whole gateway, each beside a bare Koa route that
+// (create, detail, list, approve) and the stock count through the whole gateway, each beside a bare Koa route that
 // runs the same SQL straight on the driver (bare-inventory-server.ts), in the same run, on SQLite
 // and on PostgreSQL. Both servers are child processes; autocannon runs here with 50 connections.
 // The database is seeded with 100,000 adjustments and 20,000 transfers over 5 tenants.
 // Goal: every endpoint at no less than half of its bare route's requests per second.
 //
 // Environment: BENCH_SECONDS (10), BENCH_DIALECTS (sqlite,postgres), BENCH_CASES
-// (create,detail,list,approve), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
+// (create,detail,list,approve,count), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
 // a database pits_bench_<pid> is created and dropped), BENCH_APPROVE_POOL_PER_SECOND (4000: pending
 // adjustments written per second of an approve run), BENCH_PROFILE_DIR (run the gateway under
 // --cpu-prof, profiles written there when it stops).
@@ -19,6 +19,7 @@ import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
 import { checkBareRoutesAgainstGateway } from './gateway-sql-capture.js';
 import {
   CASES,
+  COUNT_LINES,
   CREATE_LINES,
   CREDENTIALS_KEY,
   type Case,
@@ -126,7 +127,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
 
     const [sample] = await writePendingPool(writer, tenants.slice(0, 1), 1, now, 1);
     const tenant = tenants[0]!;
-    const checks = await checkBareRoutesAgainstGateway(target, { tenant, detailNumber: tenant.adjustmentNumbers[123]!, approveNumber: sample!.number, createLines: CREATE_LINES });
+    const checks = await checkBareRoutesAgainstGateway(target, { tenant, detailNumber: tenant.adjustmentNumbers[123]!, approveNumber: sample!.number, createLines: CREATE_LINES, countLines: COUNT_LINES });
     for (const check of checks) {
       if (check.matches) {
         console.log(`[${dialect}] SQL of ${check.kind}${check.lines ? ` (${check.lines} lines)` : ''}: the bare route runs the gateway's ${check.gateway.length} statements`);

@@ -1,17 +1,17 @@
-// The inventory load shared by bench:inventory and bench:scale-out: the seeded database, the four
-// adjustment cases as autocannon requests, and one measured run of a case (warm-up, then the
+// The inventory load shared by bench:inventory and bench:scale-out: the seeded database, the adjustment
+// cases and the stock count as autocannon requests, and one measured run of a case (warm-up, then the
 // servers' CPU and the PostgreSQL backends' CPU per completed request).
 import type autocannon from 'autocannon';
 import type { Database } from '@pits/persistence';
 import { type LoadResult, cpuSeconds, cpuSecondsOf, load, settle } from './bench-harness.js';
 import { type BulkWriter, type PoolEntry, type SeedTenant, seedInventory, writePendingPool } from './inventory-seed.js';
 
-export const CASES = ['create', 'detail', 'list', 'approve'] as const;
+export const CASES = ['create', 'detail', 'list', 'approve', 'count'] as const;
 export type Case = (typeof CASES)[number];
 
-/** BENCH_CASES (a comma list), in the order given; every case when unset. */
-export function casesFrom(env: string | undefined): Case[] {
-  return (env ?? CASES.join(',')).split(',').map((c) => c.trim()).filter((c): c is Case => (CASES as readonly string[]).includes(c));
+/** BENCH_CASES (a comma list), in the order given; `defaults` when unset. */
+export function casesFrom(env: string | undefined, defaults: readonly Case[] = CASES): Case[] {
+  return (env ?? defaults.join(',')).split(',').map((c) => c.trim()).filter((c): c is Case => (CASES as readonly string[]).includes(c));
 }
 
 export const PATHS: Record<Case, string> = {
@@ -19,10 +19,12 @@ export const PATHS: Record<Case, string> = {
   detail: 'GET /api/engine/v1/adjustments/:id',
   list: 'GET /api/engine/v1/adjustments?page=N&per_page=10',
   approve: 'PATCH /api/partner/v1/adjustments/:id/approve',
+  count: 'POST /api/partner/v1/stock/counts',
 };
 
 export const SEED = { tenants: 5, adjustmentsPerTenant: 20_000, transfersPerTenant: 4_000 } as const;
 export const CREATE_LINES = 2;
+export const COUNT_LINES = 3;
 export const CREDENTIALS_KEY = 'b'.repeat(64);
 
 /** Seeds SEED into a migrated database and says what it wrote. */
@@ -53,6 +55,9 @@ export interface ApprovePool {
   entries: PoolEntry[];
   next: number;
 }
+
+/** The last counted quantity a count request carried: shared by every run so each count changes the stock. */
+let countSerial = 500_000;
 
 /** autocannon request objects for a case; each request is built afresh by setupRequest. */
 export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: ApprovePool): autocannon.Request[] {
@@ -99,6 +104,15 @@ export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: Ap
         // show up as non-2xx, a pool too small for the run rather than an API failure.
         const entry = pool.entries[Math.min(pool.next++, pool.entries.length - 1)]!;
         return { method: 'PATCH', path: `/api/partner/v1/adjustments/${entry.number}/approve`, tenant: tenants[entry.tenant]!, body: '{}' };
+      });
+    case 'count':
+      // Every line differs from the stock (a counted quantity no request sent before, on either
+      // server) and skips the expected check, so every count writes an adjustment.
+      return setup(() => {
+        const tenant = tenants[turn++ % tenants.length]!;
+        const counted = (countSerial += 1);
+        const items = tenant.products.slice(0, COUNT_LINES).map((p) => ({ product_id: String(p.id), counted, expected: null }));
+        return { method: 'POST', path: '/api/partner/v1/stock/counts', tenant, body: JSON.stringify({ location_id: tenant.locationIds[0], stock_source: 'good', items }) };
       });
   }
 }

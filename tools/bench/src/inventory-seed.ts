@@ -184,7 +184,7 @@ const ADJUSTMENT_COLUMNS = [
   'id', 'tenant_id', 'partner_id', 'number', 'location_id', 'type', 'stock_source', 'reason', 'status', 'total_amount', 'item_count',
   'created_by', 'approved_at', 'approved_by', 'rejected_at', 'rejected_by', 'rejection_reason', 'created_at', 'updated_at',
 ] as const;
-const ADJUSTMENT_ITEM_COLUMNS = ['id', 'adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const;
+const ADJUSTMENT_ITEM_COLUMNS = ['id', 'adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'type', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const;
 const TRANSFER_COLUMNS = [
   'id', 'tenant_id', 'partner_id', 'number', 'from_location_id', 'to_location_id', 'transfer_date', 'expected_arrival_date',
   'actual_arrival_date', 'reference_number', 'status', 'notes', 'total_items', 'total_quantity', 'total_value', 'created_by',
@@ -312,7 +312,7 @@ export async function seedInventory(
           const lineCost = lineTotal(line.quantity, line.product.costPrice);
           total += lineCost;
           adjustmentItemId += 1;
-          adjustmentItems.push([adjustmentItemId, adjustmentId, index + 1, line.product.id, line.product.name, line.product.sku, Number(line.quantity), line.product.costPrice, plainDecimal(lineCost, 6), '']);
+          adjustmentItems.push([adjustmentItemId, adjustmentId, index + 1, line.product.id, line.product.name, line.product.sku, type, Number(line.quantity), line.product.costPrice, plainDecimal(lineCost, 6), '']);
           if (status === 'approved') move(locationId, line.product.id, source, type === 'increase' ? line.quantity : -line.quantity, 'adjustment', number, decidedAt);
         });
         adjustments.push([
@@ -447,7 +447,7 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
         const cost = lineTotal(quantity, product.costPrice);
         total += cost;
         itemId += 1;
-        items.push([itemId, adjustmentId, line + 1, product.id, product.name, product.sku, Number(quantity), product.costPrice, plainDecimal(cost, 6), '']);
+        items.push([itemId, adjustmentId, line + 1, product.id, product.name, product.sku, 'increase', Number(quantity), product.costPrice, plainDecimal(cost, 6), '']);
       });
       adjustments.push([adjustmentId, tenant.tenantId, tenant.partnerId, number, tenant.locationIds[n % 2]!, 'increase', 'good', 'Bench approve pool', 'pending', plainDecimal(total, 6), lines.length, createdBy, null, null, null, null, null, at, at]);
       const countKey = `${tenant.tenantId}:${tenant.locationIds[n % 2]!}`;

@@ -1,4 +1,4 @@
-// The SQL the gateway runs for the four adjustment endpoints of the inventory benchmark, written
+// The SQL the gateway runs for the adjustment endpoints (and the stock count) of the inventory benchmark, written
 // out as text for the bare routes (bare-inventory-server.ts). The benchmark checks these texts
 // against what the gateway's persistence functions really send (gateway-sql-capture.ts) before
 // it measures anything, so the bare routes cannot drift from the gateway unnoticed.
@@ -14,7 +14,7 @@ const ADJUSTMENT_INSERT_COLUMNS = [
   'tenant_id', 'partner_id', 'number', 'location_id', 'type', 'stock_source', 'reason', 'status', 'total_amount', 'item_count',
   'created_by', 'approved_at', 'approved_by', 'rejected_at', 'rejected_by', 'rejection_reason', 'created_at', 'updated_at',
 ] as const;
-const ITEM_INSERT_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const;
+const ITEM_INSERT_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'type', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const;
 const STOCK_INSERT_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'good', 'damaged', 'reserved', 'updated_at'] as const;
 const LEDGER_INSERT_COLUMNS = [
   'tenant_id', 'location_id', 'product_id', 'bucket', 'delta', 'quantity_before', 'quantity_after', 'cause_type', 'cause_id',
@@ -80,12 +80,13 @@ export function inventorySql(dialect: BenchDialect) {
 
 export type InventorySql = ReturnType<typeof inventorySql>;
 
-export type InventoryCase = 'create' | 'detail' | 'list' | 'list-status' | 'approve';
+export type InventoryCase = 'create' | 'detail' | 'list' | 'list-status' | 'approve' | 'count';
 
 /**
  * The statements one request of `kind` runs after authentication, in order, as the bare route
  * runs them (transaction begin/commit left out: both sides wrap the same statements in one).
- * `lines` is the number of lines of the adjustment concerned.
+ * `lines` is the number of lines of the adjustment concerned (for a count: its lines, every one of
+ * which differs from the stock, as the benchmark's counts do).
  */
 export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, lines: number): string[] {
   const s = inventorySql(dialect);
@@ -107,6 +108,19 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
         s.insertLedger(lines),
         s.markApproved,
         s.countChange(2),
+        s.subscribedEndpoints,
+      ];
+    case 'count':
+      return [
+        s.location,
+        s.products(lines),
+        s.ensureStock(lines),
+        s.lockStock(lines),
+        s.nextSequence,
+        s.insertAdjustment,
+        s.insertItems(lines),
+        ...Array.from({ length: lines }, () => s.updateStock),
+        s.insertLedger(lines),
         s.subscribedEndpoints,
       ];
   }

@@ -50,7 +50,7 @@ const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const RUN_WARMUP_SECONDS = 1;
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 48);
 const processCounts = (process.env.BENCH_PROCESSES ?? '1,2,3').split(',').map((n) => Number(n.trim())).filter((n) => Number.isInteger(n) && n >= 1 && n <= 8);
-const cases = casesFrom(process.env.BENCH_CASES);
+const cases = casesFrom(process.env.BENCH_CASES, ['create', 'detail', 'list', 'approve']);
 const redisCase = (process.env.BENCH_REDIS_CASE ?? 'detail') as Case;
 const redisRounds = Number(process.env.BENCH_REDIS_ROUNDS ?? 2);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

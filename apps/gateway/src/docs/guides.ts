@@ -17,6 +17,7 @@ const WHEN: Record<ErrorKind, string> = {
   INVALID_STATE: 'The record is not in a state that allows this (approving an approved adjustment).',
   INSUFFICIENT_STOCK: 'Approving would take stock below zero, or reserve more than is available; nothing changed.',
   IDEMPOTENCY_KEY_REUSED: 'The `Idempotency-Key` was used with another request, or its first request is still running.',
+  STALE_QUANTITY: 'A stock count whose `expected` quantity no longer matches: the stock changed since you read it. Nothing changed; `error.issues` names every stale line with its current quantity. Read again and recount.',
   RATE_LIMITED: 'Too many requests in the window; wait `Retry-After` seconds.',
   INTERNAL_ERROR: 'Something unexpected failed; quote the `request_id` to support.',
   SERVICE_UNAVAILABLE: `The database was unreachable or too slow; nothing changed. Retry after \`Retry-After\` (${RETRY_AFTER_SECONDS} s), with the same \`Idempotency-Key\` for writes.`,

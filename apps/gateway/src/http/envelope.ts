@@ -14,6 +14,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorKind, { readonly http: number; r
   INVALID_STATE: { http: 422, status: 'unprocessable_entity' },
   INSUFFICIENT_STOCK: { http: 422, status: 'unprocessable_entity' },
   IDEMPOTENCY_KEY_REUSED: { http: 422, status: 'unprocessable_entity' },
+  STALE_QUANTITY: { http: 409, status: 'conflict' },
   RATE_LIMITED: { http: 429, status: 'too_many_requests' },
   INTERNAL_ERROR: { http: 500, status: 'internal_server_error' },
   SERVICE_UNAVAILABLE: { http: 503, status: 'service_unavailable' },

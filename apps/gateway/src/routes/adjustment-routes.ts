@@ -59,7 +59,7 @@ export function adjustmentRoutes(): Route[] {
             type: body.type,
             stockSource: body.stock_source,
             reason: body.reason,
-            items: body.items.map((i) => ({ productId: i.product_id, quantity: i.quantity, unitCost: i.unit_cost, notes: i.notes })),
+            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, unitCost: i.unit_cost, notes: i.notes })),
           },
           now,
         );

@@ -7,7 +7,8 @@ import { presentTenantLocation } from './tenant-presenters.js';
 import type * as contract from '@pits/domain';
 import type { z } from 'zod';
 
-function product(p: ProductRecord): z.input<typeof contract.inboundProduct> {
+/** A product in the shape the inbound list embeds; the products routes answer the same. */
+export function presentProduct(p: ProductRecord): z.input<typeof contract.inboundProduct> {
   return {
     product_id: p.id,
     category_id: p.categoryId,
@@ -71,7 +72,7 @@ export function presentInboundListEntry(s: InboundRecord): z.input<typeof contra
     deleted_at: line.deletedAt,
     created_at: line.createdAt,
     updated_at: line.updatedAt,
-    product: product(line.product),
+    product: presentProduct(line.product),
   }));
   return {
     inbound_id: s.id,
@@ -105,6 +106,7 @@ export function presentInboundDetail(s: InboundRecord): z.input<typeof contract.
     location: { id: String(s.location.id), code: s.location.code, name: s.location.name, address: s.location.address },
     items: s.details.map((line) => ({
       id: String(line.id),
+      product_id: line.productId,
       sku: line.product.sku,
       name: line.product.name,
       quantity: toJsonNumber(line.expectedQuantity),
@@ -134,6 +136,8 @@ export function presentReceipt(s: InboundRecord, touched: readonly number[]): z.
       const line = byId.get(id)!;
       return {
         id: String(id),
+        product_id: line.productId,
+        sku: line.product.sku,
         received_quantity: toJsonNumber(received(line)),
         pending_quantity: toJsonNumber(pendingQuantity({ expected: line.expectedQuantity, received: received(line) })),
         grid_id: line.gridId ?? s.location.receivingGrid,

@@ -73,7 +73,8 @@ export function inboundRoutes(): Route[] {
             id: shipmentId(params.id),
             actor: actorOf(partner),
             receipts: body.items.map((i) => ({
-              itemId: Number(i.item_id),
+              itemId: i.item_id === undefined ? undefined : Number(i.item_id),
+              sku: i.sku,
               quantity: i.received_quantity,
               condition: i.condition,
               gridId: i.grid_id,

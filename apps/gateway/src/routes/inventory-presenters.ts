@@ -22,6 +22,7 @@ function adjustmentItem(item: AdjustmentItemRecord): z.input<typeof contract.adj
     product_id: String(item.productId),
     product_name: item.productName,
     sku: item.sku,
+    type: item.type,
     quantity: n(item.quantity),
     unit_cost: n(item.unitCost),
     total_cost: n(item.totalCost),
@@ -104,9 +105,16 @@ function transferHead(t: TransferRecord): Omit<z.input<typeof contract.transferL
 }
 
 const fullLocation = (l: TransferRecord['fromLocation']): z.input<typeof contract.transferLocation> => ({ id: l.id, code: l.code, name: l.name, address: l.address, contact_person: l.contactPerson, phone: l.phone });
+const addressedLocation = (l: z.input<typeof contract.transferLocation>): z.input<typeof contract.transferCreatedLocation> => ({ id: l.id, code: l.code, name: l.name, address: l.address });
 const shortLocation = (l: TransferRecord['fromLocation']) => ({ id: l.id, code: l.code, name: l.name });
 
-/** Create and detail: full form; `available(productId)` is the live available quantity at the source. */
+/** Create: the full form, locations with their address only; `available(productId)` as in the detail. */
+export function presentCreatedTransfer(t: TransferWithItems, available: (productId: number) => Dec): z.input<typeof contract.transferCreated> {
+  const { from_location: from, to_location: to, ...rest } = presentTransferDetail(t, available);
+  return { ...rest, from_location: addressedLocation(from), to_location: addressedLocation(to) };
+}
+
+/** Detail: full form, locations with contact person and phone; `available(productId)` is the live available quantity at the source. */
 export function presentTransferDetail(t: TransferWithItems, available: (productId: number) => Dec): z.input<typeof contract.transferDetail> {
   return {
     ...transferHead(t),

@@ -95,7 +95,10 @@ describe.each(dialects)('[%s] inventory routes', (dialect) => {
     }, 201);
     const id = created.data.transfer.id;
     expect(created.data.transfer.items[0]).toMatchObject({ available_stock: 10, unit_price: 3.5, total_value: 14 });
-    expect(created.data.transfer.from_location).toMatchObject({ contact_person: 'Budi', phone: '+62211234' });
+    // Create answers the locations without contact person and phone; only the detail adds them.
+    expect(created.data.transfer.from_location).toEqual({ id: w.locations[0].id, code: 'WH-JKT', name: 'Jakarta Warehouse', address: 'Jl. Sudirman 1' });
+    expect(Object.keys(created.data.transfer.to_location).sort()).toEqual(['address', 'code', 'id', 'name']);
+    expect((await call(transferDetailResponse, 'GET', `/api/engine/v1/transfers/${id}`)).data.transfer.from_location).toMatchObject({ contact_person: 'Budi', phone: '+62211234' });
     await call(approveTransferResponse, 'PATCH', `/api/partner/v1/transfers/${id}/approve`, {});
     const detail = await call(transferDetailResponse, 'GET', `/api/engine/v1/transfers/${id}`);
     expect(detail.data.transfer.items[0]?.available_stock).toBe(6);

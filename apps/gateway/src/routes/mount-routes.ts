@@ -79,6 +79,11 @@ function handle(spec: Route, database: Database, now: () => Date): GatewayMiddle
       await respond(scope);
       return;
     }
+    if (spec.outsideTransaction) {
+      await respond(scope);
+      if (claim !== undefined && !(await withTransaction(scope, (tx) => claim.complete(tx, ctx.status, ctx.body)))) throw idempotencyTakenOver();
+      return;
+    }
     // A write is one transaction: it commits whole, never after its deadline (a 503 means
     // nothing changed), and with a key, together with the key's stored response.
     await withTransaction(scope, async (tx) => {

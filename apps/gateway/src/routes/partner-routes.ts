@@ -3,6 +3,7 @@
 import { adjustmentRoutes } from './adjustment-routes.js';
 import { areaRoutes } from './area-routes.js';
 import { inboundRoutes } from './inbound-routes.js';
+import { productRoutes } from './product-routes.js';
 import type { Route } from './route-spec.js';
 import { stockRoutes } from './stock-routes.js';
 import { tenantRoutes } from './tenant-routes.js';
@@ -22,6 +23,7 @@ export function partnerRoutes(deps: WebhookRouteDeps): Route[] {
     ...tenantRoutes({ cipher: deps.cipher }),
     ...adjustmentRoutes(),
     ...transferRoutes(),
+    ...productRoutes(),
     ...stockRoutes(),
     ...inboundRoutes(),
     ...webhookRoutes(deps),

@@ -66,6 +66,13 @@ interface RouteFacts {
   tenantScoped: boolean;
   /** Error codes this route can answer besides the ones every authenticated route can. */
   errors: ErrorKind[];
+  /**
+   * A write whose handler waits on something outside the database (a request to a partner's
+   * server) between its own short transactions: it gets the database, not one transaction around
+   * it, so no lock is held while it waits. With an Idempotency-Key its response is stored right
+   * after; a crash in between can repeat the work on retry, so only work that may repeat belongs here.
+   */
+  outsideTransaction?: true;
 }
 
 /**

@@ -1,7 +1,21 @@
-// Stock reads for partners (extension): levels per location and product, and the complete ledger
-// of movements with their causes, cursor-paged newest first.
-import { AppError, domainError, pageFacts, simplePagination, stockLevelsResponse, stockMovementsQuery, stockMovementsResponse, stockQuery } from '@pits/domain';
-import { listStockLevels, listStockMovements } from '@pits/persistence';
+// Stock for partners (extension): levels per location and product, the complete ledger of
+// movements with their causes (cursor-paged newest first), and physical counts (compare-and-set).
+import {
+  AppError,
+  ZERO,
+  domainError,
+  pageFacts,
+  simplePagination,
+  stockCountBody,
+  stockCountResponse,
+  stockKey,
+  stockLevelsResponse,
+  stockMovementsQuery,
+  stockMovementsResponse,
+  stockQuery,
+} from '@pits/domain';
+import { listStockLevels, listStockMovements, recordStockCount } from '@pits/persistence';
+import { actorOf } from './route-helpers.js';
 import * as p from './inventory-presenters.js';
 import { pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
@@ -41,7 +55,7 @@ export function stockRoutes(): Route[] {
       errors: ['VALIDATION_ERROR'],
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
-        const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productId: query.product_id, sku: query.sku }, page);
+        const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productIds: query.product_id, skus: query.sku }, page);
         return { stock: rows.map(p.presentStockLevel), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),
@@ -72,6 +86,71 @@ export function stockRoutes(): Route[] {
           { limit: query.limit, cursor: query.cursor },
         );
         return { movements: rows.map(p.presentStockMovement), next_cursor: nextCursor };
+      },
+    }),
+    defineRoute({
+      name: 'stock.counts',
+      method: 'POST',
+      path: '/api/partner/v1/stock/counts',
+      summary: 'Record a stock count (extension)',
+      description:
+        'A physical count of one bucket (stock_source good or damaged) at one location, compare-and-set: each line gives what was counted and what was read before counting (expected). If any expected no longer equals the current quantity, the whole count is refused with 409 STALE_QUANTITY naming every stale line: read again and recount. expected null skips the check for that line. The differences are written as one approved adjustment (reason "stock count", a type per line, the adjustment\'s type the sign of the net), with ledger rows and an adjustment.status_changed event. Lines whose count equals the stock change nothing; if none differs the answer is 422.',
+      tag: 'Stock',
+      tenantScoped: true,
+      body: stockCountBody,
+      envelope: 'A',
+      status: 201,
+      response: stockCountResponse,
+      errors: ['VALIDATION_ERROR', 'STALE_QUANTITY', 'INSUFFICIENT_STOCK'],
+      example: {
+        location_id: 1,
+        stock_source: 'good',
+        items: [
+          { sku: 'KOPI-GAYO-250', counted: 46, expected: 48 },
+          { product_id: '1043', counted: 12, expected: 10 },
+          { sku: 'TEH-MELATI-100', counted: 30, expected: null },
+        ],
+      },
+      responseExample: {
+        adjustment: {
+          id: 'ADJ-20260131-000042',
+          adjustment_number: 'ADJ-20260131-000042',
+          location: { id: 1, code: 'WH-JKT', name: 'Jakarta Warehouse', address: 'Jl. Sudirman 1, Jakarta' },
+          type: 'increase',
+          stock_source: 'good',
+          reason: 'stock count',
+          status: 'approved',
+          total_amount: 220000,
+          item_count: 2,
+          items: [
+            { id: 311, product_id: '1042', product_name: 'Kopi Arabika Gayo 250 g', sku: 'KOPI-GAYO-250', type: 'decrease', quantity: 2, unit_cost: 61500, total_cost: 123000, notes: '', current_stock: 46 },
+            { id: 312, product_id: '1043', product_name: 'Kopi Robusta Lampung 250 g', sku: 'KOPI-LPG-250', type: 'increase', quantity: 2, unit_cost: 48500, total_cost: 97000, notes: '', current_stock: 12 },
+          ],
+          created_by: { id: 3, name: 'Acme Integrations', email: 'ops@acme.example' },
+          created_at: '2026-01-31T08:15:30.123Z',
+          updated_at: '2026-01-31T08:15:30.123Z',
+          approved_at: '2026-01-31T08:15:30.123Z',
+          approved_by: { id: 3, name: 'Acme Integrations', email: 'ops@acme.example' },
+          rejected_at: null,
+          rejected_by: null,
+          rejection_reason: null,
+        },
+      },
+      handler: async ({ db, partner, tenantId, body, now }) => {
+        const { adjustment, levels } = await recordStockCount(
+          db,
+          {
+            tenantId,
+            partnerId: partner.partnerId,
+            actor: actorOf(partner),
+            locationId: body.location_id,
+            stockSource: body.stock_source,
+            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, counted: i.counted, expected: i.expected })),
+          },
+          now,
+        );
+        const current = (productId: number) => levels.get(stockKey({ locationId: adjustment.location.id, productId }))?.[adjustment.stockSource] ?? ZERO;
+        return { adjustment: p.presentAdjustmentDetail(adjustment, current) };
       },
     }),
   ];

@@ -1,6 +1,7 @@
 // Transfers: create (201), list and detail under /api/engine/v1, approve (reserves), reject, and
 // the documented ship and receive extensions.
 import {
+  type Dec,
   approveTransferResponse,
   availableQuantity,
   createTransferBody,
@@ -35,11 +36,11 @@ import { actorOf, notFound, pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 export function transferRoutes(): Route[] {
-  /** The full form with each line's live available quantity at the source. */
-  async function full(db: Scope, transfer: TransferWithItems) {
+  /** Each line's live available quantity at the source. */
+  async function availableAtSource(db: Scope, transfer: TransferWithItems): Promise<(productId: number) => Dec> {
     const source = transfer.fromLocation.id;
     const levels = await readStockLevels(db, transfer.items.map((i) => ({ locationId: source, productId: i.productId })));
-    return p.presentTransferDetail(transfer, (productId) => availableQuantity(levels.get(stockKey({ locationId: source, productId })) ?? emptyStockLevel()));
+    return (productId) => availableQuantity(levels.get(stockKey({ locationId: source, productId })) ?? emptyStockLevel());
   }
   const actionSpec = (action: 'ship' | 'receive') => ({
     method: 'PATCH' as const,
@@ -89,11 +90,11 @@ export function transferRoutes(): Route[] {
             expectedArrivalDate: body.expected_arrival_date,
             referenceNumber: body.reference_number,
             notes: body.notes,
-            items: body.items.map((i) => ({ productId: i.product_id, quantity: i.quantity, notes: i.notes })),
+            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, notes: i.notes })),
           },
           now,
         );
-        return { transfer: await full(db, created) };
+        return { transfer: p.presentCreatedTransfer(created, await availableAtSource(db, created)) };
       },
     }),
     defineRoute({
@@ -140,7 +141,7 @@ export function transferRoutes(): Route[] {
       handler: async ({ db, tenantId, params }) => {
         const transfer = await findTransfer(db, tenantId, params.id ?? '');
         if (!transfer) throw notFound('transfer', params.id);
-        return { transfer: await full(db, transfer) };
+        return { transfer: p.presentTransferDetail(transfer, await availableAtSource(db, transfer)) };
       },
     }),
     defineRoute({

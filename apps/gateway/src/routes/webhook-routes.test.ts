@@ -1,7 +1,9 @@
 // Webhook registration and deliveries through the assembled gateway, on every dialect: the URL
 // policy of contract decisions §14 (with a test resolver, so no real DNS), and what the
 // deliveries list shows of each attempt.
-import type { HostResolver } from '@pits/domain';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type HostResolver, WEBHOOK_HEADERS, errorEnvelope, testWebhookResponse, verifyWebhook, webhookEvent } from '@pits/domain';
 import {
   claimDueDeliveries,
   createApiKey,
@@ -53,7 +55,7 @@ describe.each(dialects)('[%s] webhook routes', (dialect) => {
       const text = await res.text();
       return { status: res.status, text, body: JSON.parse(text) as { data: Record<string, any>; error: { code: string; details: { field: string; issue: string } } } };
     };
-    return call;
+    return Object.assign(call, { url });
   };
 
   beforeAll(async () => {
@@ -136,5 +138,58 @@ describe.each(dialects)('[%s] webhook routes', (dialect) => {
       { attempt: 1, started_at: expect.any(String), duration_ms: 12, status_code: 503, error: 'HTTP 503', response_body: 'maintenance until 10:00', succeeded: false },
       { attempt: 2, started_at: expect.any(String), duration_ms: 3, status_code: null, error: 'connection refused', response_body: null, succeeded: false },
     ]);
+  });
+
+  it('sends a signed webhook.test at once and answers with the delivery and its attempt; another partner\'s endpoint is 404', async () => {
+    const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body });
+        res.writeHead(received.length === 1 ? 200 : 500).end(received.length === 1 ? 'ok' : 'down');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const call = await start({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+      const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+      const created = await call('POST', WEBHOOKS, { url: hookUrl, event_types: ['adjustment.status_changed'] });
+      const { id, signing_secret: signingSecret } = created.body.data.webhook as { id: string; signing_secret: string };
+
+      const sent = await call('POST', `${WEBHOOKS}/${id}/test`);
+      expect(sent.status, sent.text).toBe(200);
+      const delivery = testWebhookResponse.parse(sent.body).data.delivery;
+      expect(delivery).toMatchObject({ event_type: 'webhook.test', endpoint_id: id, url: hookUrl, status: 'succeeded', attempts: 1, last_status_code: 200, next_attempt_at: null });
+      expect(delivery.attempt_log).toEqual([{ attempt: 1, started_at: expect.any(String), duration_ms: expect.any(Number), status_code: 200, error: null, response_body: 'ok', succeeded: true }]);
+      expect(received).toHaveLength(1);
+      const event = webhookEvent.parse(JSON.parse(received[0]!.body));
+      expect(event).toMatchObject({ event_id: delivery.event_id, type: 'webhook.test', tenant_id: null, resource: { type: 'webhook', id } });
+      const header = (name: string) => received[0]!.headers[name.toLowerCase()] as string | undefined;
+      expect(verifyWebhook(signingSecret, { timestamp: header(WEBHOOK_HEADERS.timestamp), signature: header(WEBHOOK_HEADERS.signature) }, received[0]!.body, Math.floor(Date.now() / 1000))).toBe(true);
+
+      // A failing receiver: the attempt says so and the test is not retried.
+      const failed = testWebhookResponse.parse((await call('POST', `${WEBHOOKS}/${id}/test`)).body).data.delivery;
+      expect(failed).toMatchObject({ status: 'failed', last_error: 'HTTP 500', attempt_log: [{ status_code: 500, response_body: 'down', succeeded: false }] });
+      const listed = await call('GET', '/api/partner/v1/webhooks/deliveries?limit=2');
+      expect((listed.body.data.deliveries as { id: string }[]).map((d) => d.id)).toEqual([failed.id, delivery.id]);
+
+      // The same endpoint seen by a gateway with the policy on: refused at delivery, nothing connects.
+      const strict = await start();
+      const refused = testWebhookResponse.parse((await strict('POST', `${WEBHOOKS}/${id}/test`)).body).data.delivery;
+      expect(refused.attempt_log[0]).toMatchObject({ status_code: null, error: 'address not allowed', succeeded: false });
+      expect(received).toHaveLength(2);
+
+      const other = await seedTenantWorld(t.database, { label: 'HooksOther' });
+      const otherKey = (await createApiKey(t.database, other.partner.id, { environment: 'test' }, new Date())).secret;
+      for (const [path, key] of [[`${WEBHOOKS}/${id}/test`, otherKey], [`${WEBHOOKS}/999999/test`, secret], [`${WEBHOOKS}/abc/test`, secret]] as const) {
+        const res = await fetch(`${strict.url}${path}`, { method: 'POST', headers: { Authorization: key } });
+        expect(res.status, path).toBe(404);
+        expect(errorEnvelope.parse(await res.json()).error.code).toBe('NOT_FOUND');
+      }
+      expect(received).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });

@@ -14,18 +14,25 @@ import {
   webhookActionResponse,
   type webhookDelivery,
   type webhookEndpoint,
-  webhookEventType,
+  deliveryEventType,
+  testWebhookResponse,
 } from '@pits/domain';
 import {
   type CredentialCipher,
+  type DeliveryView,
   type WebhookEndpointRecord,
+  createTestDelivery,
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   listDeliveries,
   listWebhookEndpoints,
+  recordDeliveryAttempt,
   redeliver,
 } from '@pits/persistence';
+import { pino } from 'pino';
 import type { z } from 'zod';
+import type { GatewayLogger } from '../http/index.js';
+import { sendDelivery } from '../webhooks/send-delivery.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 const idOf = (value: string | undefined) => (value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0);
@@ -38,8 +45,8 @@ function presentEndpoint(e: WebhookEndpointRecord): z.input<typeof webhookEndpoi
  * The outbox keeps an event's type as text, and only the contract's event types are written to it;
  * any other would break the response schema, so it is a bug (500), never sent.
  */
-function contractEventType(type: string, deliveryId: number): z.output<typeof webhookEventType> {
-  const known = webhookEventType.safeParse(type);
+function contractEventType(type: string, deliveryId: number): z.output<typeof deliveryEventType> {
+  const known = deliveryEventType.safeParse(type);
   if (!known.success) throw new Error(`webhook delivery ${deliveryId} is of event type ${type}, which the contract does not name`);
   return known.data;
 }
@@ -50,9 +57,42 @@ export interface WebhookRouteDeps {
   urlPolicy: WebhookUrlPolicy;
   /** Resolves a registered host name, to refuse names of non-public addresses. */
   resolveHost: HostResolver;
+  /** How long a test delivery may take (default 5 s), and where its unexpected failures are logged. */
+  testSend?: { timeoutMs: number; logger: GatewayLogger };
 }
 
-export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDeps): Route[] {
+/** Who holds a test delivery while the gateway sends it: no worker claims it meanwhile. */
+const TEST_SENDER = 'gateway-test-send';
+
+function presentDelivery(d: DeliveryView): z.input<typeof webhookDelivery> {
+  return {
+    id: String(d.id),
+    event_id: d.eventId,
+    event_type: contractEventType(d.eventType, d.id),
+    endpoint_id: String(d.endpointId),
+    url: d.url,
+    status: d.status,
+    attempts: d.attempts,
+    next_attempt_at: d.nextAttemptAt,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    delivered_at: d.deliveredAt,
+    created_at: d.createdAt,
+    attempt_log: d.attemptLog.map((a) => ({
+      attempt: a.attemptNo,
+      started_at: a.startedAt,
+      duration_ms: a.durationMs,
+      status_code: a.statusCode,
+      error: a.error,
+      response_body: a.responseBody,
+      succeeded: a.succeeded,
+    })),
+  };
+}
+
+export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: WebhookRouteDeps): Route[] {
+  const testTimeoutMs = testSend?.timeoutMs ?? 5000;
+  const testLogger = testSend?.logger ?? pino({ level: 'silent' });
   return [
     defineRoute({
       name: 'webhooks.create',
@@ -124,31 +164,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       errors: ['VALIDATION_ERROR'],
       handler: async ({ db, partner, query }) => {
         const rows = await listDeliveries(db, partner.partnerId, { limit: query.limit, status: query.status, endpointId: query.endpoint_id });
-        return {
-          deliveries: rows.map((d): z.input<typeof webhookDelivery> => ({
-            id: String(d.id),
-            event_id: d.eventId,
-            event_type: contractEventType(d.eventType, d.id),
-            endpoint_id: String(d.endpointId),
-            url: d.url,
-            status: d.status,
-            attempts: d.attempts,
-            next_attempt_at: d.nextAttemptAt,
-            last_status_code: d.lastStatusCode,
-            last_error: d.lastError,
-            delivered_at: d.deliveredAt,
-            created_at: d.createdAt,
-            attempt_log: d.attemptLog.map((a) => ({
-              attempt: a.attemptNo,
-              started_at: a.startedAt,
-              duration_ms: a.durationMs,
-              status_code: a.statusCode,
-              error: a.error,
-              response_body: a.responseBody,
-              succeeded: a.succeeded,
-            })),
-          })),
-        };
+        return { deliveries: rows.map(presentDelivery) };
       },
     }),
     defineRoute({
@@ -166,6 +182,47 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       handler: async ({ db, partner, params, now }) => {
         await redeliver(db, partner.partnerId, idOf(params.id), now);
         return null;
+      },
+    }),
+    defineRoute({
+      name: 'webhooks.test',
+      method: 'POST',
+      path: '/api/partner/v1/webhooks/:id/test',
+      summary: 'Send a test event to a webhook endpoint (extension)',
+      description:
+        'Sends a signed webhook.test event to the endpoint at once (tenant_id null, resource {type: "webhook", id}), under the same URL policy and signature as every delivery, and answers with the delivery and its one attempt: what the receiver answered, or why it could not be reached. A test is never retried. Another partner\'s endpoint is 404.',
+      tag: 'Webhooks',
+      tenantScoped: false,
+      envelope: 'A',
+      status: 200,
+      response: testWebhookResponse,
+      errors: ['NOT_FOUND'],
+      outsideTransaction: true,
+      responseExample: {
+        delivery: {
+          id: '8812',
+          event_id: '6f0c7c9e-52d4-4a8e-9a51-1e0b8f3c2d47',
+          event_type: 'webhook.test',
+          endpoint_id: '4',
+          url: 'https://partner.example/hooks/pits',
+          status: 'succeeded',
+          attempts: 1,
+          next_attempt_at: null,
+          last_status_code: 200,
+          last_error: null,
+          delivered_at: '2026-01-31T08:15:30.342Z',
+          created_at: '2026-01-31T08:15:30.123Z',
+          attempt_log: [{ attempt: 1, started_at: '2026-01-31T08:15:30.130Z', duration_ms: 212, status_code: 200, error: null, response_body: 'ok', succeeded: true }],
+        },
+      },
+      handler: async ({ db, partner, params, now }) => {
+        // Written, sent and recorded in three steps: no transaction is open while the partner's server answers.
+        const delivery = await createTestDelivery(db, cipher, partner.partnerId, idOf(params.id), { holder: TEST_SENDER, leaseMs: testTimeoutMs * 3, now });
+        const attempt = await sendDelivery(delivery, { timeoutMs: testTimeoutMs, policy: urlPolicy, resolve: resolveHost, now: () => new Date(), logger: testLogger });
+        await recordDeliveryAttempt(db, delivery, TEST_SENDER, { ...attempt, retryAt: null });
+        const [recorded] = await listDeliveries(db, partner.partnerId, { limit: 1, deliveryId: delivery.id });
+        if (!recorded) throw new Error(`test delivery ${delivery.id} was not found after it was recorded`);
+        return { delivery: presentDelivery(recorded) };
       },
     }),
   ];

@@ -4,12 +4,12 @@
 // answered, and schedules retries with exponential backoff and jitter.
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type HostResolver, WEBHOOK_HEADERS, WEBHOOK_RETRY, type RetrySchedule, nextRetryDelayMs, signWebhook } from '@pits/domain';
+import { type HostResolver, WEBHOOK_RETRY, type RetrySchedule, nextRetryDelayMs } from '@pits/domain';
 import { type ClaimedDelivery, type CredentialCipher, type Database, claimDueDeliveries, isDatabaseUnavailable, recordDeliveryAttempt } from '@pits/persistence';
 import type { DeliveryLogFields, DeliveryOutcome } from '@pits/service-runtime';
 import type { GatewayLogger } from '../http/index.js';
 import { systemHostResolver } from './system-host-resolver.js';
-import { postWebhook } from './webhook-request.js';
+import { sendDelivery } from './send-delivery.js';
 import type { WebhookMetrics } from './webhook-metrics.js';
 
 export interface WebhookWorkerOptions {
@@ -65,47 +65,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
   const { database, cipher, logger } = options;
 
   async function deliver(delivery: ClaimedDelivery): Promise<void> {
-    const startedAt = now();
-    const timestamp = Math.floor(startedAt.getTime() / 1000);
-    let statusCode: number | null = null;
-    let responseBody: string | null = null;
-    let error: string | null;
-    try {
-      const outcome = await postWebhook({
-        url: delivery.url,
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'pits-webhooks/1',
-          [WEBHOOK_HEADERS.id]: delivery.eventId,
-          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-          [WEBHOOK_HEADERS.signature]: signWebhook(delivery.secret, timestamp, delivery.payload),
-        },
-        body: delivery.payload,
-        timeoutMs,
-        policy,
-        resolve,
-      });
-      if (outcome.answered) {
-        ({ statusCode, body: responseBody } = outcome);
-        error = statusCode >= 200 && statusCode < 300 ? null : `HTTP ${statusCode}`;
-      } else {
-        error = outcome.reason;
-      }
-    } catch (caught) {
-      // Not expected (postWebhook turns failures into reasons); still an attempt, never a crash.
-      logger.error({ err: (caught as Error).message, delivery: delivery.id }, 'webhook request failed unexpectedly');
-      error = 'connection failed';
-    }
-    const durationMs = Math.max(0, now().getTime() - startedAt.getTime());
-    const succeeded = error === null;
+    const attempt = await sendDelivery(delivery, { timeoutMs, policy, resolve, now, logger });
+    const { startedAt, durationMs, succeeded, error, statusCode } = attempt;
     const delay = succeeded ? null : nextRetryDelayMs(delivery.attempts + 1, random(), retry);
     const recorded = await recordDeliveryAttempt(database, delivery, workerId, {
-      startedAt,
-      durationMs,
-      statusCode,
-      error,
-      responseBody,
-      succeeded,
+      ...attempt,
       retryAt: delay === null ? null : new Date(startedAt.getTime() + durationMs + delay),
     });
     const outcome: DeliveryOutcome = !recorded ? 'lease_lost' : succeeded ? 'delivered' : delay !== null ? 'retrying' : 'failed';

@@ -32,6 +32,22 @@ const validBody = {
   ],
 };
 
+describe('createAdjustmentBody: product_id or sku', () => {
+  const line = { quantity: 1, unit_cost: 1 };
+  it('accepts a line named by sku (trimmed) and keeps it as given', () => {
+    const parsed = parseWith(createAdjustmentBody, { ...validBody, items: [{ ...line, sku: ' KOPI-250 ' }, { ...line, product_id: 7 }] });
+    expect(parsed.ok && parsed.value.items.map((i) => [i.product_id, i.sku])).toEqual([[undefined, 'KOPI-250'], [7, undefined]]);
+  });
+  it.each([
+    [{ ...line, product_id: 7, sku: 'KOPI-250' }, 'items[1].sku', 'must not be given together with product_id'],
+    [{ ...line }, 'items[1].product_id', 'is required (or give sku instead)'],
+    [{ ...line, sku: 'A' }, 'items[1].sku', 'is the same product as items[0].sku'],
+    [{ ...line, sku: 'x'.repeat(101) }, 'items[1].sku', 'must be at most 100 characters'],
+  ])('refuses %j on the line', (second, field, issue) => {
+    expect(refusal(createAdjustmentBody, { ...validBody, items: [{ ...line, sku: 'A' }, second] }).details).toEqual({ field, issue });
+  });
+});
+
 describe('createAdjustmentBody', () => {
   it('accepts the spec body and gives ids as numbers and decimals as exact strings', () => {
     expect(parseWith(createAdjustmentBody, validBody)).toEqual({
@@ -190,6 +206,7 @@ const item = {
   product_id: '1042',
   product_name: 'Blue Mug',
   sku: 'MUG-BLUE',
+  type: 'increase',
   quantity: 10,
   unit_cost: 25000,
   total_cost: 250000,

@@ -11,11 +11,12 @@ import {
   parsedDecimal,
   partnerActor,
   perPageQuery,
-  productIdInput,
   productIdText,
+  productRefFields,
   quantityInput,
   queryId,
-  repeatedKeys,
+  refuseRepeatedProducts,
+  requireOneProductRef,
   simplePaginationSchema,
   textField,
   timestamp,
@@ -38,12 +39,13 @@ export const reasonText = textField({ trim: true, min: 1, max: 500 });
 /** One line of a create-adjustment body. Unknown keys are ignored. */
 export const adjustmentLineInput = z
   .object({
-    product_id: productIdInput,
+    ...productRefFields,
     quantity: quantityInput,
     unit_cost: unitCostInput,
     notes: textField({ max: 1000 }).optional(),
   })
-  .meta({ id: 'AdjustmentLineInput', description: 'One product line of a new adjustment.' });
+  .superRefine(requireOneProductRef)
+  .meta({ id: 'AdjustmentLineInput', description: 'One product line of a new adjustment: product_id or sku, exactly one.' });
 
 /**
  * Body of `POST /api/partner/v1/adjustments`. Quantities and costs come out as canonical decimal
@@ -63,13 +65,7 @@ export const createAdjustmentBody = z
     items: z.array(adjustmentLineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
   })
   .superRefine((body, ctx) => {
-    for (const { index, first } of repeatedKeys(body.items.map((item) => item.product_id))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['items', index, 'product_id'],
-        message: `is the same product as items[${first}].product_id`,
-      });
-    }
+    refuseRepeatedProducts(body.items, ctx);
     const lines: PricedLine[] = [];
     for (const item of body.items) {
       const quantity = parsedDecimal(item.quantity);
@@ -124,6 +120,7 @@ export const adjustmentItem = z
     product_id: productIdText,
     product_name: z.string(),
     sku: z.string(),
+    type: adjustmentType.meta({ description: "The line's direction: the adjustment's type, or for a stock count the sign of this line's difference (extension)." }),
     quantity: z.number(),
     unit_cost: z.number(),
     total_cost: z.number(),

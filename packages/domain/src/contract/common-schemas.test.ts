@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   bodyId,
+  queryIdList,
+  skuList,
   calendarDate,
   calendarDateInput,
   decimalString,
@@ -366,5 +368,21 @@ describe('partnerActor', () => {
   it('is {id, name, email}', () => {
     expect(partnerActor.safeParse({ id: 1, name: 'Acme', email: 'ops@acme.test' }).success).toBe(true);
     expect(partnerActor.safeParse({ id: '1', name: 'Acme', email: 'ops@acme.test' }).success).toBe(false);
+  });
+});
+
+describe('comma-separated query lists', () => {
+  it('reads up to 100 trimmed values in order, and refuses empty entries, bad ids and more than 100', () => {
+    expect(queryIdList.parse('3, 7,3')).toEqual([3, 7, 3]);
+    expect(skuList.parse(' KOPI-250 ,TEH_1')).toEqual(['KOPI-250', 'TEH_1']);
+    expect(skuList.safeParse('A,,B').error?.issues[0]?.message).toBe('value 2 must not be empty');
+    expect(queryIdList.safeParse('3,x').error?.issues[0]?.message).toBe('value 2 must be a positive integer');
+    expect(queryIdList.safeParse('0').error?.issues[0]?.message).toBe('must be a positive integer');
+    expect(queryIdList.parse(Array.from({ length: 100 }, (_, i) => i + 1).join(','))).toHaveLength(100);
+    expect(queryIdList.safeParse(Array.from({ length: 101 }, (_, i) => i + 1).join(',')).error?.issues[0]?.message).toBe(
+      'must have at most 100 comma-separated values',
+    );
+    expect(skuList.safeParse(`${'x'.repeat(101)}`).success).toBe(false);
+    expect(skuList.safeParse('a\u0000').success).toBe(false);
   });
 });

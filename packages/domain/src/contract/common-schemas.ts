@@ -162,6 +162,62 @@ export function perPageQuery(defaultValue: number, max = 100) {
  */
 export const queryId = z.preprocess(integerFromQuery, queryIntegerBase(1)).meta({ description: 'A positive integer id.' });
 
+/** The most values one comma-separated query parameter may carry (`sku=A,B,…`). */
+export const MAX_LIST_VALUES = 100;
+
+/**
+ * One query parameter holding 1 to `max` comma-separated values (`sku=A-1,B-2`), each trimmed and
+ * read by `read` (a value, or why it is refused). The output is the list, in the order given.
+ */
+function commaSeparated<T>(read: (part: string) => { value: T } | { issue: string }, description: string, max: number) {
+  return safeText
+    .transform((text, ctx) => {
+      const parts = text.split(',').map((part) => part.trim());
+      if (parts.length > max) {
+        ctx.issues.push({ code: 'custom', message: `must have at most ${max} comma-separated values`, input: text });
+        return z.NEVER;
+      }
+      const values: T[] = [];
+      for (const [index, part] of parts.entries()) {
+        const outcome = part === '' ? { issue: 'must not be empty' } : read(part);
+        if ('issue' in outcome) {
+          ctx.issues.push({ code: 'custom', message: parts.length === 1 ? outcome.issue : `value ${index + 1} ${outcome.issue}`, input: text });
+          return z.NEVER;
+        }
+        values.push(outcome.value);
+      }
+      return values;
+    })
+    .meta({ description: `${description} Up to ${max} values, separated by commas.` });
+}
+
+/**
+ * Up to 100 comma-separated positive integer ids in one query parameter (`product_id=3,7`); the
+ * output is the list of numbers.
+ *
+ * @example queryIdList.parse('3, 7') // [3, 7]
+ */
+export const queryIdList = commaSeparated<number>(
+  (part) => {
+    const id = Number(part);
+    return /^\d+$/.test(part) && Number.isSafeInteger(id) && id >= 1 ? { value: id } : { issue: 'must be a positive integer' };
+  },
+  'Positive integer ids.',
+  MAX_LIST_VALUES,
+);
+
+/**
+ * Up to 100 comma-separated SKUs in one query parameter (`sku=KOPI-250,TEH-1`), each 1 to 100
+ * characters after trimming; the output is the list.
+ *
+ * @example skuList.parse('KOPI-250,TEH-1') // ['KOPI-250', 'TEH-1']
+ */
+export const skuList = commaSeparated<string>(
+  (part) => (part.length > 100 ? { issue: 'must be at most 100 characters' } : { value: part }),
+  'Exact SKUs.',
+  MAX_LIST_VALUES,
+);
+
 /** An integer id in a JSON body: a positive safe integer. @example bodyId.parse(3) === 3 */
 export const bodyId = z
   .int({ error: requiredOr('must be a positive integer') })
@@ -235,6 +291,19 @@ export const quantityInput = decimalInput({
 });
 
 /**
+ * A counted quantity on input (stock counts): like `quantityInput` but 0 is allowed, since a
+ * shelf can be empty. The output is the canonical decimal string.
+ *
+ * @example countedQuantityInput.parse(0) === '0'
+ */
+export const countedQuantityInput = decimalInput({
+  min: '0',
+  minInclusive: true,
+  max: MAX_QUANTITY,
+  description: `A quantity from 0 to ${MAX_QUANTITY}, with at most ${INPUT_DECIMALS} decimal places, as a number or a numeric string.`,
+});
+
+/**
  * A unit cost on input: a JSON number or a numeric string, >= 0, at most 4 decimals, at most 1e13,
  * at most 15 significant digits. The output is the canonical decimal string.
  *
@@ -277,6 +346,52 @@ export const productIdInput = z
     return z.NEVER;
   })
   .meta({ description: 'A product id: a digit string such as "1042", or a positive integer.' });
+
+/**
+ * A line's SKU on input, instead of `product_id`: 1 to 100 characters after trimming, matched
+ * exactly (case included) against the tenant's catalogue.
+ *
+ * @example skuInput.parse(' KOPI-250 ') === 'KOPI-250'
+ */
+export const skuInput = textField({ trim: true, min: 1, max: 100 }).meta({
+  description: "The product's SKU, instead of product_id (exactly one of the two).",
+});
+
+/**
+ * The two ways a line names its product (decisions §11): `product_id` or `sku`, exactly one.
+ * Spread into a line's object and check the line with `requireOneProductRef`.
+ */
+export const productRefFields = {
+  product_id: productIdInput.optional(),
+  sku: skuInput.optional(),
+};
+
+/**
+ * The refinement of a line with `productRefFields`: naming the product both ways is refused on
+ * `sku`, naming it neither way on `product_id`.
+ *
+ * @example z.object({ ...productRefFields, quantity: quantityInput }).superRefine(requireOneProductRef)
+ */
+export function requireOneProductRef(line: { product_id?: unknown; sku?: unknown }, ctx: z.RefinementCtx): void {
+  const byId = line.product_id !== undefined;
+  const bySku = line.sku !== undefined;
+  if (byId && bySku) ctx.addIssue({ code: 'custom', path: ['sku'], message: 'must not be given together with product_id' });
+  if (!byId && !bySku) ctx.addIssue({ code: 'custom', path: ['product_id'], message: 'is required (or give sku instead)' });
+}
+
+/**
+ * Adds an issue on every line that names the same product as an earlier line in the same way (the
+ * same product_id, or the same sku). A product named once by id and once by SKU is found when the
+ * SKU is resolved.
+ */
+export function refuseRepeatedProducts(items: readonly { product_id?: unknown; sku?: unknown }[], ctx: z.RefinementCtx): void {
+  const field = (item: { product_id?: unknown }) => (item.product_id !== undefined ? 'product_id' : 'sku');
+  const keys = items.map((item) => (item.product_id !== undefined ? item.product_id : typeof item.sku === 'string' ? `sku:${item.sku}` : undefined));
+  for (const { index, first } of repeatedKeys(keys)) {
+    const name = field(items[index]!);
+    ctx.addIssue({ code: 'custom', path: ['items', index, name], message: `is the same product as items[${first}].${name}` });
+  }
+}
 
 /** A product id in responses of adjustments, transfers and stock: a digit string. */
 export const productIdText = z.string().regex(/^\d+$/).meta({ description: 'A product id as a digit string.' });

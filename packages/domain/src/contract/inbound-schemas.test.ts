@@ -61,7 +61,9 @@ describe('receiveInboundBody', () => {
   it.each([
     [{ item_id: 9001 }, 'items[0].item_id', 'must be a string of digits'],
     [{ item_id: 'item-1' }, 'items[0].item_id', 'must be a string of digits'],
-    [{ item_id: undefined }, 'items[0].item_id', 'is required'],
+    [{ item_id: undefined }, 'items[0].item_id', 'is required (or give sku instead)'],
+    [{ sku: 'SKU-1' }, 'items[0].sku', 'must not be given together with item_id'],
+    [{ item_id: undefined, sku: '' }, 'items[0].sku', 'must not be empty'],
     [{ received_quantity: 0 }, 'items[0].received_quantity', 'must be greater than 0'],
     [{ received_quantity: '0.00001' }, 'items[0].received_quantity', 'must have at most 4 decimal places'],
     [{ received_at: '2026-01-31 08:00' }, 'items[0].received_at', 'must be an ISO 8601 timestamp with Z or an offset'],
@@ -238,6 +240,7 @@ describe('inbound list resources', () => {
 
 const item = {
   id: '9001',
+  product_id: 1042,
   sku: 'MUG-BLUE',
   name: 'Blue Mug',
   quantity: 10,
@@ -279,7 +282,7 @@ describe('inbound detail and receive', () => {
   });
 
   it('accepts the receive response and refuses one without pending_quantity', () => {
-    const line = { id: '9001', received_quantity: 10, pending_quantity: 0, grid_id: 'RCV-01', received_at: ts, received_by: 'Budi' };
+    const line = { id: '9001', product_id: 1042, sku: 'MUG-BLUE', received_quantity: 10, pending_quantity: 0, grid_id: 'RCV-01', received_at: ts, received_by: 'Budi' };
     const inbound = { id: '501', status: 'received', updated_at: ts, items: [line] };
     expect(receiveInboundResponse.safeParse(envelope({ inbound })).success).toBe(true);
     const { pending_quantity: _p, ...short } = line;

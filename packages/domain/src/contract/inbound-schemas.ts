@@ -18,6 +18,7 @@ import {
   repeatedKeys,
   requiredOr,
   safeTextCheck,
+  skuInput,
   textField,
   timestamp,
 } from './common-schemas.js';
@@ -45,14 +46,23 @@ export const receiptLineInput = z
     item_id: z
       .string({ error: requiredOr('must be a string of digits') })
       .superRefine(safeTextCheck)
-      .regex(/^\d+$/, { error: 'must be a string of digits' }),
+      .regex(/^\d+$/, { error: 'must be a string of digits' })
+      .optional(),
+    sku: skuInput.optional(),
     received_quantity: quantityInput,
     received_at: isoTimestampInput.optional(),
     received_by: textField({ trim: true, min: 1, max: 200 }).optional(),
     condition: z.enum(['good', 'damaged']).default('good'),
     grid_id: textField({ trim: true, min: 1, max: 100 }).optional(),
   })
-  .meta({ id: 'ReceiptLineInput', description: "One received line: item_id is the detail's items[].id." });
+  .superRefine((line, ctx) => {
+    if (line.item_id !== undefined && line.sku !== undefined) ctx.addIssue({ code: 'custom', path: ['sku'], message: 'must not be given together with item_id' });
+    if (line.item_id === undefined && line.sku === undefined) ctx.addIssue({ code: 'custom', path: ['item_id'], message: 'is required (or give sku instead)' });
+  })
+  .meta({
+    id: 'ReceiptLineInput',
+    description: "One received line: item_id is the detail's items[].id; or sku names the shipment's line of that product (exactly one of the two).",
+  });
 
 /**
  * Body of `POST /api/partner/v1/inbound/{id}/receive`: 1 to 500 lines, no `item_id` twice (refused
@@ -63,13 +73,14 @@ export const receiptLineInput = z
 export const receiveInboundBody = z
   .object({ items: z.array(receiptLineInput).min(1).max(MAX_ITEMS_PER_REQUEST) })
   .superRefine((body, ctx) => {
-    // '07' and '7' name the same item.
-    const keys = body.items.map((item) => item.item_id.replace(/^0+(?=\d)/, ''));
+    // '07' and '7' name the same item. A line named by item_id and another by SKU are compared once the SKU is resolved.
+    const keys = body.items.map((item) => (item.item_id !== undefined ? item.item_id.replace(/^0+(?=\d)/, '') : item.sku === undefined ? undefined : `sku:${item.sku}`));
     for (const { index, first } of repeatedKeys(keys)) {
+      const field = body.items[index]!.item_id !== undefined ? 'item_id' : 'sku';
       ctx.addIssue({
         code: 'custom',
-        path: ['items', index, 'item_id'],
-        message: `is the same item as items[${first}].item_id`,
+        path: ['items', index, field],
+        message: `is the same item as items[${first}].${field}`,
       });
     }
   })
@@ -214,6 +225,7 @@ export const inboundListResponse = envelopeB(
 export const inboundItem = z
   .strictObject({
     id: idText,
+    product_id: z.int(),
     sku: z.string(),
     name: z.string(),
     quantity: z.number(),
@@ -258,6 +270,8 @@ export const receiveInboundResponse = envelopeA(
       items: z.array(
         z.strictObject({
           id: idText,
+          product_id: z.int(),
+          sku: z.string(),
           received_quantity: z.number(),
           pending_quantity: z.number(),
           grid_id: z.string(),

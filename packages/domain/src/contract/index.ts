@@ -9,3 +9,4 @@ export * from './tenant-schemas.js';
 export * from './area-schemas.js';
 export * from './stock-schemas.js';
 export * from './webhook-schemas.js';
+export * from './product-schemas.js';

@@ -13,9 +13,15 @@ describe('stockQuery', () => {
   it('reads ids from text and pages by 20 by default', () => {
     expect(parseWith(stockQuery, { location_id: '3', product_id: '1042', sku: ' MUG-BLUE ' })).toEqual({
       ok: true,
-      value: { location_id: 3, product_id: 1042, sku: 'MUG-BLUE', page: 1, per_page: 20 },
+      value: { location_id: 3, product_id: [1042], sku: ['MUG-BLUE'], page: 1, per_page: 20 },
     });
-    expect(refusal(stockQuery, { product_id: 'mug' }).details).toEqual({ field: 'product_id', issue: 'must be an integer' });
+    expect(parseWith(stockQuery, { product_id: '1042,1043', sku: 'MUG-BLUE,MUG-RED' })).toMatchObject({
+      ok: true,
+      value: { product_id: [1042, 1043], sku: ['MUG-BLUE', 'MUG-RED'] },
+    });
+    const many = Array.from({ length: 101 }, (_, i) => i + 1).join(',');
+    expect(refusal(stockQuery, { product_id: many }).details).toEqual({ field: 'product_id', issue: 'must have at most 100 comma-separated values' });
+    expect(refusal(stockQuery, { product_id: 'mug' }).details).toEqual({ field: 'product_id', issue: 'must be a positive integer' });
     expect(refusal(stockQuery, { sku: ' ' }).details).toEqual({ field: 'sku', issue: 'must not be empty' });
   });
 });

@@ -3,15 +3,24 @@
 import { z } from 'zod';
 import { DATE_RANGE_ISSUE, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '../input-rules.js';
 import { STOCK_BUCKETS } from '../stock.js';
+import { adjustmentDetail, stockSource } from './adjustment-schemas.js';
 import {
+  MAX_ITEMS_PER_REQUEST,
+  bodyId,
+  countedQuantityInput,
   envelopeA,
   pageQuery,
   perPageQuery,
   productIdText,
   queryId,
+  queryIdList,
   queryInteger,
+  productRefFields,
+  refuseRepeatedProducts,
+  requireOneProductRef,
   requiredOr,
   simplePaginationSchema,
+  skuList,
   textField,
   timestamp,
 } from './common-schemas.js';
@@ -26,12 +35,12 @@ export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'openi
 export const stockQuery = z
   .object({
     location_id: queryId.optional(),
-    product_id: queryId.optional(),
-    sku: textField({ trim: true, min: 1, max: 100 }).optional(),
+    product_id: queryIdList.optional(),
+    sku: skuList.optional(),
     page: pageQuery,
     per_page: perPageQuery(20),
   })
-  .meta({ id: 'StockQuery', description: 'Filters and paging of the stock levels.' });
+  .meta({ id: 'StockQuery', description: 'Filters and paging of the stock levels; product_id and sku each take up to 100 comma-separated values.' });
 export type StockQuery = z.output<typeof stockQuery>;
 
 /**
@@ -62,6 +71,34 @@ export const stockMovementsQuery = z
   })
   .meta({ id: 'StockMovementsQuery', description: 'Filters of the stock ledger; pass next_cursor back as cursor.' });
 export type StockMovementsQuery = z.output<typeof stockMovementsQuery>;
+
+/** One line of a stock count: the product (product_id or sku), what was counted, and what was read. */
+export const stockCountLineInput = z
+  .object({
+    ...productRefFields,
+    counted: countedQuantityInput,
+    expected: countedQuantityInput.nullable().meta({
+      description: 'The quantity of the bucket when it was read before counting; the count is refused (409 STALE_QUANTITY) if it changed since. null skips the check for this line.',
+    }),
+  })
+  .superRefine(requireOneProductRef)
+  .meta({ id: 'StockCountLineInput', description: 'One counted product: product_id or sku (exactly one), counted, expected.' });
+
+/**
+ * Body of `POST /api/partner/v1/stock/counts`: a location, the bucket counted (`good` or
+ * `damaged`) and 1 to 500 lines, no product twice.
+ *
+ * @example parseWith(stockCountBody, { location_id: 1, stock_source: 'good', items: [{ sku: 'KOPI-250', counted: 8, expected: 10 }] })
+ */
+export const stockCountBody = z
+  .object({
+    location_id: bodyId,
+    stock_source: stockSource,
+    items: z.array(stockCountLineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
+  })
+  .superRefine((body, ctx) => refuseRepeatedProducts(body.items, ctx))
+  .meta({ id: 'StockCountBody', description: 'A physical count of one bucket at one location, compare-and-set.' });
+export type StockCountBody = z.output<typeof stockCountBody>;
 
 // ---------------------------------------------------------------------------------------------
 // Responses
@@ -100,6 +137,12 @@ export const stockMovementEntry = z
     occurred_at: timestamp,
   })
   .meta({ id: 'StockMovement', description: 'An immutable change of one stock bucket.' });
+
+/** 201 of a stock count: envelope A, `data.adjustment`, the approved adjustment it wrote, in detail form. */
+export const stockCountResponse = envelopeA(z.strictObject({ adjustment: adjustmentDetail })).meta({
+  id: 'StockCountResponse',
+  description: 'The approved adjustment that records the differences of the count.',
+});
 
 /** 200 of stock levels: envelope A, `data.stock` and the simple pagination object. */
 export const stockLevelsResponse = envelopeA(

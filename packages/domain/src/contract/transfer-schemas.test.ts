@@ -265,8 +265,12 @@ describe('transfer resources', () => {
 });
 
 describe('transfer responses', () => {
-  it('wraps create, detail and list in envelope A', () => {
-    expect(createTransferResponse.safeParse(envelope({ transfer: detail })).success).toBe(true);
+  it('wraps create, detail and list in envelope A; create\'s locations carry no contact_person or phone', () => {
+    const plain = (id: number) => ({ id, code: `WH-${id}`, name: `Warehouse ${id}`, address: location(id).address });
+    const created = { ...detail, from_location: plain(3), to_location: plain(4) };
+    expect(createTransferResponse.safeParse(envelope({ transfer: created })).success).toBe(true);
+    expect(createTransferResponse.safeParse(envelope({ transfer: detail })).success).toBe(false);
+    expect(transferDetailResponse.safeParse(envelope({ transfer: created })).success).toBe(false);
     expect(transferDetailResponse.safeParse(envelope({ transfer: detail })).success).toBe(true);
     const pagination = { current_page: 1, per_page: 10, total: 1, last_page: 1 };
     expect(transferListResponse.safeParse(envelope({ transfers: [listEntry], pagination })).success).toBe(true);

@@ -12,11 +12,12 @@ import {
   pageQuery,
   partnerActor,
   perPageQuery,
-  productIdInput,
   productIdText,
+  productRefFields,
   quantityInput,
   queryId,
-  repeatedKeys,
+  refuseRepeatedProducts,
+  requireOneProductRef,
   simplePaginationSchema,
   textField,
   timestamp,
@@ -31,11 +32,12 @@ export const transferStatus = z.enum(TRANSFER_STATUSES);
 /** One line of a create-transfer body. Unknown keys are ignored. */
 export const transferLineInput = z
   .object({
-    product_id: productIdInput,
+    ...productRefFields,
     quantity: quantityInput,
     notes: textField({ max: 1000 }).optional(),
   })
-  .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer.' });
+  .superRefine(requireOneProductRef)
+  .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer: product_id or sku, exactly one.' });
 
 /**
  * Body of `POST /api/partner/v1/transfers`. The two locations must differ (refused on
@@ -62,13 +64,7 @@ export const createTransferBody = z
     if (body.expected_arrival_date !== undefined && body.expected_arrival_date < body.transfer_date) {
       ctx.addIssue({ code: 'custom', path: ['expected_arrival_date'], message: 'must not be before transfer_date' });
     }
-    for (const { index, first } of repeatedKeys(body.items.map((item) => item.product_id))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['items', index, 'product_id'],
-        message: `is the same product as items[${first}].product_id`,
-      });
-    }
+    refuseRepeatedProducts(body.items, ctx);
   })
   .meta({ id: 'CreateTransferBody', description: 'A stock move between two locations, pending approval.' });
 export type CreateTransferBody = z.output<typeof createTransferBody>;
@@ -113,10 +109,15 @@ export const transferNumber = z.string().regex(/^TRF-\d{8}-\d{6,}$/);
 
 const locationRef = { id: z.int(), code: z.string(), name: z.string() };
 
-/** A location of a full transfer: with address, contact person and phone. */
-export const transferLocation = z
-  .strictObject({ ...locationRef, address: z.string(), contact_person: z.string(), phone: z.string() })
-  .meta({ id: 'TransferLocation', description: 'A source or destination location.' });
+/** A location of a created transfer: id, code, name and address (spec Transfer table). */
+export const transferCreatedLocation = z
+  .strictObject({ ...locationRef, address: z.string() })
+  .meta({ id: 'TransferCreatedLocation', description: 'A source or destination location as create returns it.' });
+
+/** A location of the transfer detail: the created form plus contact person and phone. */
+export const transferLocation = transferCreatedLocation
+  .extend({ contact_person: z.string(), phone: z.string() })
+  .meta({ id: 'TransferLocation', description: 'A source or destination location, with its contact.' });
 
 /** A transfer line: total_value = quantity x unit_price (the product's cost price). */
 export const transferItem = z
@@ -158,15 +159,16 @@ const transferHead = {
   rejection_reason: z.string().nullable(),
 };
 
-/** The full form, returned by create and detail: locations with contact, `total_value` and items. */
+const fullForm = { ...transferHead, total_value: z.number(), items: z.array(transferItem) };
+
+/** The full form as create returns it: locations without contact person and phone. */
+export const transferCreated = z
+  .strictObject({ ...fullForm, from_location: transferCreatedLocation, to_location: transferCreatedLocation })
+  .meta({ id: 'TransferCreated', description: 'A new transfer with its lines; reference_number and notes are "" when none.' });
+
+/** The detail form: the full form whose locations add contact person and phone. */
 export const transferDetail = z
-  .strictObject({
-    ...transferHead,
-    from_location: transferLocation,
-    to_location: transferLocation,
-    total_value: z.number(),
-    items: z.array(transferItem),
-  })
+  .strictObject({ ...fullForm, from_location: transferLocation, to_location: transferLocation })
   .meta({ id: 'TransferDetail', description: 'A transfer with its lines; reference_number and notes are "" when none.' });
 
 /** A list entry: locations with id, code and name only; no `total_value`, no items. */
@@ -178,8 +180,8 @@ export const transferListEntry = z
   })
   .meta({ id: 'TransferListEntry', description: 'A transfer as the list shows it.' });
 
-/** 201 of create: envelope A, `data.transfer` in full form. */
-export const createTransferResponse = envelopeA(z.strictObject({ transfer: transferDetail })).meta({
+/** 201 of create: envelope A, `data.transfer` in full form, locations without contact person and phone. */
+export const createTransferResponse = envelopeA(z.strictObject({ transfer: transferCreated })).meta({
   id: 'CreateTransferResponse',
   description: 'The created transfer.',
 });

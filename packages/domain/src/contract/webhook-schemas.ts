@@ -6,6 +6,12 @@ import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField,
 /** The event kinds a partner can subscribe to. */
 export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed']);
 
+/** The event `POST /api/partner/v1/webhooks/{id}/test` sends; never subscribed to, always sent on request. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+
+/** What a delivery can carry: a subscribed event type, or the test event. */
+export const deliveryEventType = z.enum([...webhookEventType.options, WEBHOOK_TEST_EVENT]);
+
 // ---------------------------------------------------------------------------------------------
 // Requests
 
@@ -67,10 +73,10 @@ export const registerWebhookResponse = envelopeA(z.strictObject({ webhook: webho
 export const webhookEvent = z
   .strictObject({
     event_id: z.uuid(),
-    type: webhookEventType,
+    type: deliveryEventType,
     occurred_at: timestamp,
-    tenant_id: z.guid(),
-    resource: z.strictObject({ type: z.enum(['inbound', 'adjustment', 'transfer']), id: z.string() }),
+    tenant_id: z.guid().nullable().meta({ description: 'The tenant the change belongs to; null on webhook.test.' }),
+    resource: z.strictObject({ type: z.enum(['inbound', 'adjustment', 'transfer', 'webhook']), id: z.string() }),
     data: z.record(z.string(), z.unknown()),
   })
   .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
@@ -100,7 +106,7 @@ export const webhookDelivery = z
   .strictObject({
     id: z.string(),
     event_id: z.uuid(),
-    event_type: webhookEventType,
+    event_type: deliveryEventType,
     endpoint_id: z.string(),
     url: z.string(),
     status: deliveryStatus,
@@ -130,4 +136,10 @@ export const webhookDelivery = z
 export const listDeliveriesResponse = envelopeA(z.strictObject({ deliveries: z.array(webhookDelivery) })).meta({
   id: 'ListDeliveriesResponse',
   description: 'Recent deliveries, newest first.',
+});
+
+/** 200 of `POST /api/partner/v1/webhooks/{id}/test`: envelope A, `data.delivery` with its one attempt. */
+export const testWebhookResponse = envelopeA(z.strictObject({ delivery: webhookDelivery })).meta({
+  id: 'TestWebhookResponse',
+  description: 'The webhook.test delivery and its first attempt.',
 });

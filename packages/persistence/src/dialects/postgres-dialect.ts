@@ -309,6 +309,8 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
   upsert: standardSql.upsert,
 
   containsLowerCase: standardSql.containsLowerCase,
+  // lower() folds every script under the UTF-8 encoding this product's databases use.
+  lowerCase: (text) => sql<string>`lower(${text})`,
   areas,
 
   errors: {

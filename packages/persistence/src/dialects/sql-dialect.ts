@@ -237,6 +237,11 @@ export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
 
   /** `column` contains `needle`; both are lower-cased already; LIKE wildcards in `needle` match literally. */
   containsLowerCase(column: Expression<string>, needle: string): RawBuilder<boolean>;
+  /**
+   * `text` in lower case, the way `String#toLowerCase` writes it (every script, not only ASCII), so
+   * a case-insensitive match finds the same rows on every database. Lower-case the needle in code.
+   */
+  lowerCase(text: Expression<string>): RawBuilder<string>;
   readonly areas: AreaStore;
 
   // ---- errors -------------------------------------------------------------------------------

@@ -25,6 +25,9 @@ import { standardSql } from './standard-sql.js';
 
 type SqliteConfig = Extract<DatabaseConfig, { dialect: 'sqlite' }>;
 
+/** The SQL function `openSqlite` registers on every connection: lower case in every script. */
+const UNICODE_LOWER = 'pits_lower';
+
 /** SQLite's synchronous busy wait: short, as it blocks the process (statements outside a write transaction only). */
 const SQLITE_BUSY_WAIT_MS = 20;
 
@@ -40,6 +43,8 @@ export function openSqlite(location: string, busyTimeoutMs = DEFAULT_DATABASE_DE
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   raw.pragma('synchronous = NORMAL');
+  // SQLite's own lower() folds ASCII only; PostgreSQL's folds every script. This one matches it.
+  raw.function(UNICODE_LOWER, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text) as string | null);
   return raw;
 }
 
@@ -272,6 +277,7 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
   upsert: standardSql.upsert,
 
   containsLowerCase: standardSql.containsLowerCase,
+  lowerCase: (text) => sql<string>`${sql.raw(UNICODE_LOWER)}(${text})`,
   areas,
 
   errors: {

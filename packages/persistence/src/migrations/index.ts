@@ -5,6 +5,7 @@ import * as m002 from './002-area-search.js';
 import * as m003 from './003-crash-safe-idempotency.js';
 import * as m004 from './004-webhook-attempt-body.js';
 import * as m005 from './005-installation-grants.js';
+import * as m006 from './006-adjustment-item-type.js';
 import * as m007 from './007-list-counts.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
@@ -13,5 +14,6 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '003-crash-safe-idempotency': m003,
   '004-webhook-attempt-body': m004,
   '005-installation-grants': m005,
+  '006-adjustment-item-type': m006,
   '007-list-counts': m007,
 };

@@ -66,6 +66,33 @@ describe.each(dialects)('[%s] adjustment operations', (dialect) => {
     expect(again?.totalAmount.toString()).toBe('40.28');
   });
 
+  it("names products by SKU as well as by id; an unknown or another tenant's SKU, or one product twice, is refused on that line", async () => {
+    const created = await createAdjustment(t.database, { ...base(), items: [
+      { sku: 'SKU-2', quantity: 1, unitCost: 1 },
+      { productId: w.products[0]!.id, quantity: 2, unitCost: 1 },
+    ] }, NOW);
+    expect(created.items.map((i) => [i.productId, i.sku])).toEqual([[w.products[1]!.id, 'SKU-2'], [w.products[0]!.id, 'SKU-1']]);
+    const unknown = await refusal(createAdjustment(t.database, { ...base(), items: [
+      { productId: w.products[0]!.id, quantity: 1, unitCost: 1 },
+      { sku: 'NOPE', quantity: 1, unitCost: 1 },
+      { sku: 'sku-2', quantity: 1, unitCost: 1 },
+    ] }, NOW));
+    expect(unknown).toMatchObject({ kind: 'VALIDATION_ERROR', field: 'items[1].sku' });
+    expect(unknown.issues).toEqual([
+      { field: 'items[1].sku', issue: 'product with sku "NOPE" does not exist for this tenant' },
+      { field: 'items[2].sku', issue: 'product with sku "sku-2" does not exist for this tenant' },
+    ]);
+    const twice = await refusal(createAdjustment(t.database, { ...base(), items: [
+      { productId: w.products[2]!.id, quantity: 1, unitCost: 1 },
+      { sku: 'SKU-3', quantity: 1, unitCost: 1 },
+    ] }, NOW));
+    expect(twice).toMatchObject({ kind: 'VALIDATION_ERROR', field: 'items[1].sku' });
+    // Another tenant has the same SKUs: resolution stays inside the tenant.
+    const mine = await createAdjustment(t.database, { ...base(), items: [{ sku: 'SKU-3', quantity: 1, unitCost: 1 }] }, NOW);
+    expect(mine.items[0]!.productId).toBe(w.products[2]!.id);
+    expect((await listAdjustments(t.database, w.tenant.id, {}, { page: 1, perPage: 10 })).total).toBe(2);
+  });
+
   it("refuses a location or product of another tenant, naming the input, and writes nothing", async () => {
     expect(await refusal(createAdjustment(t.database, { ...base(), locationId: other.locations[0].id, items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW)))
       .toMatchObject({ kind: 'VALIDATION_ERROR', field: 'location_id' });

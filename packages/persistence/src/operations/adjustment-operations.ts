@@ -1,12 +1,17 @@
-// Adjustment use cases: create, approve, reject. Each runs in one transaction; approval locks the
+// Adjustment use cases: create, approve, reject, and a stock count (written as an approved adjustment). Each runs in one transaction; approval locks the
 // adjustment and its stock rows, asks the domain, and writes the state change, the stock and the
 // ledger together.
 import {
   type Actor,
   type AdjustmentType,
   AppError,
+  type Dec,
   type DecimalInput,
+  type StockLevel,
   type StockSource,
+  STOCK_COUNT_REASON,
+  decideStockCount,
+  stockKey,
   adjustmentStockChanges,
   adjustmentTotals,
   approveAdjustment as decideApproval,
@@ -20,6 +25,7 @@ import {
   unwrap,
 } from '@pits/domain';
 import {
+  type AdjustmentLocation,
   type AdjustmentRecord,
   type AdjustmentWithItems,
   insertAdjustment,
@@ -32,7 +38,7 @@ import { nextDocumentSequence } from '../repositories/document-sequence-reposito
 import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
-import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
+import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
 
 export interface CreateAdjustmentInput {
   tenantId: string;
@@ -42,7 +48,52 @@ export interface CreateAdjustmentInput {
   type: AdjustmentType;
   stockSource: StockSource;
   reason: string;
-  items: readonly { productId: number; quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined }[];
+  /** Each line names its product by `productId` or by `sku`. */
+  items: readonly (ProductRef & { quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined })[];
+}
+
+/** The adjustment row a create (pending, `approval` null) or a stock count (approved at once) writes. */
+function insertNewAdjustment(
+  tx: Tx,
+  a: {
+    tenantId: string;
+    partnerId: number;
+    actor: Actor;
+    number: string;
+    location: AdjustmentLocation;
+    type: AdjustmentType;
+    stockSource: StockSource;
+    reason: string;
+    totalAmount: Dec;
+    itemCount: number;
+    approval: { at: string; by: Actor } | null;
+    at: string;
+  },
+): Promise<AdjustmentRecord> {
+  return insertAdjustment(
+    tx,
+    {
+      tenant_id: a.tenantId,
+      partner_id: a.partnerId,
+      number: a.number,
+      location_id: a.location.id,
+      type: a.type,
+      stock_source: a.stockSource,
+      reason: a.reason,
+      status: a.approval === null ? 'pending' : 'approved',
+      total_amount: toPlainString(a.totalAmount),
+      item_count: a.itemCount,
+      created_by: JSON.stringify(a.actor),
+      approved_at: a.approval?.at ?? null,
+      approved_by: a.approval === null ? null : JSON.stringify(a.approval.by),
+      rejected_at: null,
+      rejected_by: null,
+      rejection_reason: null,
+      created_at: a.at,
+      updated_at: a.at,
+    },
+    { id: a.location.id, code: a.location.code, name: a.location.name, address: a.location.address },
+  );
 }
 
 /** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
@@ -52,41 +103,27 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
   const at = now.toISOString();
   return withTransaction(scope, async (tx) => {
     const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
-    const products = await requireTenantProducts(tx, input.tenantId, lines.map((l) => l.productId));
+    const products = await requireLineProducts(tx, input.tenantId, lines);
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
-    const record = await insertAdjustment(
-      tx,
-      {
-        tenant_id: input.tenantId,
-        partner_id: input.partnerId,
-        number,
-        location_id: location.id,
-        type: input.type,
-        stock_source: input.stockSource,
-        reason: input.reason,
-        status: 'pending',
-        total_amount: toPlainString(totals.totalAmount),
-        item_count: totals.itemCount,
-        created_by: JSON.stringify(input.actor),
-        approved_at: null,
-        approved_by: null,
-        rejected_at: null,
-        rejected_by: null,
-        rejection_reason: null,
-        created_at: at,
-        updated_at: at,
-      },
-      { id: location.id, code: location.code, name: location.name, address: location.address },
-    );
+    const record = await insertNewAdjustment(tx, {
+      ...input,
+      number,
+      location,
+      totalAmount: totals.totalAmount,
+      itemCount: totals.itemCount,
+      approval: null,
+      at,
+    });
     // The inserted lines come back from the insert itself (no second read).
     const items = await insertAdjustmentItems(
       tx,
       lines.map((line, index) => ({
         adjustment_id: record.id,
         line_no: index + 1,
-        product_id: line.productId,
+        product_id: products[index]!.id,
         product_name: products[index]!.name,
         sku: products[index]!.sku,
+        type: input.type,
         quantity: toScaled(line.quantity),
         unit_cost: toPlainString(line.unitCost),
         total_cost: toPlainString(totals.lineTotals[index]!),
@@ -175,5 +212,85 @@ export async function rejectAdjustment(
     });
     await statusChanged(tx, input.tenantId, record.number, record.status, decided.status, now);
     return decided;
+  });
+}
+
+export interface StockCountInput {
+  tenantId: string;
+  partnerId: number;
+  actor: Actor;
+  locationId: number;
+  stockSource: StockSource;
+  /** Each line names its product by `productId` or by `sku`; `expected` null skips its check. */
+  items: readonly (ProductRef & { counted: DecimalInput; expected: DecimalInput | null })[];
+}
+
+export interface StockCountResult {
+  adjustment: AdjustmentWithItems;
+  /** The level of each line's product at the location after the count, by `stockKey`. */
+  levels: Map<string, StockLevel>;
+}
+
+/**
+ * Records a physical count, compare-and-set: in one transaction it locks the stock rows of the
+ * lines, compares each line's `expected` with its bucket (STALE_QUANTITY naming every stale line,
+ * nothing written), and writes the differences as one approved adjustment (reason `stock count`,
+ * each line with its own type) with its ledger rows and the adjustment.status_changed event.
+ * The compare happens after the lock, so two counts made from the same read cannot both pass.
+ *
+ * @example
+ * const { adjustment } = await recordStockCount(database, { ...who, locationId, stockSource: 'good', items: [{ sku: 'KOPI-250', counted: 8, expected: 10 }] }, new Date());
+ */
+export async function recordStockCount(scope: Scope, input: StockCountInput, now: Date): Promise<StockCountResult> {
+  const at = now.toISOString();
+  return withTransaction(scope, async (tx) => {
+    const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
+    const products = await requireLineProducts(tx, input.tenantId, input.items);
+    const keys = products.map((p) => ({ locationId: location.id, productId: p.id }));
+    const levels = await lockStockLevels(tx, input.tenantId, keys, now);
+    const count = {
+      locationId: location.id,
+      stockSource: input.stockSource,
+      lines: input.items.map((item, index) => ({
+        productId: products[index]!.id,
+        counted: dec(item.counted),
+        expected: item.expected === null ? null : dec(item.expected),
+        unitCost: dec(products[index]!.costPrice),
+      })),
+    };
+    const decided = unwrap(decideStockCount(count, levels, now, input.actor));
+    const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
+    const record = await insertNewAdjustment(tx, {
+      ...input,
+      number,
+      location,
+      type: decided.type,
+      reason: STOCK_COUNT_REASON,
+      totalAmount: decided.totalAmount,
+      itemCount: decided.differences.length,
+      approval: { at: decided.next.approvedAt.toISOString(), by: decided.next.approvedBy },
+      at,
+    });
+    const items = await insertAdjustmentItems(
+      tx,
+      decided.differences.map((line, index) => ({
+        adjustment_id: record.id,
+        line_no: index + 1,
+        product_id: line.productId,
+        product_name: products[line.line]!.name,
+        sku: products[line.line]!.sku,
+        type: line.type,
+        quantity: toScaled(line.quantity),
+        unit_cost: toPlainString(line.unitCost),
+        total_cost: toPlainString(line.totalCost),
+        notes: '',
+      })),
+    );
+    await writeStockOutcome(tx, input.tenantId, decided.stock, { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(input.actor) }, now);
+    // The same event an approval sends: partners that follow approvals see counts too.
+    await statusChanged(tx, input.tenantId, number, 'pending', 'approved', now);
+    const after = new Map<string, StockLevel>(levels);
+    for (const [key, level] of decided.stock.levels) after.set(key, level);
+    return { adjustment: { ...record, items }, levels: new Map(keys.map((k) => [stockKey(k), after.get(stockKey(k))!])) };
   });
 }

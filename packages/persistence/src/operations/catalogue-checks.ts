@@ -2,7 +2,7 @@
 // belong to the tenant, else a VALIDATION_ERROR naming the input.
 import { AppError, type FieldIssue, domainError } from '@pits/domain';
 import { findTenantLocation, type LocationRecord } from '../repositories/location-repository.js';
-import { findTenantProducts, type ProductRecord } from '../repositories/product-repository.js';
+import { findTenantProducts, findTenantProductsBySku, type ProductRecord } from '../repositories/product-repository.js';
 import type { Scope } from '../transaction.js';
 
 export async function requireTenantLocation(scope: Scope, tenantId: string, id: number, field: string): Promise<LocationRecord> {
@@ -30,5 +30,50 @@ export async function requireTenantProducts(
   });
   const first = issues[0];
   if (first) throw new AppError(domainError('VALIDATION_ERROR', first.issue, { field: first.field, issue: first.issue, issues }));
+  return rows;
+}
+
+/** How a document line names its product: by `productId` or by `sku`, exactly one (decisions §11). */
+export interface ProductRef {
+  productId?: number | undefined;
+  sku?: string | undefined;
+}
+
+function refused(issues: FieldIssue[]): AppError {
+  const first = issues[0]!;
+  return new AppError(domainError('VALIDATION_ERROR', first.issue, { field: first.field, issue: first.issue, issues }));
+}
+
+/**
+ * Every line's product, in line order, whether the line names it by id or by SKU (resolved in the
+ * caller's transaction). An unknown id or SKU is VALIDATION_ERROR on that line's `product_id` or
+ * `sku`; a product that two lines name (one by id, one by SKU) on the later line; all together.
+ *
+ * @example const products = await requireLineProducts(tx, tenantId, [{ productId: 7 }, { sku: 'KOPI-250' }]);
+ */
+export async function requireLineProducts(scope: Scope, tenantId: string, refs: readonly ProductRef[]): Promise<ProductRecord[]> {
+  const ids = refs.flatMap((r) => (r.productId === undefined ? [] : [r.productId]));
+  const skus = refs.flatMap((r) => (r.productId === undefined && r.sku !== undefined ? [r.sku] : []));
+  const [byId, bySku] = await Promise.all([
+    ids.length === 0 ? new Map<number, ProductRecord>() : findTenantProducts(scope, tenantId, ids),
+    skus.length === 0 ? new Map<string, ProductRecord>() : findTenantProductsBySku(scope, tenantId, skus),
+  ]);
+  const issues: FieldIssue[] = [];
+  const rows: ProductRecord[] = [];
+  const firstLine = new Map<number, number>();
+  refs.forEach((ref, index) => {
+    const field = ref.productId === undefined ? 'sku' : 'product_id';
+    const product = ref.productId === undefined ? (ref.sku === undefined ? undefined : bySku.get(ref.sku)) : byId.get(ref.productId);
+    if (!product) {
+      const issue = ref.productId === undefined ? `product with sku ${JSON.stringify(ref.sku ?? '')} does not exist for this tenant` : `product ${ref.productId} does not exist for this tenant`;
+      issues.push({ field: `items[${index}].${field}`, issue });
+      return;
+    }
+    const first = firstLine.get(product.id);
+    if (first === undefined) firstLine.set(product.id, index);
+    else issues.push({ field: `items[${index}].${field}`, issue: `is the same product as items[${first}]` });
+    rows.push(product);
+  });
+  if (issues.length > 0) throw refused(issues);
   return rows;
 }

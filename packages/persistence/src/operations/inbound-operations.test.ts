@@ -40,7 +40,7 @@ describe.each(dialects)('[%s] inbound operations', (dialect) => {
       lines: quantities.map((q, i) => ({ productId: w.products[i]!.id, expectedQuantity: q })),
     }, NOW);
   }
-  const receive = (id: number, receipts: { itemId: number; quantity: string; condition?: 'good' | 'damaged'; gridId?: string }[], now = NOW) =>
+  const receive = (id: number, receipts: { itemId?: number; sku?: string; quantity: string; condition?: 'good' | 'damaged'; gridId?: string }[], now = NOW) =>
     receiveInbound(t.database, { tenantId: w.tenant.id, id, actor: w.actor, receipts }, now);
   const good = async (productIndex: number) =>
     (await readStockLevels(t.database, [{ locationId: w.locations[0].id, productId: w.products[productIndex]!.id }])).values().next().value;
@@ -77,6 +77,17 @@ describe.each(dialects)('[%s] inbound operations', (dialect) => {
     expect(await refusal(receive(s.id, [{ itemId: 999_999, quantity: '1' }]))).toEqual({ kind: 'VALIDATION_ERROR', field: 'items[0].item_id' });
     expect((await good(0))?.good.toString() ?? '0').toBe('0');
     expect(await refusal(receiveInbound(t.database, { tenantId: (await seedTenantWorld(t.database, { label: `X${n}` })).tenant.id, id: s.id, actor: w.actor, receipts: [{ itemId: a, quantity: '1' }] }, NOW))).toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('receives lines named by SKU; a SKU the shipment lacks, or a line named twice, is refused on that line', async () => {
+    const s = await shipment();
+    const [a, b] = s.details.map((d) => d.id) as [number, number];
+    expect(await refusal(receive(s.id, [{ sku: 'SKU-3', quantity: '1' }]))).toEqual({ kind: 'VALIDATION_ERROR', field: 'items[0].sku' });
+    expect(await refusal(receive(s.id, [{ itemId: a, quantity: '1' }, { sku: 'SKU-1', quantity: '1' }]))).toEqual({ kind: 'VALIDATION_ERROR', field: 'items[1].sku' });
+    const got = await receive(s.id, [{ sku: 'SKU-2', quantity: '2' }, { itemId: a, quantity: '1' }]);
+    expect(got.touched).toEqual([b, a]);
+    expect(got.shipment.details.map((d) => [d.receivedGood.toString()])).toEqual([['1'], ['2']]);
+    expect((await good(1))?.good.toString()).toBe('2');
   });
 
   it('cancels only a pending shipment', async () => {

@@ -5,6 +5,7 @@ import {
   type Actor,
   AppError,
   type DecimalInput,
+  type FieldIssue,
   type InboundStatus,
   type ReceiptCondition,
   cancelInbound as decideCancel,
@@ -17,6 +18,7 @@ import {
   toScaled,
   unwrap,
 } from '@pits/domain';
+import { findTenantProducts } from '../repositories/product-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
 import { type InboundRecord, findInbound, insertInbound, lockInbound, updateInboundStatus } from '../repositories/inbound-repository.js';
 import { lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
@@ -116,7 +118,9 @@ export async function cancelInbound(scope: Scope, input: { tenantId: string; id:
 }
 
 export interface ReceiptInput {
-  itemId: number;
+  /** The shipment line received, by its item id; or `sku` names the shipment's line of that product. */
+  itemId?: number | undefined;
+  sku?: string | undefined;
   quantity: DecimalInput;
   condition?: ReceiptCondition | undefined;
   gridId?: string | undefined;
@@ -131,6 +135,39 @@ export interface ReceiveResult {
 }
 
 /**
+ * The item id of every receipt line: as given, or the shipment's one line whose product has the
+ * line's SKU. A SKU no line of the shipment carries, or that several carry, is VALIDATION_ERROR on
+ * `items[i].sku`; an item named twice (once by id, once by SKU) on the later line. An item id that
+ * is not the shipment's is left to the domain's check, as before.
+ */
+async function receiptItemIds(tx: Tx, tenantId: string, details: readonly { id: number; product_id: number }[], receipts: readonly ReceiptInput[]): Promise<number[]> {
+  if (receipts.every((r) => r.itemId !== undefined)) return receipts.map((r) => r.itemId!);
+  const products = await findTenantProducts(tx, tenantId, details.map((d) => d.product_id));
+  const issues: FieldIssue[] = [];
+  const firstLine = new Map<number, number>();
+  const ids = receipts.map((r, index) => {
+    if (r.itemId !== undefined) {
+      if (!firstLine.has(r.itemId)) firstLine.set(r.itemId, index);
+      return r.itemId;
+    }
+    const lines = details.filter((d) => products.get(d.product_id)?.sku === r.sku);
+    const field = `items[${index}].sku`;
+    if (lines.length !== 1) {
+      issues.push({ field, issue: lines.length === 0 ? `no line of this shipment has sku ${JSON.stringify(r.sku ?? '')}` : `several lines of this shipment have sku ${JSON.stringify(r.sku ?? '')}; give item_id` });
+      return 0;
+    }
+    const id = lines[0]!.id;
+    const first = firstLine.get(id);
+    if (first === undefined) firstLine.set(id, index);
+    else issues.push({ field, issue: `is the same item as items[${first}]` });
+    return id;
+  });
+  const first = issues[0];
+  if (first) throw new AppError(domainError('VALIDATION_ERROR', first.issue, { field: first.field, issue: first.issue, issues }));
+  return ids;
+}
+
+/**
  * Receives items: cumulative quantities never exceed what is expected; goods join the location's
  * stock in their condition; the shipment becomes partial or received.
  */
@@ -139,7 +176,7 @@ export async function receiveInbound(
   input: { tenantId: string; id: number; actor: Actor; receipts: readonly ReceiptInput[] },
   now: Date,
 ): Promise<ReceiveResult> {
-  const touched = [...new Set(input.receipts.map((r) => r.itemId))];
+  let touched: number[] = [];
   // The shipment is read back inside the transaction, so the response shows this receipt's result
   // even when other receipts commit right after it.
   const shipment = await withTransaction(scope, async (tx) => {
@@ -154,7 +191,9 @@ export async function receiveInbound(
       locationId: row.location_id,
       lines: details.map((d) => ({ id: d.id, productId: d.product_id, expected: fromScaled(d.expected_quantity), received: fromScaled(d.received_good + d.received_damaged) })),
     };
-    const receipts = input.receipts.map((r) => ({ itemId: r.itemId, quantity: dec(r.quantity), condition: r.condition ?? 'good' }));
+    const itemIds = await receiptItemIds(tx, input.tenantId, details, input.receipts);
+    touched = [...new Set(itemIds)];
+    const receipts = input.receipts.map((r, index) => ({ itemId: itemIds[index]!, quantity: dec(r.quantity), condition: r.condition ?? 'good' }));
     // State and line checks first, against no stock: refusals touch no stock row.
     const early = decideReceipt(decision, receipts, new Map());
     if (!early.ok && early.error.kind !== 'INSUFFICIENT_STOCK') throw new AppError(early.error);
@@ -165,12 +204,13 @@ export async function receiveInbound(
     await writeStockOutcome(tx, input.tenantId, receipt.stock, { type: 'inbound', id: String(row.id), documentNumber: row.code, actor: `partner:${input.actor.id}:${actorName}` }, now);
     const at = now.toISOString();
     const byItem = new Map<number, { good: number; damaged: number; receipt: ReceiptInput }>();
-    for (const r of input.receipts) {
-      const entry = byItem.get(r.itemId) ?? { good: 0, damaged: 0, receipt: r };
+    input.receipts.forEach((r, index) => {
+      const itemId = itemIds[index]!;
+      const entry = byItem.get(itemId) ?? { good: 0, damaged: 0, receipt: r };
       entry[r.condition ?? 'good'] += toScaled(dec(r.quantity));
       entry.receipt = r;
-      byItem.set(r.itemId, entry);
-    }
+      byItem.set(itemId, entry);
+    });
     for (const detail of details) {
       const got = byItem.get(detail.id);
       if (!got) continue;

@@ -62,6 +62,14 @@ describe.each(dialects)('[%s] transfer operations', (dialect) => {
     expect([created.approvedAt, created.shippedAt, created.receivedAt, created.rejectedAt, created.approvedBy, created.shippedBy]).toEqual([null, null, null, null, null, null]);
   });
 
+  it('names products by SKU as well as by id; an unknown SKU is refused on that line', async () => {
+    await world();
+    const created = await createTransfer(t.database, base({ items: [{ sku: 'SKU-2', quantity: 1 }, { productId: w.products[0]!.id, quantity: 2 }] }), NOW);
+    expect(created.items.map((i) => [i.productId, i.sku])).toEqual([[w.products[1]!.id, 'SKU-2'], [w.products[0]!.id, 'SKU-1']]);
+    expect(await refusal(createTransfer(t.database, base({ items: [{ productId: w.products[0]!.id, quantity: 1 }, { sku: 'GONE', quantity: 1 }] }), NOW))).toEqual({ kind: 'VALIDATION_ERROR', field: 'items[1].sku' });
+    expect(await refusal(createTransfer(t.database, base({ items: [{ sku: 'SKU-1', quantity: 1 }, { productId: w.products[0]!.id, quantity: 1 }] }), NOW))).toEqual({ kind: 'VALIDATION_ERROR', field: 'items[1].product_id' });
+  });
+
   it('refuses the same location twice, or a location or product of another tenant', async () => {
     await world();
     expect(await refusal(createTransfer(t.database, base({ toLocationId: w.locations[0].id }), NOW))).toEqual({ kind: 'VALIDATION_ERROR', field: 'to_location_id' });

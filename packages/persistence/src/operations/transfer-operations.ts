@@ -38,7 +38,7 @@ import {
 import type { TransferTable } from '../schema/index.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
-import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
+import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
 
 export interface CreateTransferInput {
   tenantId: string;
@@ -50,7 +50,8 @@ export interface CreateTransferInput {
   expectedArrivalDate?: string | undefined;
   referenceNumber?: string | undefined;
   notes?: string | undefined;
-  items: readonly { productId: number; quantity: DecimalInput; notes?: string | undefined }[];
+  /** Each line names its product by `productId` or by `sku`. */
+  items: readonly (ProductRef & { quantity: DecimalInput; notes?: string | undefined })[];
 }
 
 /** Creates a pending transfer with its next TRF number; unit prices are the products' cost prices. */
@@ -63,7 +64,7 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
   return withTransaction(scope, async (tx) => {
     const from = await requireTenantLocation(tx, input.tenantId, input.fromLocationId, 'from_location_id');
     const to = await requireTenantLocation(tx, input.tenantId, input.toLocationId, 'to_location_id');
-    const products = await requireTenantProducts(tx, input.tenantId, input.items.map((i) => i.productId));
+    const products = await requireLineProducts(tx, input.tenantId, input.items);
     const lines = input.items.map((item, index) => ({ ...item, quantity: dec(item.quantity), unitPrice: dec(products[index]!.costPrice) }));
     const totals = unwrap(transferTotals(lines));
     const number = formatDocumentNumber('TRF', now, await nextDocumentSequence(tx, input.tenantId, 'TRF'));
@@ -98,7 +99,7 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
     const itemRows = lines.map((line, index) => ({
       transfer_id: transferId,
       line_no: index + 1,
-      product_id: line.productId,
+      product_id: products[index]!.id,
       product_name: products[index]!.name,
       sku: products[index]!.sku,
       quantity: toScaled(line.quantity),

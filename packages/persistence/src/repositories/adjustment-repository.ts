@@ -32,6 +32,7 @@ export interface AdjustmentItemRecord {
   productId: number;
   productName: string;
   sku: string;
+  type: AdjustmentType;
   quantity: Dec;
   unitCost: Dec;
   totalCost: Dec;
@@ -78,6 +79,7 @@ export function toAdjustmentItemRecord(row: AdjustmentItemRow): AdjustmentItemRe
     productId: row.product_id,
     productName: row.product_name,
     sku: row.sku,
+    type: row.type,
     quantity: fromScaled(row.quantity),
     unitCost: dec(row.unit_cost),
     totalCost: dec(row.total_cost),
@@ -211,7 +213,7 @@ export async function insertAdjustment(tx: Tx, row: NewAdjustment, location: Adj
 }
 
 type NewAdjustmentItem = Omit<AdjustmentItemRow, 'id'>;
-const ITEM_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const satisfies readonly (keyof NewAdjustmentItem)[];
+const ITEM_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'type', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const satisfies readonly (keyof NewAdjustmentItem)[];
 
 const insertItemRows = preparedQuery({
   shape: (p: { rows: NewAdjustmentItem[] }) => p.rows.length,

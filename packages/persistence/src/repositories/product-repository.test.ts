@@ -2,7 +2,7 @@ import { AppError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../database-errors.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { findProduct, findProductBySku, listProducts, updateProduct } from './product-repository.js';
+import { createProduct, findProduct, findProductBySku, listProducts, updateProduct } from './product-repository.js';
 
 const dialects = await testDialects();
 const LATER = new Date('2026-11-23T09:30:00.000Z');
@@ -36,10 +36,34 @@ describe.each(dialects)('[%s] product repository', (dialect) => {
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     const second = await listProducts(t.database, w.tenant.id, {}, { page: 2, perPage: 3 });
     expect(second).toEqual({ rows: [all.rows[3]], total: 4 });
-    const bySku = await listProducts(t.database, w.tenant.id, { sku: 'SKU-2' }, { page: 1, perPage: 20 });
+    const bySku = await listProducts(t.database, w.tenant.id, { skus: ['SKU-2'] }, { page: 1, perPage: 20 });
     expect(bySku).toEqual({ rows: [all.rows[1]], total: 1 });
-    expect(await listProducts(t.database, w.tenant.id, { sku: 'SKU' }, { page: 1, perPage: 20 })).toEqual({ rows: [], total: 0 });
+    expect(await listProducts(t.database, w.tenant.id, { skus: ['SKU'] }, { page: 1, perPage: 20 })).toEqual({ rows: [], total: 0 });
     expect((await listProducts(t.database, other.tenant.id, {}, { page: 1, perPage: 20 })).total).toBe(2);
+  });
+
+  it('filters by several exact SKUs, an exact barcode, and a case-insensitive substring of name or SKU (wildcards literal, every script)', async () => {
+    const world = await seedTenantWorld(t.database, { products: 0, label: 'Search' });
+    const make = (sku: string, name: string, barcode = '') => createProduct(t.database, world.tenant.id, { sku, name, barcode }, 'seed', LATER);
+    const kopi = await make('KOPI-250', 'Kopi Arabika 250 g', '8991001');
+    const teh = await make('TEH_1', 'Teh Melati', '8991002');
+    const eclair = await make('ECL-1', 'ÉCLAIR 100% cocoa', '8991003');
+    const plain = await make('TEHX1', 'Plain water');
+    const page = { page: 1, perPage: 20 };
+    const skus = (filters: Parameters<typeof listProducts>[2]) => listProducts(t.database, world.tenant.id, filters, page).then((r) => r.rows.map((p) => p.sku));
+    expect(await skus({ skus: ['TEH_1', 'KOPI-250', 'NOPE', 'KOPI-250'] })).toEqual(['KOPI-250', 'TEH_1']);
+    expect(await skus({ skus: [] })).toEqual([]);
+    expect(await skus({ barcode: '8991002' })).toEqual(['TEH_1']);
+    expect(await skus({ search: 'arabika' })).toEqual(['KOPI-250']);
+    expect(await skus({ search: 'kopi-' })).toEqual(['KOPI-250']);
+    // `_` and `%` are literal: TEHX1 does not match "teh_", only TEH_1 does.
+    expect(await skus({ search: 'teh_' })).toEqual(['TEH_1']);
+    expect(await skus({ search: '100%' })).toEqual(['ECL-1']);
+    expect(await skus({ search: 'éclair' })).toEqual(['ECL-1']);
+    expect(await skus({ search: 'teh', barcode: '8991002' })).toEqual(['TEH_1']);
+    const all = await listProducts(t.database, world.tenant.id, {}, page);
+    expect(all.rows.map((p) => p.id)).toEqual([kopi.id, teh.id, eclair.id, plain.id]);
+    expect((await listProducts(t.database, w.tenant.id, { search: 'teh' }, page)).total).toBe(0);
   });
 
   it('updates only the given fields, stores prices and dimensions with two places, and stamps who and when', async () => {

@@ -170,6 +170,22 @@ export async function findTenantProducts(scope: Scope, tenantId: string, ids: re
   return new Map(rows.map((r) => [r.id, toProductRecord(r)]));
 }
 
+const tenantProductsBySku = preparedQuery({
+  shape: (p: { tenantId: string; skus: string[] }) => p.skus.length,
+  build: (scope, param: ParamRef<{ tenantId: string; skus: string[] }>, count) =>
+    scope.db.selectFrom('products').selectAll().where('tenant_id', '=', param('tenantId')).where('sku', 'in', markedList(param, 'skus', count)).where('deleted_at', 'is', null),
+});
+
+/** The tenant's live products among `skus` (exact), by SKU. SKUs of other tenants or unknown ones are absent. */
+export async function findTenantProductsBySku(scope: Scope, tenantId: string, skus: readonly string[]): Promise<Map<string, ProductRecord>> {
+  const unique = [...new Set(skus)];
+  const rows: ProductRow[] = [];
+  for (let i = 0; i < unique.length; i += 500) {
+    rows.push(...(await tenantProductsBySku.execute(scope, { tenantId, skus: unique.slice(i, i + 500) })));
+  }
+  return new Map(rows.map((r) => [r.sku, toProductRecord(r)]));
+}
+
 /** A live product of the tenant by id, or undefined (another tenant's product is undefined too). */
 export async function findProduct(scope: Scope, tenantId: string, id: number): Promise<ProductRecord | undefined> {
   const row = await scope.db
@@ -238,19 +254,33 @@ export async function updateProduct(scope: Scope, tenantId: string, id: number, 
 }
 
 export interface ProductFilters {
-  /** Exact SKU. */
-  sku?: string | undefined;
+  /** Exact SKUs: a product with any of them. */
+  skus?: readonly string[] | undefined;
+  /** Exact barcode. */
+  barcode?: string | undefined;
+  /** Case-insensitive substring of the name or the SKU; LIKE wildcards in it match themselves. */
+  search?: string | undefined;
 }
 
 /**
- * A page of the tenant's live products by id ascending, and the total.
+ * A page of the tenant's live products by id ascending, and the total. A product is listed
+ * whether or not it has stock anywhere.
  *
  * @example
- * const { rows, total } = await listProducts(database, tenantId, { sku: 'SKU-1' }, { page: 1, perPage: 20 });
+ * const { rows, total } = await listProducts(database, tenantId, { skus: ['SKU-1'], search: 'kopi' }, { page: 1, perPage: 20 });
  */
 export async function listProducts(scope: Scope, tenantId: string, filters: ProductFilters, page: PageRequest): Promise<{ rows: ProductRecord[]; total: number }> {
   let base = scope.db.selectFrom('products').where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
-  if (filters.sku !== undefined) base = base.where('sku', '=', filters.sku);
+  if (filters.skus !== undefined) {
+    if (filters.skus.length === 0) return { rows: [], total: 0 };
+    base = base.where('sku', 'in', [...new Set(filters.skus)]);
+  }
+  if (filters.barcode !== undefined) base = base.where('barcode', '=', filters.barcode);
+  if (filters.search !== undefined) {
+    const needle = filters.search.toLowerCase();
+    const { dialect } = scope;
+    base = base.where(({ or, ref }) => or([ref('name'), ref('sku')].map((column) => dialect.containsLowerCase(dialect.lowerCase(column), needle))));
+  }
   const [rows, count] = await Promise.all([
     base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page)).execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),

@@ -27,8 +27,11 @@ describe.each(dialects)('[%s] stock reads', (dialect) => {
       [w.locations[0].id, 'SKU-3', '5', '0'],
       [w.locations[1].id, 'SKU-1', '0', '0.5'],
     ]);
-    expect((await listStockLevels(t.database, w.tenant.id, { sku: 'SKU-1' }, { page: 1, perPage: 20 })).total).toBe(2);
-    expect((await listStockLevels(t.database, w.tenant.id, { locationId: w.locations[1].id, productId: w.products[0]!.id }, { page: 1, perPage: 20 })).total).toBe(1);
+    expect((await listStockLevels(t.database, w.tenant.id, { skus: ['SKU-1'] }, { page: 1, perPage: 20 })).total).toBe(2);
+    expect((await listStockLevels(t.database, w.tenant.id, { skus: ['SKU-1', 'SKU-3', 'NOPE'] }, { page: 1, perPage: 20 })).rows.map((r) => r.sku)).toEqual(['SKU-1', 'SKU-3', 'SKU-1']);
+    expect((await listStockLevels(t.database, w.tenant.id, { productIds: [w.products[1]!.id, w.products[2]!.id] }, { page: 1, perPage: 20 })).total).toBe(2);
+    expect((await listStockLevels(t.database, w.tenant.id, { productIds: [] }, { page: 1, perPage: 20 })).total).toBe(0);
+    expect((await listStockLevels(t.database, w.tenant.id, { locationId: w.locations[1].id, productIds: [w.products[0]!.id] }, { page: 1, perPage: 20 })).total).toBe(1);
   });
 
   it('pages the movements newest first by cursor, without gaps or repeats, with date bounds', async () => {

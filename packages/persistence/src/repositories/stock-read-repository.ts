@@ -16,16 +16,19 @@ export interface StockLevelView {
 
 export interface StockLevelFilters {
   locationId?: number | undefined;
-  productId?: number | undefined;
-  sku?: string | undefined;
+  /** Any of these products (up to 100). */
+  productIds?: readonly number[] | undefined;
+  /** Any of these exact SKUs (up to 100). */
+  skus?: readonly string[] | undefined;
 }
 
-/** A page of the tenant's stock levels by location, then product. */
+/** A page of the tenant's stock levels by location, then product; each filter given narrows it. */
 export async function listStockLevels(scope: Scope, tenantId: string, filters: StockLevelFilters, page: PageRequest): Promise<{ rows: StockLevelView[]; total: number }> {
   let base = scope.db.selectFrom('stock_levels').innerJoin('products', 'products.id', 'stock_levels.product_id').where('stock_levels.tenant_id', '=', tenantId);
   if (filters.locationId !== undefined) base = base.where('stock_levels.location_id', '=', filters.locationId);
-  if (filters.productId !== undefined) base = base.where('stock_levels.product_id', '=', filters.productId);
-  if (filters.sku !== undefined) base = base.where('products.sku', '=', filters.sku);
+  if (filters.productIds?.length === 0 || filters.skus?.length === 0) return { rows: [], total: 0 };
+  if (filters.productIds !== undefined) base = base.where('stock_levels.product_id', 'in', [...new Set(filters.productIds)]);
+  if (filters.skus !== undefined) base = base.where('products.sku', 'in', [...new Set(filters.skus)]);
   const [rows, count] = await Promise.all([
     base
       .select(['stock_levels.location_id', 'stock_levels.product_id', 'products.sku', 'products.name', 'stock_levels.good', 'stock_levels.damaged', 'stock_levels.reserved'])

@@ -163,6 +163,62 @@ export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promis
   return ids;
 }
 
+/**
+ * Writes a `webhook.test` event for one live endpoint of the partner and its delivery, already
+ * claimed by `holder` until `leaseMs` from now (so no worker sends it too), and returns it ready to
+ * send. It is not tied to a tenant (`tenant_id` '' in the outbox, null in the payload). Unknown,
+ * deleted or another partner's endpoint: NOT_FOUND.
+ *
+ * @example
+ * const delivery = await createTestDelivery(database, cipher, partnerId, endpointId, { holder: 'test-send', leaseMs: 30_000, now });
+ */
+export async function createTestDelivery(
+  scope: Scope,
+  cipher: CredentialCipher,
+  partnerId: number,
+  endpointId: number,
+  options: { holder: string; leaseMs: number; now: Date },
+): Promise<ClaimedDelivery> {
+  const at = options.now.toISOString();
+  return withTransaction(scope, async (tx) => {
+    const endpoint = await tx.db
+      .selectFrom('webhook_endpoints')
+      .select(['id', 'url', 'secret_enc'])
+      .where('id', '=', endpointId)
+      .where('partner_id', '=', partnerId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (!endpoint) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${endpointId} does not exist`, { field: 'id' }));
+    const eventId = randomUUID();
+    const resource = { type: 'webhook', id: String(endpoint.id) };
+    const payload = JSON.stringify({ event_id: eventId, type: 'webhook.test', occurred_at: at, tenant_id: null, resource, data: { message: 'This is a test event sent on request.' } });
+    await tx.db
+      .insertInto('event_outbox')
+      .values({ event_id: eventId, partner_id: partnerId, tenant_id: '', type: 'webhook.test', resource_type: resource.type, resource_id: resource.id, payload, occurred_at: at, dispatched_at: at })
+      .execute();
+    const delivery = await tx.dialect
+      .insertReturning(
+        tx.db.insertInto('webhook_deliveries').values({
+          event_id: eventId,
+          endpoint_id: endpoint.id,
+          status: 'pending',
+          attempts: 0,
+          next_attempt_at: at,
+          locked_by: options.holder,
+          locked_until: new Date(options.now.getTime() + options.leaseMs).toISOString(),
+          last_status_code: null,
+          last_error: null,
+          delivered_at: null,
+          created_at: at,
+          updated_at: at,
+        }),
+        ['id'],
+      )
+      .executeTakeFirstOrThrow();
+    return { id: delivery.id, eventId, endpointId: endpoint.id, url: endpoint.url, secret: cipher.decrypt(endpoint.secret_enc), payload, attempts: 0 };
+  });
+}
+
 /** A delivery a worker holds: what to send where, signed with the endpoint's secret. */
 export interface ClaimedDelivery {
   id: number;
@@ -306,7 +362,11 @@ export interface DeliveryView {
 }
 
 /** The partner's recent deliveries, newest first, each with its attempts. */
-export async function listDeliveries(scope: Scope, partnerId: number, options: { limit: number; endpointId?: number | undefined; status?: DeliveryView['status'] | undefined }): Promise<DeliveryView[]> {
+export async function listDeliveries(
+  scope: Scope,
+  partnerId: number,
+  options: { limit: number; endpointId?: number | undefined; status?: DeliveryView['status'] | undefined; deliveryId?: number | undefined },
+): Promise<DeliveryView[]> {
   let query = scope.db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
@@ -316,6 +376,7 @@ export async function listDeliveries(scope: Scope, partnerId: number, options: {
     .where('webhook_endpoints.partner_id', '=', partnerId);
   if (options.endpointId !== undefined) query = query.where('webhook_deliveries.endpoint_id', '=', options.endpointId);
   if (options.status !== undefined) query = query.where('webhook_deliveries.status', '=', options.status);
+  if (options.deliveryId !== undefined) query = query.where('webhook_deliveries.id', '=', options.deliveryId);
   const rows = await query.orderBy('webhook_deliveries.id', 'desc').limit(options.limit).execute();
   const attempts = rows.length
     ? await scope.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('delivery_id').orderBy('attempt_no').execute()

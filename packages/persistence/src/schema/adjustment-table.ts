@@ -31,6 +31,8 @@ export interface AdjustmentItemTable {
   product_id: number;
   product_name: string;
   sku: string;
+  /** The line's direction (migration 006): its adjustment's type, or for a stock count this line's sign. */
+  type: 'increase' | 'decrease';
   quantity: number;
   unit_cost: string;
   total_cost: string;

@@ -79,6 +79,9 @@ create table "installation_grants" ("tenant_id" text not null references "tenant
 create index "installation_grants_partner_idx" on "installation_grants" ("partner_id", "tenant_id");
 insert into installation_grants (tenant_id, partner_id, granted_at, withdrawn_at, withdraw_reason, created_at, updated_at)
     select tenant_id, partner_id, created_at, null, null, created_at, updated_at from installations;
+-- up 006-adjustment-item-type
+alter table "adjustment_items" add column "type" text default 'increase' not null check (type in ('increase', 'decrease'));
+update adjustment_items set type = (select adjustments.type from adjustments where adjustments.id = adjustment_items.adjustment_id);
 -- up 007-list-counts
 create table "adjustment_list_counts" ("tenant_id" text not null references "tenants" ("id") on delete cascade, "status" text not null, "location_id" integer not null, "type" text not null, "count" integer not null, constraint "adjustment_list_counts_pkey" primary key ("tenant_id", "status", "location_id", "type"));
 create table "transfer_list_counts" ("tenant_id" text not null references "tenants" ("id") on delete cascade, "status" text not null, "from_location_id" integer not null, "to_location_id" integer not null, "count" integer not null, constraint "transfer_list_counts_pkey" primary key ("tenant_id", "status", "from_location_id", "to_location_id"));
@@ -125,6 +128,8 @@ create index "inbound_location_id_list_idx" on "inbound_shipments" ("tenant_id",
 drop table "inbound_list_counts";
 drop table "transfer_list_counts";
 drop table "adjustment_list_counts";
+-- down 006-adjustment-item-type
+alter table "adjustment_items" drop column "type";
 -- down 005-installation-grants
 drop table "installation_grants";
 -- down 004-webhook-attempt-body

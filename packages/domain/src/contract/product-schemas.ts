@@ -1,0 +1,31 @@
+// The products routes (extension, contract decisions §11): a tenant's catalogue, paged by id, with
+// exact SKU and barcode filters and a case-insensitive search; each product in the shape the
+// inbound list embeds.
+import { z } from 'zod';
+import { inboundProduct } from './inbound-schemas.js';
+import { envelopeA, pageQuery, perPageQuery, simplePaginationSchema, skuList, textField } from './common-schemas.js';
+
+/** Query of `GET /api/partner/v1/products`: page, per_page (default 20, max 100) and three filters. */
+export const productListQuery = z
+  .object({
+    page: pageQuery,
+    per_page: perPageQuery(20),
+    sku: skuList.optional(),
+    barcode: textField({ trim: true, min: 1, max: 100 }).optional().meta({ description: 'Exact barcode.' }),
+    search: textField({ trim: true, min: 1, max: 100 })
+      .optional()
+      .meta({ description: 'Case-insensitive substring of the name or the SKU; % and _ match themselves.' }),
+  })
+  .meta({ id: 'ProductListQuery', description: 'Paging and filters of the products list.' });
+export type ProductListQuery = z.output<typeof productListQuery>;
+
+/** 200 of list: envelope A, `data.products` by id ascending and the simple pagination object. */
+export const productListResponse = envelopeA(
+  z.strictObject({ products: z.array(inboundProduct), pagination: simplePaginationSchema }),
+).meta({ id: 'ProductListResponse', description: 'A page of the tenant\'s products, by id ascending.' });
+
+/** 200 of detail: envelope A, `data.product`. */
+export const productDetailResponse = envelopeA(z.strictObject({ product: inboundProduct })).meta({
+  id: 'ProductDetailResponse',
+  description: 'One product of the tenant.',
+});
