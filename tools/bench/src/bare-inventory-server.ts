@@ -357,8 +357,7 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
   const created = await driver.transaction(async (tx) => {
     const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
     const sorted = [...parsed].sort((a, b) => a.productId - b.productId);
-    await tx.run(sql.ensureStock(n), sorted.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
-    const locked = await tx.all(sql.lockStock(n), sorted.flatMap((l) => [locationId, l.productId]));
+    const locked = await tx.all(sql.lockStock(n), sorted.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
     const levels = new Map(locked.map((l) => [Number(l.product_id), { good: Number(l.good), damaged: Number(l.damaged), reserved: Number(l.reserved) }]));
     if (parsed.some((l) => l.expected !== null && l.expected !== levels.get(l.productId)![bucket])) throw new HttpError(409, 'STALE_QUANTITY');
     const changed = parsed.flatMap((l) => {
@@ -379,6 +378,8 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
       tenantId, partner.partnerId, number, locationId, net < 0 ? 'decrease' : 'increase', bucket, 'stock count', 'approved',
       plain(total, 8), changed.length, actor, at, actor, null, null, null, at, at,
     ]))!;
+    const type = net < 0 ? 'decrease' : 'increase';
+    await tx.run(sql.countChange(1), [tenantId, 'approved', locationId, type, 1]);
     const items = await tx.all(
       sql.insertItems(changed.length),
       priced.flatMap((c, i) => {
@@ -391,9 +392,10 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
     for (const c of changed) {
       if (c.counted < (bucket === 'good' ? c.level.reserved : 0)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
       c.level[bucket] = c.counted;
-      await tx.run(sql.updateStock, [c.level.good, c.level.damaged, c.level.reserved, at, locationId, c.productId]);
       ledger.push(tenantId, locationId, c.productId, bucket, c.delta, c.before, c.counted, 'adjustment', number, number, ledgerActor, at);
     }
+    const written = [...changed].sort((a, b) => a.productId - b.productId);
+    await tx.run(sql.writeStock(written.length), written.flatMap((c) => [tenantId, locationId, c.productId, c.level.good, c.level.damaged, c.level.reserved, at]));
     await tx.run(sql.insertLedger(changed.length), ledger);
     await tx.all(sql.subscribedEndpoints, [tenantId]);
     return { row, location, items, levels };

@@ -114,12 +114,12 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
       return [
         s.location,
         s.products(lines),
-        s.ensureStock(lines),
         s.lockStock(lines),
         s.nextSequence,
         s.insertAdjustment,
+        s.countChange(1),
         s.insertItems(lines),
-        ...Array.from({ length: lines }, () => s.updateStock),
+        s.writeStock(lines),
         s.insertLedger(lines),
         s.subscribedEndpoints,
       ];
