@@ -6,7 +6,7 @@ import { type ErrorKind, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from
 import { ERROR_STATUS, RETRY_AFTER_SECONDS } from '../http/index.js';
 
 /** When each error code is answered, in the words of the contract decisions (§3). */
-const WHEN: Record<ErrorKind, string> = {
+export const ERROR_CONDITIONS: Readonly<Record<ErrorKind, string>> = {
   INVALID_REQUEST: 'The body is not JSON or not an object, nests deeper than 32 levels, or `X-Tenant-Id` is missing.',
   UNAUTHORIZED: 'The API key is missing, malformed, unknown or revoked.',
   FORBIDDEN: 'The tenant is unknown, not connected to you, or was deauthorized; or you authorize a tenant that has not granted you access.',
@@ -58,9 +58,9 @@ Keys start with \`pk_live_\` (production) or \`pk_test_\` (sandbox). They are sh
 Calls that read or write a merchant's data name the merchant (the tenant) in \`X-Tenant-Id\`. You act for a tenant only while you hold an active installation for it: the merchant grants your app access on the platform, then you connect with \`POST /api/partner/v1/tenants/authorize\`. Without the merchant's grant, authorize is \`403 FORBIDDEN\`; after \`deauthorize\`, or once the merchant withdraws access, every call for that tenant is \`403\`.`;
 
 function errorsGuide(): string {
-  const rows = (Object.keys(WHEN) as ErrorKind[])
+  const rows = (Object.keys(ERROR_CONDITIONS) as ErrorKind[])
     .sort((a, b) => ERROR_STATUS[a].http - ERROR_STATUS[b].http)
-    .map((kind) => `| \`${kind}\` | ${ERROR_STATUS[kind].http} | ${WHEN[kind]} |`)
+    .map((kind) => `| \`${kind}\` | ${ERROR_STATUS[kind].http} | ${ERROR_CONDITIONS[kind]} |`)
     .join('\n');
   return `## Errors
 

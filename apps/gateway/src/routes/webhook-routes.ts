@@ -26,6 +26,7 @@ import {
   redeliver,
 } from '@pits/persistence';
 import type { z } from 'zod';
+import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 const idOf = (value: string | undefined) => (value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0);
@@ -68,7 +69,8 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       status: 201,
       response: registerWebhookResponse,
       errors: ['VALIDATION_ERROR'],
-      example: { url: 'https://partner.example/hooks/pits', event_types: ['inbound.status_changed'], description: 'warehouse app' },
+      example: { url: ex.webhookEndpointExample.url, event_types: ex.webhookEndpointExample.event_types, description: 'warehouse app' },
+      responseExample: { webhook: { ...ex.webhookEndpointExample, signing_secret: 'whsec_vWISkgv337OzVgkvzzORuNuX8HP_e7ky' } },
       // Resolving the host waits on DNS: done before the handler's transaction, so no lock is held meanwhile.
       beforeTransaction: async ({ body }) => {
         const allowed = await checkWebhookUrlForRegistration(body.url, urlPolicy, resolveHost);
@@ -90,6 +92,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       status: 200,
       response: listWebhooksResponse,
       errors: [],
+      responseExample: { webhooks: [ex.webhookEndpointExample] },
       handler: async ({ db, partner }) => ({ webhooks: (await listWebhookEndpoints(db, partner.partnerId)).map(presentEndpoint) }),
     }),
     defineRoute({
@@ -104,6 +107,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       status: 200,
       response: webhookActionResponse,
       errors: ['NOT_FOUND'],
+      responseExample: null,
       handler: async ({ db, partner, params, now }) => {
         await deleteWebhookEndpoint(db, partner.partnerId, idOf(params.id), now);
         return null;
@@ -122,6 +126,8 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       status: 200,
       response: listDeliveriesResponse,
       errors: ['VALIDATION_ERROR'],
+      queryExample: { limit: 20, status: 'succeeded', endpoint_id: 1 },
+      responseExample: { deliveries: [ex.deliveryExample] },
       handler: async ({ db, partner, query }) => {
         const rows = await listDeliveries(db, partner.partnerId, { limit: query.limit, status: query.status, endpointId: query.endpoint_id });
         return {
@@ -163,6 +169,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       status: 200,
       response: webhookActionResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE'],
+      responseExample: null,
       handler: async ({ db, partner, params, now }) => {
         await redeliver(db, partner.partnerId, idOf(params.id), now);
         return null;
