@@ -110,7 +110,8 @@ function errorResponses(kinds: Iterable<ErrorKind>, spec: Route): Record<string,
       .map(([status, kinds]) => [
         String(status),
         {
-          description: `Error envelope; error.code is ${kinds.join(' or ')}.`,
+          // Codes in backticks: the reference renders descriptions as Markdown, where _ would start emphasis.
+          description: `Error envelope; error.code is ${kinds.map((kind) => `\`${kind}\``).join(' or ')}.`,
           ...(status === 429 || status === 503 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
           content: {
             'application/json': {

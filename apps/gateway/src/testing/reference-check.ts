@@ -37,8 +37,8 @@ function schemaValidator(document: Json): (schema: Json, value: unknown) => stri
 
 /** The error codes a response's description names ("error.code is A or B."). */
 function documentedCodes(description: string | undefined): string[] {
-  const match = /error\.code is ([A-Z_ ]+(?: or [A-Z_]+)*)\./.exec(description ?? '');
-  return match ? match[1]!.split(' or ').map((code) => code.trim()) : [];
+  const match = /error\.code is ([`A-Z_ ]+(?: or [`A-Z_]+)*)\./.exec(description ?? '');
+  return match ? match[1]!.split(' or ').map((code) => code.replace(/`/g, '').trim()) : [];
 }
 
 /**
