@@ -442,7 +442,7 @@ export const deliveryExample: Example<typeof webhookDelivery> = {
 };
 
 export const areaExample: Example<typeof area> = {
-  region_id: 60112,
+  region_id: 25639,
   country: 'Indonesia',
   country_code: 'ID',
   state: 'Daerah Khusus Ibukota Jakarta',
