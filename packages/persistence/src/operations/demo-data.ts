@@ -46,7 +46,8 @@ export interface DemoOptions {
   webhookUrl?: string;
 }
 
-const PRODUCTS = [
+/** The demo tenant's products, ids 1 to 5 in this order, with their opening good stock at Jakarta. */
+export const DEMO_PRODUCTS: readonly { sku: string; name: string; costPrice: string; publishedPrice: string; weight: string; good: string }[] = [
   { sku: 'KOPI-ARABICA-250', name: 'Kopi Arabica Gayo 250 g', costPrice: '45000.00', publishedPrice: '65000.00', weight: '0.25', good: '120' },
   { sku: 'TEH-MELATI-100', name: 'Teh Melati 100 g', costPrice: '12000.00', publishedPrice: '18500.00', weight: '0.10', good: '340' },
   { sku: 'SAMBAL-BAWANG-200', name: 'Sambal Bawang 200 ml', costPrice: '21000.00', publishedPrice: '32000.00', weight: '0.20', good: '75.5' },
@@ -86,7 +87,7 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
     latitude: '-7.32910000', longitude: '112.76630000', isPickup: true, isReturn: true,
   }, 'demo', now);
   const productIds: number[] = [];
-  for (const p of PRODUCTS) {
+  for (const p of DEMO_PRODUCTS) {
     const product = await createProduct(scope, tenant.id, { sku: p.sku, name: p.name, costPrice: p.costPrice, publishedPrice: p.publishedPrice, weight: p.weight, brand: 'Nusantara' }, 'demo', now);
     productIds.push(product.id);
     await recordOpeningStock(scope, { tenantId: tenant.id, locationId: jakarta.id, productId: product.id, good: p.good, actor: 'demo', reference: 'demo-opening' }, now);
@@ -120,7 +121,7 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
 }
 
 /**
- * The documents each guide flow starts from. Product ids are in PRODUCTS order (kopi, teh, sambal,
+ * The documents each guide flow starts from. Product ids are in DEMO_PRODUCTS order (kopi, teh, sambal,
  * beras, kerupuk); stock comes from the opening stock at Jakarta plus Surabaya's below.
  */
 async function seedDemoDocuments(
