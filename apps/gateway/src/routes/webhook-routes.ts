@@ -61,7 +61,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost }: WebhookRouteDe
       path: '/api/partner/v1/webhooks',
       summary: 'Register a webhook endpoint (extension)',
       description:
-        'The URL must be https, without user information, to a public host: IP addresses that are loopback, private, link-local, unique-local, multicast, unspecified or metadata (in any spelling), local names such as localhost, and names that resolve to such addresses or do not resolve are refused with 422 on url. signing_secret is shown only in this response; deliveries carry X-Webhook-Signature = v1=HMAC-SHA256(secret, "<X-Webhook-Timestamp>.<body>"). See "Receiving webhooks" below.',
+        'The URL must be https, without user information, to a public host: IP addresses that are loopback, private, link-local, unique-local, multicast, unspecified or metadata (in any spelling), local names such as localhost, and names that resolve to such addresses or do not resolve are refused with 422 on url. signing_secret is shown only in this response; deliveries carry X-Webhook-Signature = v1=HMAC-SHA256(secret, "<X-Webhook-Timestamp>.<body>"). See the Webhooks chapter.',
       tag: 'Webhooks',
       tenantScoped: false,
       body: registerWebhookBody,
