@@ -155,16 +155,9 @@ const jakartaRef = { id: 1, code: 'WH-JKT-01', name: 'Gudang Jakarta Barat' };
 const jakartaWithAddress = { ...jakartaRef, address: 'Jl. Daan Mogot KM 12 No. 8' };
 const surabayaRef = { id: 2, code: 'WH-SBY-01', name: 'Gudang Surabaya' };
 
-export const adjustmentCreatedExample: Example<typeof adjustmentCreated> = {
-  id: 'ADJ-20261122-000004',
-  adjustment_number: 'ADJ-20261122-000004',
-  location: jakartaWithAddress,
-  type: 'increase',
-  stock_source: 'good',
-  reason: 'Cycle count correction',
+/** A pending adjustment's state fields: created by the demo partner, not yet decided. */
+const pendingAdjustment = {
   status: 'pending',
-  total_amount: 144000,
-  item_count: 1,
   created_by: actor,
   created_at: CREATED,
   updated_at: CREATED,
@@ -173,6 +166,18 @@ export const adjustmentCreatedExample: Example<typeof adjustmentCreated> = {
   rejected_at: null,
   rejected_by: null,
   rejection_reason: null,
+} as const;
+
+export const adjustmentCreatedExample: Example<typeof adjustmentCreated> = {
+  id: 'ADJ-20261122-000004',
+  adjustment_number: 'ADJ-20261122-000004',
+  location: jakartaWithAddress,
+  type: 'increase',
+  stock_source: 'good',
+  reason: 'Cycle count correction',
+  total_amount: 144000,
+  item_count: 1,
+  ...pendingAdjustment,
   items: [{ id: 5, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', quantity: 12, unit_cost: 12000, total_cost: 144000, notes: 'rak B4' }],
 };
 
@@ -183,17 +188,9 @@ export const adjustmentDetailExample: Example<typeof adjustmentDetail> = {
   type: 'decrease',
   stock_source: 'good',
   reason: 'Cycle count: fewer on the shelf than recorded',
-  status: 'pending',
   total_amount: 150000,
   item_count: 2,
-  created_by: actor,
-  created_at: CREATED,
-  updated_at: CREATED,
-  approved_at: null,
-  approved_by: null,
-  rejected_at: null,
-  rejected_by: null,
-  rejection_reason: null,
+  ...pendingAdjustment,
   items: [
     { id: 3, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', quantity: 5, unit_cost: 12000, total_cost: 60000, notes: '', current_stock: 340 },
     { id: 4, product_id: '1', product_name: 'Kopi Arabica Gayo 250 g', sku: 'KOPI-ARABICA-250', quantity: 2, unit_cost: 45000, total_cost: 90000, notes: 'torn bags', current_stock: 120 },
@@ -231,7 +228,8 @@ const transferNulls = {
   rejection_reason: null,
 } as const;
 
-export const transferDetailExample: Example<typeof transferDetail> = {
+/** What the list entry and the full form of the pending demo transfer share. */
+const pendingTransfer = {
   id: 'TRF-20261122-000001',
   transfer_number: 'TRF-20261122-000001',
   transfer_date: '2026-11-22',
@@ -245,6 +243,10 @@ export const transferDetailExample: Example<typeof transferDetail> = {
   created_at: CREATED,
   updated_at: CREATED,
   ...transferNulls,
+} as const;
+
+export const transferDetailExample: Example<typeof transferDetail> = {
+  ...pendingTransfer,
   from_location: { ...jakartaWithAddress, contact_person: 'Budi Santoso', phone: '+62 21 5555 0101' },
   to_location: { ...surabayaRef, address: 'Jl. Rungkut Industri III No. 21', contact_person: 'Sari Wulandari', phone: '+62 31 5555 0202' },
   total_value: 1380000,
@@ -256,19 +258,7 @@ export const transferDetailExample: Example<typeof transferDetail> = {
 
 export const transferListExample: Example<typeof transferListEntry>[] = [
   {
-    id: 'TRF-20261122-000001',
-    transfer_number: 'TRF-20261122-000001',
-    transfer_date: '2026-11-22',
-    expected_arrival_date: '2026-11-25',
-    reference_number: 'REPL-SBY-0001',
-    status: 'pending',
-    notes: 'Weekly replenishment for Surabaya',
-    total_items: 2,
-    total_quantity: 60,
-    created_by: actor,
-    created_at: CREATED,
-    updated_at: CREATED,
-    ...transferNulls,
+    ...pendingTransfer,
     from_location: jakartaRef,
     to_location: surabayaRef,
   },
