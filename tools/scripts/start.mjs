@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `npm start`: the newcomer's path. Builds the apps, migrates the database (SQLite under ./data by
-// default), seeds demo data when the database is empty, prints the demo API key, tenant id and curl
-// lines, then runs the gateway, the internal API and the webhook worker until Ctrl-C.
+// default), seeds demo data when the database is empty (with a webhook endpoint on a local
+// receiver this script runs), loads the shipped areas once, prints the demo API key, tenant id and
+// curl lines, then runs the gateway, the internal API and the webhook worker until Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -17,7 +19,11 @@ const env = {
   GATEWAY_PORT: process.env.GATEWAY_PORT || '4000',
   GATEWAY_HOST: process.env.GATEWAY_HOST || '127.0.0.1',
   INTERNAL_API_PORT: process.env.INTERNAL_API_PORT || '4001',
+  // The demo's webhook endpoint is this script's receiver on 127.0.0.1: development only.
+  WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS || 'true',
 };
+const receiverPort = Number(process.env.DEMO_WEBHOOK_PORT || '4002');
+const receiverUrl = `http://127.0.0.1:${receiverPort}/webhooks`;
 
 const apps = [
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
@@ -42,15 +48,16 @@ await persistence.migrateOrThrow(database);
 const credentialsFile = join(root, 'data', 'demo-credentials.json');
 let demo;
 if (await persistence.isDatabaseEmpty(database)) {
-  demo = await persistence.seedDemoData(database, persistence.createCredentialCipher(env.CREDENTIALS_KEY), new Date());
+  demo = await persistence.seedDemoData(database, persistence.createCredentialCipher(env.CREDENTIALS_KEY), new Date(), { webhookUrl: receiverUrl });
   mkdirSync(join(root, 'data'), { recursive: true });
-  writeFileSync(credentialsFile, `${JSON.stringify({ database: env.DATABASE_URL, apiKey: demo.apiKey, tenantId: demo.tenantId, invitedTenantId: demo.invitedTenantId }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(credentialsFile, `${JSON.stringify({ database: env.DATABASE_URL, ...demo }, null, 2)}\n`, { mode: 0o600 });
   console.log('start: seeded demo data');
 } else if (existsSync(credentialsFile)) {
   demo = JSON.parse(readFileSync(credentialsFile, 'utf8'));
 }
+const areasStarted = Date.now();
 const areas = await (await import('@pits/importer')).loadDemoAreas(database);
-if (areas) console.log(`start: loaded ${areas.inserted} areas from the idn-area-data package`);
+if (areas) console.log(`start: loaded ${areas.inserted} areas with postcodes and coordinates in ${((Date.now() - areasStarted) / 1000).toFixed(1)} s (apps/importer/assets, MIT, Cahya DSN)`);
 await database.destroy();
 
 const gatewayUrl = `http://${env.GATEWAY_HOST}:${env.GATEWAY_PORT}`;
@@ -64,11 +71,39 @@ if (demo) {
   curl -s ${gatewayUrl}/api/partner/v1/tenants -H "Authorization: Bearer ${demo.apiKey}"
   curl -s ${gatewayUrl}/api/partner/v1/tenants/locations -H "Authorization: Bearer ${demo.apiKey}" -H "X-Tenant-Id: ${demo.tenantId}"
   curl -s -X POST ${gatewayUrl}/api/partner/v1/tenants/authorize -H "Authorization: Bearer ${demo.apiKey}" -H "Content-Type: application/json" -d '{"tenant_id":"${demo.invitedTenantId}","days_connected":0,"installation_type":"custom"}'
-  Reference: ${gatewayUrl}/docs
-`);
+  Reference: ${gatewayUrl}/docs`);
+  // Databases seeded before the demo had documents and a webhook endpoint have none of these.
+  if (demo.adjustments && demo.transfers && demo.inboundIds) {
+    console.log(`  Sandbox: adjustments ${demo.adjustments.pendingIncrease} and ${demo.adjustments.pendingDecrease} pending; transfers ${demo.transfers.pending} pending, ${demo.transfers.approved} approved (ship it), ${demo.transfers.inTransit} in transit (receive it); inbound shipments ${demo.inboundIds.pending.join(' and ')} pending, ${demo.inboundIds.partial} partial`);
+  }
+  if (demo.webhook) console.log(`  Webhooks: events go to ${demo.webhook.url} and are printed below as they arrive; signing secret ${demo.webhook.secret}`);
+  console.log('');
 } else {
   console.log('start: the database already had data not seeded by this script; create a key with the internal API');
 }
+
+// The demo endpoint: prints each event it receives and whether its signature verifies.
+const { verifyWebhook, WEBHOOK_HEADERS } = await import('@pits/domain');
+const receiver = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString('utf8');
+    const header = (name) => req.headers[name.toLowerCase()];
+    const signed = demo?.webhook?.secret !== undefined && verifyWebhook(demo.webhook.secret, { timestamp: header(WEBHOOK_HEADERS.timestamp), signature: header(WEBHOOK_HEADERS.signature) }, body, Date.now() / 1000);
+    let event = {};
+    try {
+      event = JSON.parse(body);
+    } catch {
+      // printed as received below
+    }
+    const status = event.data?.status ? `${event.data.previous_status} -> ${event.data.status}` : '';
+    console.log(`webhook: ${event.type ?? 'unparsable body'} ${event.resource?.id ?? ''} ${status} (signature ${signed ? 'verified' : 'NOT verified'})`.replace(/\s+/g, ' '));
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+  });
+});
+receiver.on('error', (error) => console.error(`start: the demo webhook receiver could not listen on ${receiverUrl} (${error.message}); set DEMO_WEBHOOK_PORT`));
+receiver.listen(receiverPort, '127.0.0.1');
 
 const children = [];
 for (const app of apps) {
@@ -87,6 +122,7 @@ for (const app of apps) {
 let stopping = false;
 function stop(code = 0) {
   stopping = true;
+  receiver.close();
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
   const wait = setInterval(() => {
     if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) {

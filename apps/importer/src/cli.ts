@@ -118,15 +118,18 @@ function formatSummary(s: ImportSummary, run: PlannedRun): string {
 
 /**
  * Where rejected rows go unless --report says otherwise: next to the input, named like it with
- * `.rejected` before the extension.
+ * `.rejected` before the extension. The report is never compressed: a `.gz` input's report is
+ * named after the file inside.
  *
  * @example
  * defaultReportPath('/data/areas_id.csv') // '/data/areas_id.rejected.csv'
+ * defaultReportPath('/data/areas_id.csv.gz') // '/data/areas_id.rejected.csv'
  * defaultReportPath('/data/catalogue.jsonl') // '/data/catalogue.rejected.jsonl'
  */
 export function defaultReportPath(input: string, fallbackExtension = '.csv'): string {
-  const extension = extname(input);
-  return join(dirname(input), `${basename(input, extension)}.rejected${extension || fallbackExtension}`);
+  const plain = input.endsWith('.gz') ? input.slice(0, -'.gz'.length) : input;
+  const extension = extname(plain);
+  return join(dirname(plain), `${basename(plain, extension)}.rejected${extension || fallbackExtension}`);
 }
 
 /**

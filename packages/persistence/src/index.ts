@@ -178,4 +178,4 @@ export {
   redeliver,
 } from './repositories/webhook-repository.js';
 export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
-export { type DemoData, isDatabaseEmpty, seedDemoData } from './operations/demo-data.js';
+export { DEMO_PRODUCTS, type DemoData, type DemoOptions, isDatabaseEmpty, seedDemoData } from './operations/demo-data.js';

@@ -3,10 +3,11 @@
 // as a chapter), generated from the same constants the gateway runs on where there are any: the
 // error table, the rate-limit headers, the webhook schedule.
 import { type ErrorKind, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from '@pits/domain';
+import { DEMO_PRODUCTS } from '@pits/persistence';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS } from '../http/index.js';
 
 /** When each error code is answered, in the words of the contract decisions (§3). */
-const WHEN: Record<ErrorKind, string> = {
+export const ERROR_CONDITIONS: Readonly<Record<ErrorKind, string>> = {
   INVALID_REQUEST: 'The body is not JSON or not an object, nests deeper than 32 levels, or `X-Tenant-Id` is missing.',
   UNAUTHORIZED: 'The API key is missing, malformed, unknown or revoked.',
   FORBIDDEN: 'The tenant is unknown, not connected to you, or was deauthorized; or you authorize a tenant that has not granted you access.',
@@ -37,14 +38,14 @@ Run the service on your machine with demo data, then call it:
 npm ci && npm start
 \`\`\`
 
-It prints a demo API key (\`pk_test_…\`), the id of a tenant that is connected to the demo partner, and the id of a second tenant that granted the demo partner access but is not connected yet. With them:
+It prints a demo API key (\`pk_test_…\`), the id of a tenant that is connected to the demo partner, the id of a second tenant that granted the demo partner access but is not connected yet, and the documents waiting in the sandbox (see the Sandbox chapter). With them:
 
 \`\`\`bash
 curl -s http://127.0.0.1:4000/api/partner/v1/tenants -H "Authorization: Bearer $API_KEY"
 curl -s http://127.0.0.1:4000/api/partner/v1/tenants/locations -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID"
 \`\`\`
 
-Every operation below has a request example and an example of each answer; **Test Request** sends it to the server this page came from.`;
+Every operation below has a request example and an example of each answer, in the values of the sandbox; **Test Request** sends it to the server this page came from (put your key under Authentication first).`;
 
 const authentication = `## Authentication
 
@@ -59,9 +60,9 @@ Keys start with \`pk_live_\` (production) or \`pk_test_\` (sandbox). They are sh
 Calls that read or write a merchant's data name the merchant (the tenant) in \`X-Tenant-Id\`. You act for a tenant only while you hold an active installation for it: the merchant grants your app access on the platform, then you connect with \`POST /api/partner/v1/tenants/authorize\`. Without the merchant's grant, authorize is \`403 FORBIDDEN\`; after \`deauthorize\`, or once the merchant withdraws access, every call for that tenant is \`403\`.`;
 
 function errorsGuide(): string {
-  const rows = (Object.keys(WHEN) as ErrorKind[])
+  const rows = (Object.keys(ERROR_CONDITIONS) as ErrorKind[])
     .sort((a, b) => ERROR_STATUS[a].http - ERROR_STATUS[b].http)
-    .map((kind) => `| \`${kind}\` | ${ERROR_STATUS[kind].http} | ${WHEN[kind]} |`)
+    .map((kind) => `| \`${kind}\` | ${ERROR_STATUS[kind].http} | ${ERROR_CONDITIONS[kind]} |`)
     .join('\n');
   return `## Errors
 
@@ -141,9 +142,41 @@ Answer \`2xx\` within 10 seconds; anything else, or no answer, is retried: at mo
 Events: \`inbound.status_changed\`, \`adjustment.status_changed\` and \`transfer.status_changed\`. A slow or unreachable endpoint never slows or fails the call that caused the event.`;
 }
 
-const sandbox = `## Sandbox
+/** The sandbox chapter: what `npm start` seeds, in the ids a reader can call with (see demo-data.ts). */
+function sandboxGuide(): string {
+  const products = DEMO_PRODUCTS.map((p, i) => `| ${i + 1} | \`${p.sku}\` | ${p.name} | ${p.costPrice} |`).join('\n');
+  return `## Sandbox
 
-\`pk_test_\` keys work against sandbox tenants: real behaviour, test data. The demo that \`npm start\` seeds has warehouses with stock, products, a tenant waiting to be authorized, and logistics accounts, so you can try each flow of this guide end to end: correct stock with an adjustment and approve it, move stock with a transfer, read stock levels and the ledger, connect a tenant, and receive webhooks on an endpoint of your own.`;
+\`pk_test_\` keys work against sandbox tenants: real behaviour, test data. \`npm start\` seeds an empty database with the demo below and prints its API key, its tenant id and the numbers of its documents. Document numbers carry the date the demo was seeded (\`ADJ-YYYYMMDD-000001\`); the examples in this reference use 2026-11-22.
+
+**Partner and tenants.** The partner *Demo Partner* (tier \`small\`) with one \`pk_test_\` key. The tenant *Toko Nusantara* is connected (send its id as \`X-Tenant-Id\`); *Warung Sejahtera* has granted access but is not connected: authorize it with the second id printed. Two logistics accounts (JNE, SiCepat) show the masked credentials.
+
+**Locations.** \`1\` Gudang Jakarta Barat (\`WH-JKT-01\`, the default) and \`2\` Gudang Surabaya (\`WH-SBY-01\`).
+
+**Products** (opening stock at Jakarta; Surabaya holds 60 good and 4 damaged of product 2):
+
+| id | sku | name | cost price |
+|---|---|---|---|
+${products}
+
+**Documents, one for each flow of this guide:**
+
+| number | state | try |
+|---|---|---|
+| \`ADJ-…-000001\` | approved | its ledger rows in \`GET /api/partner/v1/stock/movements?product_id=5\` |
+| \`ADJ-…-000002\` | pending (increase, damaged) | approve or reject it |
+| \`ADJ-…-000003\` | pending (decrease, good) | approve it: stock of products 1 and 2 goes down |
+| \`TRF-…-000001\` | pending, Jakarta to Surabaya | approve (reserves stock) or reject |
+| \`TRF-…-000002\` | approved | ship it (\`PATCH …/ship\`) |
+| \`TRF-…-000003\` | in transit | receive it (\`PATCH …/receive\`) |
+| inbound \`1\` | pending, Jakarta | receive items \`1\` and \`2\` (\`POST /api/partner/v1/inbound/1/receive\`) |
+| inbound \`2\` | pending, Surabaya | receive part of it, then the rest |
+| inbound \`3\` | partial (18 of 30 received) | receive the remaining 12 of item \`5\` |
+
+**Webhooks.** Endpoint \`1\` is subscribed to every event type and points at a receiver that \`npm start\` runs on \`http://127.0.0.1:4002/webhooks\` (allowed because the demo turns on the operator setting \`WEBHOOK_ALLOW_PRIVATE_URLS\`; a production gateway refuses such URLs). The receiver prints each event and whether its signature verified; the status changes of the seed itself are its first deliveries. List them with \`GET /api/partner/v1/webhooks/deliveries\`.
+
+**Areas.** Every village of Indonesia (83,762) with its postcode and coordinates: try \`GET /api/partner/v1/areas?search_by=subdistrict&search_value=11730\` or \`GET /api/partner/v1/areas/detail?subdistrict_code=31.73.01.1001\`. Area data © Cahya DSN, MIT licence.`;
+}
 
 /**
  * The whole guide, one Markdown chapter per heading.
@@ -160,6 +193,6 @@ export function partnerGuide(): string {
     rateLimits,
     idempotency,
     webhooksGuide(),
-    sandbox,
+    sandboxGuide(),
   ].join('\n\n');
 }

@@ -1,9 +1,14 @@
 // The OpenAPI 3.1 document, generated from the same route specs and zod schemas that serve and
-// validate requests. Named schemas (zod `.meta({ id })`) become components.
+// validate requests. Named schemas (zod `.meta({ id })`) become components. Each operation carries
+// the examples of its route spec (request body, query parameters, the success envelope) and one
+// example refusal per error code it can answer.
 import { ERROR_KINDS, type ErrorKind, errorEnvelope } from '@pits/domain';
 import { z } from 'zod';
-import { ERROR_STATUS } from '../http/index.js';
+import { ERROR_STATUS, errorBody } from '../http/index.js';
+import { TENANT_ID } from '../routes/reference-examples.js';
 import type { Route } from '../routes/route-spec.js';
+import { errorExample } from './error-examples.js';
+import { ERROR_CONDITIONS } from './guides.js';
 
 type Json = Record<string, unknown>;
 
@@ -19,6 +24,8 @@ export interface PublicRoute {
   summary: string;
   contentType: 'application/json' | 'text/html' | 'text/javascript';
   schema: z.ZodType | null;
+  /** An example answer (JSON routes). */
+  example?: unknown;
 }
 
 class Components {
@@ -66,7 +73,32 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 /** On 429 and 503: when to try again. */
 const RETRY_AFTER_HEADER: Json = { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } };
 
-function errorResponses(kinds: Iterable<ErrorKind>): Record<string, Json> {
+/** The request_id of every example response (a fresh UUID v4 on a real one). */
+export const EXAMPLE_REQUEST_ID = '3f6c1f9e-2b7d-4c11-9a0e-5d8e7f6a1b2c';
+
+/** The success envelope around a route's example data, as the route's envelope shapes it. */
+function successExample(spec: Route): Json {
+  const { responseExample: data } = spec;
+  return spec.envelope === 'A'
+    ? { status: 'ok', data, errors: null, request_id: EXAMPLE_REQUEST_ID }
+    : { status: spec.status, message: 'Ok', data, errors: null, request_id: EXAMPLE_REQUEST_ID };
+}
+
+/**
+ * zod writes `z.int()` as bounded by ±(2^53 - 1), which says nothing to a reader: such a bound is
+ * dropped wherever a schema has no tighter one of its own.
+ */
+function withoutSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, v]) => !(['minimum', 'maximum'].includes(key) && Math.abs(v as number) === Number.MAX_SAFE_INTEGER))
+      .map(([key, v]) => [key, withoutSafeIntegerBounds(v)]),
+  );
+}
+
+function errorResponses(kinds: Iterable<ErrorKind>, spec: Route): Record<string, Json> {
   const byStatus = new Map<number, ErrorKind[]>();
   for (const kind of new Set(kinds)) {
     const status = ERROR_STATUS[kind].http;
@@ -78,9 +110,15 @@ function errorResponses(kinds: Iterable<ErrorKind>): Record<string, Json> {
       .map(([status, kinds]) => [
         String(status),
         {
-          description: `Error envelope; error.code is ${kinds.join(' or ')}.`,
+          // Codes in backticks: the reference renders descriptions as Markdown, where _ would start emphasis.
+          description: `Error envelope; error.code is ${kinds.map((kind) => `\`${kind}\``).join(' or ')}.`,
           ...(status === 429 || status === 503 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
-          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+              examples: Object.fromEntries(kinds.map((kind) => [kind, { summary: kind, description: ERROR_CONDITIONS[kind], value: errorBody(errorExample(kind, spec), EXAMPLE_REQUEST_ID) }])),
+            },
+          },
         },
       ]),
   );
@@ -111,7 +149,14 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       schema: { type: 'string' },
     }));
     if (spec.tenantScoped) {
-      parameters.push({ name: 'X-Tenant-Id', in: 'header', required: true, schema: { type: 'string', format: 'uuid' }, description: 'The tenant acted for; it must be authorized for the partner.' });
+      parameters.push({
+        name: 'X-Tenant-Id',
+        in: 'header',
+        required: true,
+        schema: { type: 'string', format: 'uuid' },
+        example: TENANT_ID,
+        description: 'The tenant acted for; it must be authorized for the partner.',
+      });
     }
     const methods = [spec.method, ...(spec.alsoMethods ?? [])];
     const writes = methods.some((m) => m !== 'GET');
@@ -130,8 +175,9 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       }
       const properties = (query.properties ?? {}) as Record<string, Json>;
       const required = new Set((query.required ?? []) as string[]);
+      const examples = (spec.queryExample ?? {}) as Record<string, unknown>;
       for (const [name, schema] of Object.entries(properties)) {
-        parameters.push({ name, in: 'query', required: required.has(name) && !('default' in schema), schema });
+        parameters.push({ name, in: 'query', required: required.has(name) && !('default' in schema), schema, ...(name in examples ? { example: examples[name] } : {}) });
       }
     }
     // Path parameters are checked on every route that has them (a NUL is 422 on the parameter).
@@ -148,7 +194,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: components.add(spec.body, 'input'), ...(spec.example ? { example: spec.example } : {}) } },
+              content: { 'application/json': { schema: components.add(spec.body, 'input'), ...(spec.example === undefined ? {} : { example: spec.example }) } },
             },
           }
         : {}),
@@ -156,9 +202,11 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         [String(spec.status)]: {
           description: `Envelope ${spec.envelope}.`,
           headers: RATE_HEADERS,
-          content: { 'application/json': { schema: components.add(spec.response, 'output') } },
+          content: {
+            'application/json': { schema: components.add(spec.response, 'output'), ...(spec.responseExample === undefined ? {} : { example: successExample(spec) }) },
+          },
         },
-        ...errorResponses(errors),
+        ...errorResponses(errors, spec),
       },
     };
     paths[path] ??= {};
@@ -177,14 +225,21 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       responses: {
         '200': {
           description: route.summary,
-          content: { [route.contentType]: { schema: route.schema ? components.add(route.schema, 'output') : { type: route.contentType === 'application/json' ? 'object' : 'string' } } },
+          content: {
+            [route.contentType]: {
+              schema: route.schema ? components.add(route.schema, 'output') : { type: route.contentType === 'application/json' ? 'object' : 'string' },
+              ...(route.example === undefined ? {} : { example: route.example }),
+            },
+          },
         },
-        ...(route.path === '/readyz' ? { '503': { description: 'The database is unreachable.', content: { 'application/json': { schema: { type: 'object' } } } } } : {}),
+        ...(route.path === '/readyz'
+          ? { '503': { description: 'The database is unreachable.', content: { 'application/json': { schema: { type: 'object' }, example: { status: 'unavailable', database: 'unreachable' } } } } }
+          : {}),
       },
     };
   }
 
-  return {
+  return withoutSafeIntegerBounds({
     openapi: '3.1.0',
     info: {
       title: 'Partner Inventory and Tenant Service',
@@ -210,5 +265,5 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       schemas: Object.fromEntries(components.schemas),
     },
     paths,
-  };
+  }) as Json;
 }

@@ -24,6 +24,7 @@ import {
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
 import * as p from './inventory-presenters.js';
+import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 export function adjustmentRoutes(): Route[] {
@@ -46,8 +47,9 @@ export function adjustmentRoutes(): Route[] {
         type: 'increase',
         stock_source: 'good',
         reason: 'Cycle count correction',
-        items: [{ product_id: '1042', quantity: 3, unit_cost: 19.99, notes: 'shelf A3' }],
+        items: [{ product_id: '2', quantity: 12, unit_cost: 12000, notes: 'rak B4' }],
       },
+      responseExample: { adjustment: ex.adjustmentCreatedExample },
       handler: async ({ db, partner, tenantId, body, now }) => {
         const created = await createAdjustment(
           db,
@@ -79,6 +81,8 @@ export function adjustmentRoutes(): Route[] {
       status: 200,
       response: adjustmentListResponse,
       errors: ['VALIDATION_ERROR'],
+      queryExample: { page: 1, per_page: 10, status: 'pending', location_id: 1, type: 'decrease' },
+      responseExample: { adjustments: ex.adjustmentListExample, pagination: ex.simplePage(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listAdjustments(db, tenantId, { status: query.status, locationId: query.location_id, type: query.type }, page);
@@ -97,6 +101,7 @@ export function adjustmentRoutes(): Route[] {
       status: 200,
       response: adjustmentDetailResponse,
       errors: ['NOT_FOUND'],
+      responseExample: { adjustment: ex.adjustmentDetailExample },
       handler: async ({ db, tenantId, params }) => {
         const adjustment = await findAdjustment(db, tenantId, params.id ?? '');
         if (!adjustment) throw notFound('adjustment', params.id);
@@ -120,6 +125,7 @@ export function adjustmentRoutes(): Route[] {
       response: adjustmentActionResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'INSUFFICIENT_STOCK'],
       example: {},
+      responseExample: null,
       handler: async ({ db, partner, tenantId, params, now }) => {
         await approveAdjustment(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now);
         return null;
@@ -138,7 +144,8 @@ export function adjustmentRoutes(): Route[] {
       status: 200,
       response: adjustmentActionResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'VALIDATION_ERROR'],
-      example: { reason: 'Counted twice' },
+      example: { reason: 'Counted twice: the damaged cans were already written off' },
+      responseExample: null,
       handler: async ({ db, partner, tenantId, params, body, now }) => {
         await rejectAdjustment(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now);
         return null;

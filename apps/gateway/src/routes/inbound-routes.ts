@@ -4,6 +4,7 @@ import { inboundDetailResponse, inboundListQuery, inboundListResponse, pageFacts
 import { findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentInboundDetail, presentInboundListEntry, presentReceipt } from './inbound-presenters.js';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
+import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 /** A path id that is not a positive integer names no shipment. */
@@ -26,6 +27,8 @@ export function inboundRoutes(): Route[] {
       status: 200,
       response: inboundListResponse,
       errors: ['VALIDATION_ERROR'],
+      queryExample: { page: 1, per_page: 20, status: 'pending', location_id: 1 },
+      responseExample: { inbounds: ex.inboundListExample, pagination: ex.rangePage(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listInbounds(db, tenantId, { status: query.status, locationId: query.location_id }, page);
@@ -44,6 +47,7 @@ export function inboundRoutes(): Route[] {
       status: 200,
       response: inboundDetailResponse,
       errors: ['NOT_FOUND'],
+      responseExample: { inbound: ex.inboundDetailExample },
       handler: async ({ db, tenantId, params }) => {
         const shipment = await findInbound(db, tenantId, shipmentId(params.id));
         if (!shipment) throw notFound('inbound shipment', params.id);
@@ -64,7 +68,23 @@ export function inboundRoutes(): Route[] {
       status: 200,
       response: receiveInboundResponse,
       errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_STATE'],
-      example: { items: [{ item_id: '9001', received_quantity: 5, received_by: 'Budi', condition: 'good', grid_id: 'A-01-03' }] },
+      example: {
+        items: [
+          { item_id: '1', received_quantity: 60, received_by: 'Budi Santoso', grid_id: 'A-01-03' },
+          { item_id: '2', received_quantity: 18, received_at: '2026-11-22T17:04:55+07:00', received_by: 'Budi Santoso' },
+        ],
+      },
+      responseExample: {
+        inbound: {
+          id: '1',
+          status: 'partial',
+          updated_at: '2026-11-22T10:04:55.120Z',
+          items: [
+            { id: '1', product_id: 1, sku: 'KOPI-ARABICA-250', received_quantity: 60, pending_quantity: 0, grid_id: 'A-01-03', received_at: '2026-11-22T10:04:55.120Z', received_by: 'Budi Santoso' },
+            { id: '2', product_id: 3, sku: 'SAMBAL-BAWANG-200', received_quantity: 18, pending_quantity: 6, grid_id: 'RCV-01', received_at: '2026-11-22T10:04:55.000Z', received_by: 'Budi Santoso' },
+          ],
+        },
+      },
       handler: async ({ db, partner, tenantId, params, body, now }) => {
         const result = await receiveInbound(
           db,

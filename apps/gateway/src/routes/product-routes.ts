@@ -61,7 +61,7 @@ export function productRoutes(): Route[] {
       status: 200,
       response: productListResponse,
       errors: ['VALIDATION_ERROR'],
-      queryExample: { page: 1, per_page: 20, search: 'kopi' },
+      queryExample: { page: 1, per_page: 20, sku: 'KOPI-ARABICA-250,TEH-MELATI-100', barcode: '8991002101234', search: 'kopi' },
       responseExample: { products: [EXAMPLE_PRODUCT], pagination: { current_page: 1, per_page: 20, total: 1, last_page: 1 } },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);

@@ -6,15 +6,30 @@ import type { PublicRoute } from '../docs/openapi-document.js';
 import { SCALAR_BUNDLE_PATH } from '../docs/docs-page.js';
 
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
-  { method: 'GET', path: '/healthz', summary: 'Liveness: the process is up', contentType: 'application/json', schema: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }) },
+  {
+    method: 'GET',
+    path: '/healthz',
+    summary: 'Liveness: the process is up',
+    contentType: 'application/json',
+    schema: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }),
+    example: { status: 'ok' },
+  },
   {
     method: 'GET',
     path: '/readyz',
     summary: 'Readiness: the database answers within the readiness deadline (503 otherwise, and while starting or stopping)',
     contentType: 'application/json',
     schema: z.object({ status: z.enum(['ok', 'unavailable']), database: z.enum(['ok', 'unreachable']) }).meta({ id: 'Readiness' }),
+    example: { status: 'ok', database: 'ok' },
   },
-  { method: 'GET', path: '/openapi.json', summary: 'This OpenAPI 3.1 document', contentType: 'application/json', schema: null },
+  {
+    method: 'GET',
+    path: '/openapi.json',
+    summary: 'This OpenAPI 3.1 document',
+    contentType: 'application/json',
+    schema: null,
+    example: { openapi: '3.1.0', info: { title: 'Partner Inventory and Tenant Service', version: '0.1.0' }, paths: {} },
+  },
   { method: 'GET', path: '/docs', summary: 'The API reference as a web page', contentType: 'text/html', schema: null },
   { method: 'GET', path: SCALAR_BUNDLE_PATH, summary: 'The renderer of the reference page (Scalar, served from this server)', contentType: 'text/javascript', schema: null },
 ];

@@ -33,6 +33,7 @@ import { pino } from 'pino';
 import type { z } from 'zod';
 import type { GatewayLogger } from '../http/index.js';
 import { sendDelivery } from '../webhooks/send-delivery.js';
+import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 const idOf = (value: string | undefined) => (value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0);
@@ -100,7 +101,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       path: '/api/partner/v1/webhooks',
       summary: 'Register a webhook endpoint (extension)',
       description:
-        'The URL must be https, without user information, to a public host: IP addresses that are loopback, private, link-local, unique-local, multicast, unspecified or metadata (in any spelling), local names such as localhost, and names that resolve to such addresses or do not resolve are refused with 422 on url. signing_secret is shown only in this response; deliveries carry X-Webhook-Signature = v1=HMAC-SHA256(secret, "<X-Webhook-Timestamp>.<body>"). See "Receiving webhooks" below.',
+        'The URL must be https, without user information, to a public host: IP addresses that are loopback, private, link-local, unique-local, multicast, unspecified or metadata (in any spelling), local names such as localhost, and names that resolve to such addresses or do not resolve are refused with 422 on url. signing_secret is shown only in this response; deliveries carry X-Webhook-Signature = v1=HMAC-SHA256(secret, "<X-Webhook-Timestamp>.<body>"). See the Webhooks chapter.',
       tag: 'Webhooks',
       tenantScoped: false,
       body: registerWebhookBody,
@@ -108,7 +109,8 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       status: 201,
       response: registerWebhookResponse,
       errors: ['VALIDATION_ERROR'],
-      example: { url: 'https://partner.example/hooks/pits', event_types: ['inbound.status_changed'], description: 'warehouse app' },
+      example: { url: ex.webhookEndpointExample.url, event_types: ex.webhookEndpointExample.event_types, description: 'warehouse app' },
+      responseExample: { webhook: { ...ex.webhookEndpointExample, signing_secret: 'whsec_vWISkgv337OzVgkvzzORuNuX8HP_e7ky' } },
       // Resolving the host waits on DNS: done before the handler's transaction, so no lock is held meanwhile.
       beforeTransaction: async ({ body }) => {
         const allowed = await checkWebhookUrlForRegistration(body.url, urlPolicy, resolveHost);
@@ -130,6 +132,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       status: 200,
       response: listWebhooksResponse,
       errors: [],
+      responseExample: { webhooks: [ex.webhookEndpointExample] },
       handler: async ({ db, partner }) => ({ webhooks: (await listWebhookEndpoints(db, partner.partnerId)).map(presentEndpoint) }),
     }),
     defineRoute({
@@ -144,6 +147,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       status: 200,
       response: webhookActionResponse,
       errors: ['NOT_FOUND'],
+      responseExample: null,
       handler: async ({ db, partner, params, now }) => {
         await deleteWebhookEndpoint(db, partner.partnerId, idOf(params.id), now);
         return null;
@@ -162,6 +166,8 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       status: 200,
       response: listDeliveriesResponse,
       errors: ['VALIDATION_ERROR'],
+      queryExample: { limit: 20, status: 'succeeded', endpoint_id: 1 },
+      responseExample: { deliveries: [ex.deliveryExample] },
       handler: async ({ db, partner, query }) => {
         const rows = await listDeliveries(db, partner.partnerId, { limit: query.limit, status: query.status, endpointId: query.endpoint_id });
         return { deliveries: rows.map(presentDelivery) };
@@ -179,6 +185,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       status: 200,
       response: webhookActionResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE'],
+      responseExample: null,
       handler: async ({ db, partner, params, now }) => {
         await redeliver(db, partner.partnerId, idOf(params.id), now);
         return null;

@@ -54,11 +54,11 @@ describe('the demo areas', () => {
   });
   afterAll(() => t.cleanup());
 
-  it('loads the installed idn-area-data package into an empty database, once', async () => {
+  it('can load the installed idn-area-data package into an empty database, once', async () => {
     const villages = readFileSync(join(idnAreaDataDirectory(), 'villages.csv'), 'utf8').trim().split('\n').length - 1;
-    const loaded = await loadDemoAreas(t.database, { reportPath: join(dir, 'demo.rejected.csv') });
+    const loaded = await loadDemoAreas(t.database, { reportPath: join(dir, 'demo.rejected.csv'), source: 'idn-area-data' });
     expect(loaded).toMatchObject({ read: villages, rejected: 0, inserted: villages });
-    expect(await loadDemoAreas(t.database)).toBeUndefined();
+    expect(await loadDemoAreas(t.database, { source: 'idn-area-data' })).toBeUndefined();
     expect((await searchAreas(t.database, { searchBy: 'province', searchValue: 'jawa barat' }, { page: 1, perPage: 1 })).total).toBeGreaterThan(5000);
   }, 120_000);
 });

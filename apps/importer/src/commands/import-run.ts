@@ -3,6 +3,7 @@
 // the counts that make the summary.
 import { createReadStream } from 'node:fs';
 import { access, constants, stat } from 'node:fs/promises';
+import { createGunzip } from 'node:zlib';
 import type { Database } from '@pits/persistence';
 import { type HeaderSpec, matchHeader, sniffDelimiter, wrongHeaderMessage } from '../csv/csv-header.js';
 import { type CsvDelimiter, type CsvRecord, csvRecords, peekFirstLine } from '../csv/csv-records.js';
@@ -56,7 +57,10 @@ export interface TextInput {
   fraction(): number;
 }
 
-/** Opens a UTF-8 file for streaming; an unreadable path is fatal. */
+/**
+ * Opens a UTF-8 file for streaming, decompressing it on the way when its name ends in `.gz`; an
+ * unreadable path or a damaged archive is fatal. Progress counts the bytes read from disk.
+ */
 export async function openTextInput(path: string): Promise<TextInput> {
   let size: number;
   try {
@@ -67,16 +71,19 @@ export async function openTextInput(path: string): Promise<TextInput> {
   } catch (error) {
     throw new FatalImportError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
+  const file = createReadStream(path, { highWaterMark: 256 * 1024 });
+  const text = (path.endsWith('.gz') ? file.pipe(createGunzip()) : file).setEncoding('utf8');
+  // A damaged archive fails in the gunzip stream; the file stream's own errors arrive there too.
+  file.on('error', (error) => text.destroy(error));
   return {
     chunks: (async function* () {
       try {
-        for await (const chunk of stream) yield chunk as string;
+        for await (const chunk of text) yield chunk as string;
       } catch (error) {
         throw new FatalImportError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
       }
     })(),
-    fraction: () => (size === 0 ? 1 : Math.min(1, stream.bytesRead / size)),
+    fraction: () => (size === 0 ? 1 : Math.min(1, file.bytesRead / size)),
   };
 }
 

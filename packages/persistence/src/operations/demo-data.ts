@@ -1,17 +1,23 @@
 // Demo data for a newcomer's first run: one partner with an API key, one tenant connected to it,
 // two warehouses, products with stock, and two logistics accounts; a second tenant that granted
-// the partner access but is not connected yet. Only into an empty database.
+// the partner access but is not connected yet; documents in every state a guide flow starts from
+// (pending adjustments, transfers pending, approved and in transit, pending inbound shipments) and,
+// when given a URL, a webhook endpoint. Only into an empty database.
 import type { CredentialCipher } from '../credential-cipher.js';
 import { createApiKey } from '../repositories/api-key-repository.js';
 import { authorizeTenant } from '../repositories/installation-repository.js';
 import { grantAccess } from '../repositories/installation-grant-repository.js';
 import { createLocation } from '../repositories/location-repository.js';
 import { createLogisticPreference } from '../repositories/logistic-preference-repository.js';
-import { createPartner } from '../repositories/partner-repository.js';
+import { createPartner, partnerActor } from '../repositories/partner-repository.js';
 import { createProduct } from '../repositories/product-repository.js';
 import { createTenant } from '../repositories/tenant-repository.js';
+import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
 import type { Scope } from '../transaction.js';
+import { approveAdjustment, createAdjustment } from './adjustment-operations.js';
+import { createInbound, receiveInbound } from './inbound-operations.js';
 import { recordOpeningStock } from './stock-operations.js';
+import { approveTransfer, createTransfer, shipTransfer } from './transfer-operations.js';
 
 export interface DemoData {
   partnerId: number;
@@ -21,9 +27,27 @@ export interface DemoData {
   apiKey: string;
   locationIds: number[];
   productIds: number[];
+  /** Adjustment numbers by state: approve or reject the pending ones. */
+  adjustments: { approved: string; pendingIncrease: string; pendingDecrease: string };
+  /** Transfer numbers by state: approve or reject `pending`, ship `approved`, receive `inTransit`. */
+  transfers: { pending: string; approved: string; inTransit: string };
+  /** Inbound shipment ids: two pending, one partly received. */
+  inboundIds: { pending: number[]; partial: number };
+  /** The demo webhook endpoint and its signing secret (shown only here), when a URL was given. */
+  webhook?: { id: number; url: string; secret: string };
 }
 
-const PRODUCTS = [
+/** What the seed may add besides the fixed demo world. */
+export interface DemoOptions {
+  /**
+   * Registers a webhook endpoint for every event type at this URL (a local receiver needs the
+   * operator's WEBHOOK_ALLOW_PRIVATE_URLS at delivery time). Without it, no endpoint is registered.
+   */
+  webhookUrl?: string;
+}
+
+/** The demo tenant's products, ids 1 to 5 in this order, with their opening good stock at Jakarta. */
+export const DEMO_PRODUCTS: readonly { sku: string; name: string; costPrice: string; publishedPrice: string; weight: string; good: string }[] = [
   { sku: 'KOPI-ARABICA-250', name: 'Kopi Arabica Gayo 250 g', costPrice: '45000.00', publishedPrice: '65000.00', weight: '0.25', good: '120' },
   { sku: 'TEH-MELATI-100', name: 'Teh Melati 100 g', costPrice: '12000.00', publishedPrice: '18500.00', weight: '0.10', good: '340' },
   { sku: 'SAMBAL-BAWANG-200', name: 'Sambal Bawang 200 ml', costPrice: '21000.00', publishedPrice: '32000.00', weight: '0.20', good: '75.5' },
@@ -43,7 +67,7 @@ export async function isDatabaseEmpty(scope: Scope): Promise<boolean> {
  * @example
  * if (await isDatabaseEmpty(db)) console.log((await seedDemoData(db, cipher, new Date())).apiKey);
  */
-export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: Date): Promise<DemoData> {
+export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: Date, options: DemoOptions = {}): Promise<DemoData> {
   const partner = await createPartner(scope, { name: 'Demo Partner', email: 'developers@demo-partner.example', tier: 'small' }, now);
   const { secret } = await createApiKey(scope, partner.id, { environment: 'test', label: 'demo' }, now);
   const tenant = await createTenant(scope, { name: 'Toko Nusantara (demo)' }, now);
@@ -63,7 +87,7 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
     latitude: '-7.32910000', longitude: '112.76630000', isPickup: true, isReturn: true,
   }, 'demo', now);
   const productIds: number[] = [];
-  for (const p of PRODUCTS) {
+  for (const p of DEMO_PRODUCTS) {
     const product = await createProduct(scope, tenant.id, { sku: p.sku, name: p.name, costPrice: p.costPrice, publishedPrice: p.publishedPrice, weight: p.weight, brand: 'Nusantara' }, 'demo', now);
     productIds.push(product.id);
     await recordOpeningStock(scope, { tenantId: tenant.id, locationId: jakarta.id, productId: product.id, good: p.good, actor: 'demo', reference: 'demo-opening' }, now);
@@ -77,5 +101,82 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
     logisticProviderId: 2, logisticProviderName: 'SiCepat', availableServiceTypes: { Reguler: true, Cargo: false, Crossborder: false },
     username: 'nusantara-sc', password: 'another-demo-pass', apiKey: 'sicepat-demo-key-5521', apiSecret: 'sicepat-demo-secret-1180',
   }, 'demo', now);
-  return { partnerId: partner.id, tenantId: tenant.id, invitedTenantId: invited.id, apiKey: secret, locationIds: [jakarta.id, surabaya.id], productIds };
+  // Registered before the documents below, so their status changes are waiting for the worker as deliveries.
+  const webhook = options.webhookUrl === undefined ? undefined : await createWebhookEndpoint(
+    scope, cipher, partner.id,
+    { url: options.webhookUrl, eventTypes: ['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed'], description: 'demo receiver of npm start' },
+    now,
+  );
+  const documents = await seedDemoDocuments(scope, { tenantId: tenant.id, partner, jakarta: jakarta.id, surabaya: surabaya.id, productIds }, now);
+  return {
+    partnerId: partner.id,
+    tenantId: tenant.id,
+    invitedTenantId: invited.id,
+    apiKey: secret,
+    locationIds: [jakarta.id, surabaya.id],
+    productIds,
+    ...documents,
+    ...(webhook === undefined ? {} : { webhook: { id: webhook.endpoint.id, url: webhook.endpoint.url, secret: webhook.secret } }),
+  };
+}
+
+/**
+ * The documents each guide flow starts from. Product ids are in DEMO_PRODUCTS order (kopi, teh, sambal,
+ * beras, kerupuk); stock comes from the opening stock at Jakarta plus Surabaya's below.
+ */
+async function seedDemoDocuments(
+  scope: Scope,
+  world: { tenantId: string; partner: { id: number; name: string; email: string }; jakarta: number; surabaya: number; productIds: number[] },
+  now: Date,
+): Promise<Pick<DemoData, 'adjustments' | 'transfers' | 'inboundIds'>> {
+  const { tenantId, jakarta, surabaya } = world;
+  const [kopi, teh, sambal, beras, kerupuk] = world.productIds as [number, number, number, number, number];
+  const actor = partnerActor(world.partner);
+  const base = { tenantId, partnerId: world.partner.id, actor };
+  await recordOpeningStock(scope, { tenantId, locationId: surabaya, productId: teh, good: '60', damaged: '4', actor: 'demo', reference: 'demo-opening' }, now);
+
+  const approved = await createAdjustment(scope, {
+    ...base, locationId: jakarta, type: 'increase', stockSource: 'good', reason: 'Found in the receiving bay after stock take',
+    items: [{ productId: kerupuk, quantity: '48', unitCost: '27500', notes: 'rak C2' }],
+  }, now);
+  await approveAdjustment(scope, { tenantId, number: approved.number, actor }, now);
+  const pendingIncrease = await createAdjustment(scope, {
+    ...base, locationId: jakarta, type: 'increase', stockSource: 'damaged', reason: 'Dented cans set aside at put-away',
+    items: [{ productId: sambal, quantity: '6', unitCost: '21000', notes: 'carton 14' }],
+  }, now);
+  const pendingDecrease = await createAdjustment(scope, {
+    ...base, locationId: jakarta, type: 'decrease', stockSource: 'good', reason: 'Cycle count: fewer on the shelf than recorded',
+    items: [{ productId: teh, quantity: '5', unitCost: '12000' }, { productId: kopi, quantity: '2', unitCost: '45000', notes: 'torn bags' }],
+  }, now);
+
+  const day = now.toISOString().slice(0, 10);
+  const inThreeDays = new Date(now.getTime() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const transfer = (reference: string, notes: string, items: { productId: number; quantity: string }[]) =>
+    createTransfer(scope, { ...base, fromLocationId: jakarta, toLocationId: surabaya, transferDate: day, expectedArrivalDate: inThreeDays, referenceNumber: reference, notes, items }, now);
+  const pending = await transfer('REPL-SBY-0001', 'Weekly replenishment for Surabaya', [{ productId: kopi, quantity: '20' }, { productId: teh, quantity: '40' }]);
+  const toShip = await transfer('REPL-SBY-0002', 'Rice for the Surabaya promotion', [{ productId: beras, quantity: '8' }]);
+  await approveTransfer(scope, { tenantId, number: toShip.number, actor }, now);
+  const inTransit = await transfer('REPL-SBY-0003', 'Sambal restock', [{ productId: sambal, quantity: '12' }]);
+  await approveTransfer(scope, { tenantId, number: inTransit.number, actor }, now);
+  await shipTransfer(scope, { tenantId, number: inTransit.number, actor }, now);
+
+  const inbound = (locationId: number, sourceId: number, notes: string, lines: { productId: number; expectedQuantity: string; unitPrice: string }[]) =>
+    createInbound(scope, { tenantId, locationId, sourceType: 'purchase', sourceId, sourceCode: `PO-2026-${String(sourceId).padStart(4, '0')}`, notes, createdBy: 'demo', lines: lines.map((l) => ({ ...l, unit: 'pcs' })) }, now);
+  const first = await inbound(jakarta, 118, 'Supplier Gayo: monthly coffee', [
+    { productId: kopi, expectedQuantity: '60', unitPrice: '45000' },
+    { productId: sambal, expectedQuantity: '24', unitPrice: '21000' },
+  ]);
+  const second = await inbound(surabaya, 119, 'Tea and crackers for Surabaya', [
+    { productId: teh, expectedQuantity: '100', unitPrice: '12000' },
+    { productId: kerupuk, expectedQuantity: '36', unitPrice: '27500' },
+  ]);
+  const partial = await inbound(jakarta, 120, 'Rice, second half still on the truck', [{ productId: beras, expectedQuantity: '30', unitPrice: '68000' }]);
+  const riceLine = partial.details[0]!;
+  await receiveInbound(scope, { tenantId, id: partial.id, actor, receipts: [{ itemId: riceLine.id, quantity: '18', receivedBy: 'Budi Santoso' }] }, now);
+
+  return {
+    adjustments: { approved: approved.number, pendingIncrease: pendingIncrease.number, pendingDecrease: pendingDecrease.number },
+    transfers: { pending: pending.number, approved: toShip.number, inTransit: inTransit.number },
+    inboundIds: { pending: [first.id, second.id], partial: partial.id },
+  };
 }

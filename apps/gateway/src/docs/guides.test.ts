@@ -1,0 +1,61 @@
+// The Sandbox chapter says what `npm start` seeds; this holds it to the seed itself, on every
+// dialect: each document number of its table is in the state the table gives, through the routes
+// a reader would call.
+import { createApiKey, createCredentialCipher, seedDemoData } from '@pits/persistence';
+import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadGatewayConfig } from '../config.js';
+import { type Gateway, createGateway } from '../create-gateway.js';
+import { partnerGuide } from './guides.js';
+
+const dialects = await testDialects();
+const SEEDED = new Date('2026-11-22T09:30:00.000Z');
+const chapter = partnerGuide().split('## Sandbox')[1]!;
+
+/** The rows of the chapter's document table: kind, number (with the seed date for its elided one), state (`in transit` as `in_transit`). */
+const documentRows = [...chapter.matchAll(/^\| (?:`((?:ADJ|TRF)-…-\d{6})`|inbound `(\d+)`) \| ([a-z ]+)/gm)].map((m) => ({
+  kind: m[1] === undefined ? 'inbound' : m[1].startsWith('ADJ') ? 'adjustment' : 'transfer',
+  id: m[1]?.replace('…', '20261122') ?? m[2]!,
+  state: m[3]!.trim().replace(' ', '_'),
+}));
+
+describe.each(dialects)('[%s] the Sandbox chapter', (dialect) => {
+  let t: TestDatabase;
+  let gateway: Gateway;
+  let call: (path: string) => Promise<{ data: Record<string, { status: string }> }>;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    const cipher = createCredentialCipher('s'.repeat(64));
+    const demo = await seedDemoData(t.database, cipher, SEEDED, { webhookUrl: 'http://127.0.0.1:4002/webhooks' });
+    const key = (await createApiKey(t.database, demo.partnerId, { environment: 'test' }, SEEDED)).secret;
+    gateway = createGateway(loadGatewayConfig({ CREDENTIALS_KEY: 's'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' }), { database: t.database, logger: pino({ level: 'silent' }) });
+    const { url } = await gateway.listen();
+    call = async (path) => {
+      const res = await fetch(`${url}${path}`, { headers: { Authorization: key, 'X-Tenant-Id': demo.tenantId } });
+      expect(res.status, path).toBe(200);
+      return (await res.json()) as { data: Record<string, { status: string }> };
+    };
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await t.cleanup();
+  });
+
+  it('lists documents that exist in the states it gives', async () => {
+    expect(documentRows.map((r) => r.kind)).toEqual(['adjustment', 'adjustment', 'adjustment', 'transfer', 'transfer', 'transfer', 'inbound', 'inbound', 'inbound']);
+    for (const row of documentRows) {
+      const body = await call(`/api/${row.kind === 'inbound' ? 'partner' : 'engine'}/v1/${row.kind === 'inbound' ? 'inbound' : `${row.kind}s`}/${row.id}`);
+      expect(body.data[row.kind]!.status, `${row.kind} ${row.id}`).toBe(row.state);
+    }
+  });
+
+  it('names the stock, item and area facts it sends the reader to', async () => {
+    const surabaya = (await call('/api/partner/v1/stock?location_id=2&product_id=2')) as unknown as { data: { stock: { good: number; damaged: number }[] } };
+    expect(surabaya.data.stock[0]).toMatchObject({ good: 60, damaged: 4 });
+    expect(chapter).toContain('Surabaya holds 60 good and 4 damaged of product 2');
+    const partial = (await call('/api/partner/v1/inbound/3')) as unknown as { data: { inbound: { items: { id: string; quantity: number; good_received_quantity: number }[] } } };
+    expect(partial.data.inbound.items).toEqual([expect.objectContaining({ id: '5', quantity: 30, good_received_quantity: 18 })]);
+    expect(chapter).toContain('partial (18 of 30 received) | receive the remaining 12 of item `5`');
+  });
+});

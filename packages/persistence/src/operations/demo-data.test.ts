@@ -1,0 +1,66 @@
+// The demo world of `npm start`: every flow of the reference's guides can start from it, on both
+// dialects, and its stock agrees with its ledger.
+import { stockKey } from '@pits/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCredentialCipher } from '../credential-cipher.js';
+import { findAdjustment, listAdjustments } from '../repositories/adjustment-repository.js';
+import { findInbound } from '../repositories/inbound-repository.js';
+import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
+import { findTransfer } from '../repositories/transfer-repository.js';
+import { listDeliveries, listWebhookEndpoints } from '../repositories/webhook-repository.js';
+import { type TestDatabase, openTestDatabase, testDialects } from '../testing/index.js';
+import { type DemoData, isDatabaseEmpty, seedDemoData } from './demo-data.js';
+
+const dialects = await testDialects();
+const NOW = new Date('2026-11-22T09:30:00.000Z');
+
+describe.each(dialects)('[%s] demo data', (dialect) => {
+  let t: TestDatabase;
+  let demo: DemoData;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    expect(await isDatabaseEmpty(t.database)).toBe(true);
+    demo = await seedDemoData(t.database, createCredentialCipher('d'.repeat(64)), NOW, { webhookUrl: 'http://127.0.0.1:4002/webhooks' });
+  });
+  afterAll(() => t.cleanup());
+
+  it('has adjustments approved and pending (an increase and a decrease)', async () => {
+    const states = async (n: string) => (await findAdjustment(t.database, demo.tenantId, n))?.status;
+    expect(await states(demo.adjustments.approved)).toBe('approved');
+    expect(await states(demo.adjustments.pendingIncrease)).toBe('pending');
+    expect(await states(demo.adjustments.pendingDecrease)).toBe('pending');
+    expect(demo.adjustments.pendingDecrease).toMatch(/^ADJ-20261122-\d{6}$/);
+    const { total } = await listAdjustments(t.database, demo.tenantId, {}, { page: 1, perPage: 10 });
+    expect(total).toBe(3);
+  });
+
+  it('has a transfer to approve, one to ship and one to receive', async () => {
+    const state = async (n: string) => (await findTransfer(t.database, demo.tenantId, n))?.status;
+    expect(await state(demo.transfers.pending)).toBe('pending');
+    expect(await state(demo.transfers.approved)).toBe('approved');
+    expect(await state(demo.transfers.inTransit)).toBe('in_transit');
+  });
+
+  it('has inbound shipments pending and one partly received', async () => {
+    for (const id of demo.inboundIds.pending) expect((await findInbound(t.database, demo.tenantId, id))?.status).toBe('pending');
+    expect((await findInbound(t.database, demo.tenantId, demo.inboundIds.partial))?.status).toBe('partial');
+  });
+
+  it('leaves stock that lets the pending documents go through, and agrees with the ledger', async () => {
+    const [jakarta] = demo.locationIds as [number, number];
+    const levels = await readStockLevels(t.database, demo.productIds.map((productId) => ({ locationId: jakarta, productId })));
+    const good = demo.productIds.map((productId) => levels.get(stockKey({ locationId: jakarta, productId }))?.good.toFixed());
+    // kopi 120, teh 340, sambal 75.5 - 12 shipped, beras 40 + 18 received, kerupuk 0 + 48 approved.
+    expect(good).toEqual(['120', '340', '63.5', '58', '48']);
+    expect(await findLedgerMismatches(t.database)).toEqual([]);
+  });
+
+  it('registers the webhook endpoint it was given, with the status changes of the seed waiting as deliveries', async () => {
+    const endpoints = await listWebhookEndpoints(t.database, demo.partnerId);
+    expect(endpoints.map((e) => e.url)).toEqual(['http://127.0.0.1:4002/webhooks']);
+    expect(demo.webhook?.secret).toMatch(/^whsec_/);
+    const deliveries = await listDeliveries(t.database, demo.partnerId, { limit: 50 });
+    expect(new Set(deliveries.map((d) => d.eventType))).toEqual(new Set(['adjustment.status_changed', 'transfer.status_changed', 'inbound.status_changed']));
+    expect(await isDatabaseEmpty(t.database)).toBe(false);
+  });
+});
