@@ -84,6 +84,7 @@ const TRANSFER = {
 const SHIPMENT: IdKind = { of: (a) => a.shipment.id, unknown: () => UNKNOWN_INTEGER };
 const WEBHOOK: IdKind = { of: (a) => a.webhook, unknown: () => UNKNOWN_INTEGER };
 const DELIVERY: IdKind = { of: (a) => a.delivery, unknown: () => UNKNOWN_INTEGER };
+const PRODUCT: IdKind = { of: (a) => String(a.products[0].id), unknown: () => UNKNOWN_INTEGER };
 
 /** What the bodies below need of A's world. */
 type AlphaCatalogue = Pick<AlphaWorld, 'locations' | 'products'>;
@@ -100,6 +101,11 @@ const transferBody = (a: AlphaCatalogue) => ({
   to_location_id: a.locations[1],
   transfer_date: TRANSFER_DATE,
   items: [{ product_id: String(a.products[0].id), quantity: 1 }],
+});
+const countBody = (a: AlphaCatalogue) => ({
+  location_id: a.locations[0],
+  stock_source: 'good',
+  items: [{ product_id: String(a.products[0].id), counted: 1, expected: null }],
 });
 const receiptBody = (a: Pick<AlphaWorld, 'shipment'>) => ({ items: [{ item_id: a.shipment.itemId, received_quantity: 1 }] });
 const reject = () => ({ reason: 'B tries to reject for A' });
@@ -131,6 +137,9 @@ const ROUTES: Record<string, RouteGuard> = {
   'PATCH /api/partner/v1/transfers/{id}/receive': { scope: 'tenant', id: TRANSFER.inTransit, body: empty },
   'POST /api/partner/v1/transfers/{id}/receive': { scope: 'tenant', id: TRANSFER.inTransit, body: empty },
   'GET /api/partner/v1/stock': { scope: 'tenant' },
+  'POST /api/partner/v1/stock/counts': { scope: 'tenant', body: countBody },
+  'GET /api/partner/v1/products': { scope: 'tenant' },
+  'GET /api/partner/v1/products/{id}': { scope: 'tenant', id: PRODUCT },
   'GET /api/partner/v1/stock/movements': { scope: 'tenant' },
   'GET /api/partner/v1/inbound': { scope: 'tenant' },
   'GET /api/partner/v1/inbound/{id}': { scope: 'tenant', id: SHIPMENT },
@@ -138,6 +147,7 @@ const ROUTES: Record<string, RouteGuard> = {
   'POST /api/partner/v1/webhooks': { scope: 'partner', coveredBy: "B's lists (an endpoint B registers is B's alone)" },
   'GET /api/partner/v1/webhooks': { scope: 'partner', coveredBy: "B's lists" },
   'DELETE /api/partner/v1/webhooks/{id}': { scope: 'partner', id: WEBHOOK },
+  'POST /api/partner/v1/webhooks/{id}/test': { scope: 'partner', id: WEBHOOK, body: empty },
   'GET /api/partner/v1/webhooks/deliveries': { scope: 'partner', coveredBy: "B's lists, and A's endpoint as B's filter" },
   'POST /api/partner/v1/webhooks/deliveries/{id}/redeliver': { scope: 'partner', id: DELIVERY, body: empty },
   'GET /api/partner/v1/areas': { scope: 'reference', why: 'the platform-wide area catalogue, the same for every partner' },
@@ -218,6 +228,7 @@ describe.each(dialects)('[%s] security: every cross-partner path is refused', (d
       transfers: await asA('/api/engine/v1/transfers', { per_page: 100 }),
       inbound: await asA('/api/partner/v1/inbound', { per_page: 100 }),
       stock: await asA('/api/partner/v1/stock', { per_page: 100 }),
+      products: await asA('/api/partner/v1/products', { per_page: 100 }),
       movements: await asA('/api/partner/v1/stock/movements', { limit: 100 }),
       webhooks: await gw.get('/api/partner/v1/webhooks', { key: a.partner.key }),
       deliveries: await gw.get('/api/partner/v1/webhooks/deliveries', { key: a.partner.key, query: { limit: 100 } }),
@@ -406,6 +417,8 @@ describe.each(dialects)('[%s] security: every cross-partner path is refused', (d
       ['/api/partner/v1/stock/movements', 'location_id', l1, 99_999_999],
       ['/api/partner/v1/stock/movements', 'product_id', p1.id, 99_999_999],
       ['/api/partner/v1/inbound', 'location_id', l1, 99_999_999],
+      ['/api/partner/v1/products', 'sku', p1.sku, 'NO-SUCH-SKU-0001'],
+      ['/api/partner/v1/products', 'search', p1.sku, 'NO-SUCH-SKU-0001'],
     ];
     for (const [path, name, theirs, unknown] of filters) {
       const withTheirs = await gw.get(path, { key: b.key, tenant: bTenant, query: { [name]: theirs } });
@@ -433,6 +446,7 @@ describe.each(dialects)('[%s] security: every cross-partner path is refused', (d
     const bLine = { product_id: String(bProduct.id), quantity: 1 };
     const adjustment = (location: number | string, product: number | string) => ({ ...adjustmentBody(a), location_id: location, items: [{ product_id: String(product), quantity: 1, unit_cost: 1 }] });
     const transfer = (from: number | string, to: number | string, items: unknown[]) => ({ ...transferBody(a), from_location_id: from, to_location_id: to, items });
+    const count = (location: number | string, product: number | string) => ({ ...countBody(a), location_id: location, items: [{ product_id: String(product), counted: 1, expected: null }] });
     /** [path, what, body with that id, the field refused, A's id, an unknown id] */
     const bodies: Array<[string, string, (id: number) => unknown, string, number, number]> = [
       ['/api/partner/v1/adjustments', 'location', (id) => adjustment(id, bProduct.id), 'location_id', l1, 99_999_999],
@@ -440,6 +454,8 @@ describe.each(dialects)('[%s] security: every cross-partner path is refused', (d
       ['/api/partner/v1/transfers', 'source', (id) => transfer(id, b2, [bLine]), 'from_location_id', l1, 99_999_999],
       ['/api/partner/v1/transfers', 'destination', (id) => transfer(b1, id, [bLine]), 'to_location_id', l2, 99_999_999],
       ['/api/partner/v1/transfers', 'product', (id) => transfer(b1, b2, [{ product_id: String(id), quantity: 1 }]), 'items[0].product_id', p1.id, 99_999_999],
+      ['/api/partner/v1/stock/counts', 'location', (id) => count(id, bProduct.id), 'location_id', l1, 99_999_999],
+      ['/api/partner/v1/stock/counts', 'product', (id) => count(b1, id), 'items[0].product_id', p1.id, 99_999_999],
     ];
     for (const [path, what, body, field, theirs, unknown] of bodies) {
       const withTheirs = await gw.post(path, body(theirs), asB);
@@ -448,6 +464,12 @@ describe.each(dialects)('[%s] security: every cross-partner path is refused', (d
       const withUnknown = await gw.post(path, body(unknown), asB);
       expect(readable(withTheirs, String(theirs)), `${path} with A's ${what} reads like an unknown ${what}`).toEqual(readable(withUnknown, String(unknown)));
     }
+    // By SKU: A's SKU on B's line is an unknown SKU to B (the answer names only what B sent).
+    const bySku = (sku: string) => ({ ...adjustment(b1, bProduct.id), items: [{ sku, quantity: 1, unit_cost: 1 }] });
+    const skuOfA = await gw.post('/api/partner/v1/adjustments', bySku(p1.sku), asB);
+    expectError(skuOfA, 'VALIDATION_ERROR', 'items[0].sku');
+    const skuUnknown = await gw.post('/api/partner/v1/adjustments', bySku('NO-SUCH-SKU-0001'), asB);
+    expect(readable(skuOfA, p1.sku), "A's SKU reads like an unknown SKU").toEqual(readable(skuUnknown, 'NO-SUCH-SKU-0001'));
     const receipt = (itemId: string) => ({ items: [{ item_id: itemId, received_quantity: 1 }] });
     const template = '/api/partner/v1/inbound/{id}/receive';
     const withTheirs = await gw.post(fill(template, bShipment.id), receipt(a.shipment.itemId), { ...asB, template });
