@@ -131,6 +131,12 @@ const RATE_HEADERS = {
   'X-Request-Id': { schema: { type: 'string', format: 'uuid' }, description: 'Same as request_id in the body.' },
 };
 
+/** What a success answer is, in the words the Errors and Getting started chapters use (no "envelope A/B" jargon). */
+const SUCCESS_DESCRIPTIONS: Record<'A' | 'B', string> = {
+  A: 'Success: `status` is `"ok"`, the result is in `data`, `errors` is null.',
+  B: 'Success: `status` is the number `200`, the result is in `data`, `errors` is null.',
+};
+
 /**
  * @example
  * const doc = buildOpenApiDocument(specs, publicRoutes); // serve as GET /openapi.json
@@ -200,7 +206,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         : {}),
       responses: {
         [String(spec.status)]: {
-          description: `Envelope ${spec.envelope}.`,
+          description: SUCCESS_DESCRIPTIONS[spec.envelope],
           headers: RATE_HEADERS,
           content: {
             'application/json': { schema: components.add(spec.response, 'output'), ...(spec.responseExample === undefined ? {} : { example: successExample(spec) }) },
