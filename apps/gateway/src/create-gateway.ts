@@ -17,7 +17,7 @@ import {
   resolveApiKey,
   isDatabaseReachable,
 } from '@pits/persistence';
-import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
+import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, systemHostResolver } from '@pits/service-runtime';
 import type { GatewayConfig } from './config.js';
 import { buildOpenApiDocument } from './docs/openapi-document.js';
 import { readScalarBundle, renderDocsPage } from './docs/docs-page.js';
@@ -42,7 +42,6 @@ import { mountRoutes } from './routes/mount-routes.js';
 import { PUBLIC_ROUTES, mountPublicRoutes } from './routes/public-routes.js';
 import type { Route } from './routes/route-spec.js';
 import { partnerRoutes } from './routes/partner-routes.js';
-import { systemHostResolver } from './webhooks/system-host-resolver.js';
 
 export const SERVICE_VERSION = '1.0.0';
 

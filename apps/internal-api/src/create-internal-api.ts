@@ -8,24 +8,11 @@ import { performance } from 'node:perf_hooks';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HostResolver } from '@pits/domain';
 import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable } from '@pits/persistence';
-import {
-  type OperatorServer,
-  type ProcessMetrics,
-  type RequestLogFields,
-  type TraceContext,
-  UNMATCHED_ROUTE,
-  createLimitedServer,
-  createOperatorServer,
-  createProcessLogger,
-  createProcessMetrics,
-  durationMs,
-  parseTraceparent,
-} from '@pits/service-runtime';
+import { type OperatorServer, type ProcessMetrics, type RequestLogFields, type TraceContext, UNMATCHED_ROUTE, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, durationMs, parseTraceparent, systemHostResolver } from '@pits/service-runtime';
 import type { Logger } from 'pino';
 import type { InternalApiConfig } from './config.js';
 import { appRouter } from './router.js';
 import { createServiceTokenCheck } from './service-token.js';
-import { systemHostResolver } from './system-host-resolver.js';
 import type { CallRecorder } from './trpc.js';
 
 /** What tests (and main.ts) may supply instead of what the factory would build from the config. */

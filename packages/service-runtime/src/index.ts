@@ -7,3 +7,4 @@ export * from './traceparent.js';
 export * from './metrics.js';
 export * from './operator-server.js';
 export * from './metric-sample.js';
+export * from './system-host-resolver.js';

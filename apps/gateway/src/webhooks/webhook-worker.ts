@@ -6,9 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type HostResolver, WEBHOOK_RETRY, type RetrySchedule, nextRetryDelayMs } from '@pits/domain';
 import { type ClaimedDelivery, type CredentialCipher, type Database, claimDueDeliveries, isDatabaseUnavailable, recordDeliveryAttempt } from '@pits/persistence';
-import type { DeliveryLogFields, DeliveryOutcome } from '@pits/service-runtime';
+import { type DeliveryLogFields, type DeliveryOutcome, systemHostResolver } from '@pits/service-runtime';
 import type { GatewayLogger } from '../http/index.js';
-import { systemHostResolver } from './system-host-resolver.js';
 import { sendDelivery } from './send-delivery.js';
 import type { WebhookMetrics } from './webhook-metrics.js';
 

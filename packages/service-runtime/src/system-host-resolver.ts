@@ -1,6 +1,6 @@
-// The production HostResolver of webhook registration: the operating system's resolver
-// (getaddrinfo, so /etc/hosts as well as DNS), every address of a name, bounded in time. The
-// gateway has its own twin: apps never import each other, and the domain does no I/O.
+// The production HostResolver: the operating system's resolver (getaddrinfo, so /etc/hosts as
+// well as DNS), every address of a name, bounded in time. Webhook registration (gateway and internal
+// API) and the delivery worker all use it.
 import { lookup } from 'node:dns/promises';
 import type { HostResolver } from '@pits/domain';
 
