@@ -2,18 +2,11 @@
 // Starts the partner gateway: config, server, then the database (migrated; while it is not
 // reachable yet the gateway answers 503 and keeps trying); SIGTERM/SIGINT stop it gracefully.
 import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
-import { createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
-import { ConfigError, type GatewayConfig, loadGatewayConfig } from './config.js';
+import { configOrExit, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
+import { loadGatewayConfig } from './config.js';
 import { createGateway } from './create-gateway.js';
 
-let config: GatewayConfig;
-try {
-  config = loadGatewayConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
+const config = configOrExit(() => loadGatewayConfig(process.env));
 const logger = createProcessLogger('gateway', config.logLevel);
 const metrics = createProcessMetrics('gateway');
 const database = createDatabase({ ...config.database, applicationName: `pits-gateway-${process.pid}` }, { logger, ...metrics.databaseEvents });

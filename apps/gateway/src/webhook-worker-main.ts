@@ -3,19 +3,12 @@
 // sent by two workers at once. A database that is unreachable (at start or later) is waited for
 // with backoff; the process never exits for it. SIGTERM/SIGINT finish the round in flight, then exit.
 import { createCredentialCipher, createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
-import { createOperatorServer, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
-import { ConfigError, type WebhookWorkerConfig, loadWebhookWorkerConfig } from './config.js';
+import { configOrExit, createOperatorServer, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
+import { loadWebhookWorkerConfig } from './config.js';
 import { webhookMetrics } from './webhooks/webhook-metrics.js';
 import { createWebhookWorker } from './webhooks/webhook-worker.js';
 
-let config: WebhookWorkerConfig;
-try {
-  config = loadWebhookWorkerConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
-  process.exit(1);
-}
+const config = configOrExit(() => loadWebhookWorkerConfig(process.env));
 const logger = createProcessLogger('webhook-worker', config.logLevel);
 const metrics = createProcessMetrics('webhook-worker');
 const database = createDatabase({ ...config.database, applicationName: `pits-webhook-worker-${process.pid}` }, { logger, ...metrics.databaseEvents });

@@ -1,18 +1,11 @@
 // Entry point: configuration, server, then the database (migrated; while it is not reachable yet
 // calls answer SERVICE_UNAVAILABLE and it keeps trying), and a graceful stop on SIGTERM/SIGINT.
 import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
-import { createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
-import { ConfigError, type InternalApiConfig, loadInternalApiConfig } from './config.js';
+import { configOrExit, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
+import { loadInternalApiConfig } from './config.js';
 import { createInternalApi } from './create-internal-api.js';
 
-let config: InternalApiConfig;
-try {
-  config = loadInternalApiConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  process.stderr.write(`${error.message}\n`);
-  process.exit(1);
-}
+const config = configOrExit(() => loadInternalApiConfig(process.env));
 
 const logger = createProcessLogger('internal-api', config.logLevel);
 const metrics = createProcessMetrics('internal-api');

@@ -23,6 +23,22 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A process's configuration, or its exit: on a ConfigError the message (every bad variable) goes to
+ * stderr and the process exits 1; anything else is a bug and is thrown.
+ *
+ * @example const config = configOrExit(() => loadGatewayConfig(process.env));
+ */
+export function configOrExit<T>(load: () => T): T {
+  try {
+    return load();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  }
+}
+
 const show = (value: string): string => JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
 
 /**
