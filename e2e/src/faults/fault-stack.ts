@@ -259,7 +259,7 @@ export async function startFaultStack(dialect: Dialect, options: FaultStackOptio
         await client.connect();
         try {
           const result = await client.query<{ terminated: boolean }>(
-            'select pg_terminate_backend(pid) as terminated from pg_stat_activity where application_name = any($1::text[]) and pid <> pg_backend_pid()',
+            'select pg_terminate_backend(pid) as terminated from pg_stat_activity where datname = current_database() and application_name = any($1::text[]) and pid <> pg_backend_pid()',
             [names],
           );
           return result.rows.filter((r) => r.terminated).length;

@@ -37,7 +37,9 @@ describe.runIf(dialects.includes('postgres'))('[postgres] lost connections and s
     const admin = new pg.Client({ connectionString: testPostgresUrl() });
     await admin.connect();
     try {
-      const { rows } = await admin.query<{ pid: number }>('select pg_terminate_backend(pid) as pid from pg_stat_activity where application_name = $1', [applicationName]);
+      // Only backends of this test's own throwaway database: other suites share the server.
+      const ownDatabase = t.config.dialect === 'postgres' ? decodeURIComponent(new URL(t.config.url).pathname.slice(1)) : '';
+      const { rows } = await admin.query<{ pid: number }>('select pg_terminate_backend(pid) as pid from pg_stat_activity where datname = $1 and application_name = $2', [ownDatabase, applicationName]);
       return rows.length;
     } finally {
       await admin.end();
