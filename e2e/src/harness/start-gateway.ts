@@ -1,4 +1,5 @@
 // The partner gateway (apps/gateway/dist/main.js) as a child process on a free port.
+import { createHash } from 'node:crypto';
 import { type ChildService, startService } from './child-service.js';
 import { freePort } from './free-port.js';
 
@@ -12,6 +13,16 @@ export interface GatewayProcessOptions {
   name?: string;
   /** `/healthz` to return as soon as the process is up (its database may be unreachable); default `/readyz`. */
   readyPath?: '/readyz' | '/healthz';
+}
+
+/**
+ * Redis keys of one test database's gateways: partner ids restart at 1 in every test database, so
+ * without it suites sharing the Redis server would count each other's requests. The database's
+ * name (not its URL: a fault proxy changes the port) keeps every gateway of one stack together.
+ */
+function rateLimitPrefix(databaseUrl: string): string {
+  const name = /^postgres(ql)?:\/\//.test(databaseUrl) ? new URL(databaseUrl).pathname : databaseUrl;
+  return `e2e:${createHash('sha256').update(name).digest('hex').slice(0, 16)}:`;
 }
 
 /**
@@ -34,7 +45,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
       CREDENTIALS_KEY: options.credentialsKey,
       LOG_LEVEL: 'info',
       SHUTDOWN_TIMEOUT_MS: '2000',
-      ...(options.redisUrl ? { REDIS_URL: options.redisUrl } : {}),
+      ...(options.redisUrl ? { REDIS_URL: options.redisUrl, RATE_LIMIT_KEY_PREFIX: rateLimitPrefix(options.databaseUrl) } : {}),
       ...options.env,
     },
   });
