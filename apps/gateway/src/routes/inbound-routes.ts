@@ -3,14 +3,9 @@
 import { inboundDetailResponse, inboundListQuery, inboundListResponse, pageFacts, rangePagination, receiveInboundBody, receiveInboundResponse } from '@pits/domain';
 import { findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentInboundDetail, presentInboundListEntry, presentReceipt } from './inbound-presenters.js';
-import { actorOf, notFound, pageOf } from './route-helpers.js';
+import { actorOf, notFound, numericId, pageOf } from './route-helpers.js';
 import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
-
-/** A path id that is not a positive integer names no shipment. */
-function shipmentId(value: string | undefined): number {
-  return value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0;
-}
 
 export function inboundRoutes(): Route[] {
   return [
@@ -49,7 +44,7 @@ export function inboundRoutes(): Route[] {
       errors: ['NOT_FOUND'],
       responseExample: { inbound: ex.inboundDetailExample },
       handler: async ({ db, tenantId, params }) => {
-        const shipment = await findInbound(db, tenantId, shipmentId(params.id));
+        const shipment = await findInbound(db, tenantId, numericId(params.id));
         if (!shipment) throw notFound('inbound shipment', params.id);
         return { inbound: presentInboundDetail(shipment) };
       },
@@ -90,7 +85,7 @@ export function inboundRoutes(): Route[] {
           db,
           {
             tenantId,
-            id: shipmentId(params.id),
+            id: numericId(params.id),
             actor: actorOf(partner),
             receipts: body.items.map((i) => ({
               itemId: i.item_id === undefined ? undefined : Number(i.item_id),

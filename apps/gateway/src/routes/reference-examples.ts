@@ -305,7 +305,7 @@ export const stockMovementExample: Example<typeof stockMovementEntry> = {
 // ---------------------------------------------------------------------------------------------
 // Inbound
 
-const productExample: Example<typeof inboundProduct> = {
+export const productExample: Example<typeof inboundProduct> = {
   product_id: 1,
   category_id: 12,
   name: 'Kopi Arabica Gayo 250 g',

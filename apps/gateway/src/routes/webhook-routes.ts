@@ -34,9 +34,9 @@ import type { z } from 'zod';
 import type { GatewayLogger } from '../http/index.js';
 import { sendDelivery } from '../webhooks/send-delivery.js';
 import * as ex from './reference-examples.js';
+import { numericId } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
 
-const idOf = (value: string | undefined) => (value !== undefined && /^[1-9]\d{0,14}$/.test(value) ? Number(value) : 0);
 
 function presentEndpoint(e: WebhookEndpointRecord): z.input<typeof webhookEndpoint> {
   return { id: String(e.id), url: e.url, event_types: e.eventTypes, description: e.description, is_active: true, created_at: e.createdAt, updated_at: e.createdAt };
@@ -149,7 +149,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       errors: ['NOT_FOUND'],
       responseExample: null,
       handler: async ({ db, partner, params, now }) => {
-        await deleteWebhookEndpoint(db, partner.partnerId, idOf(params.id), now);
+        await deleteWebhookEndpoint(db, partner.partnerId, numericId(params.id), now);
         return null;
       },
     }),
@@ -187,7 +187,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       errors: ['NOT_FOUND', 'INVALID_STATE'],
       responseExample: null,
       handler: async ({ db, partner, params, now }) => {
-        await redeliver(db, partner.partnerId, idOf(params.id), now);
+        await redeliver(db, partner.partnerId, numericId(params.id), now);
         return null;
       },
     }),
@@ -224,7 +224,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       },
       handler: async ({ db, partner, params, now }) => {
         // Written, sent and recorded in three steps: no transaction is open while the partner's server answers.
-        const delivery = await createTestDelivery(db, cipher, partner.partnerId, idOf(params.id), { holder: TEST_SENDER, leaseMs: testTimeoutMs * 3, now });
+        const delivery = await createTestDelivery(db, cipher, partner.partnerId, numericId(params.id), { holder: TEST_SENDER, leaseMs: testTimeoutMs * 3, now });
         const attempt = await sendDelivery(delivery, { timeoutMs: testTimeoutMs, policy: urlPolicy, resolve: resolveHost, now: () => new Date(), logger: testLogger });
         await recordDeliveryAttempt(db, delivery, TEST_SENDER, { ...attempt, retryAt: null });
         const [recorded] = await listDeliveries(db, partner.partnerId, { limit: 1, deliveryId: delivery.id });
