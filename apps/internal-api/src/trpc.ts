@@ -7,6 +7,7 @@ import { ZodError } from 'zod';
 import { AppError, type ErrorKind, type FieldIssue, type HostResolver, MAX_NESTING_DEPTH, type WebhookUrlPolicy, domainError, exceedsNestingDepth, zodIssuesToFieldIssues } from '@pits/domain';
 import { type CredentialCipher, type Scope, isDatabaseUnavailable, withTransaction } from '@pits/persistence';
 import type { Logger } from 'pino';
+import { underDeadline } from '@pits/service-runtime';
 
 /** What every procedure sees. Built per request by the HTTP server, or by hand in tests. */
 export interface InternalApiContext {
@@ -201,25 +202,13 @@ const boundedNesting = t.middleware(async ({ getRawInput, next }) => {
 const withDeadline = t.middleware(async ({ ctx, next }) => {
   const timeoutMs = ctx.deadlineMs ?? 0;
   if (timeoutMs <= 0) return next();
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(
-        new AppError(
-          domainError('SERVICE_UNAVAILABLE', 'the call could not be completed in time', {
-            issue: `no answer within ${timeoutMs} ms; nothing was committed after this answer, retry later`,
-          }),
-        ),
-      );
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([next({ ctx: { database: { ...ctx.database, signal: controller.signal } } }), expired]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const refusal = () =>
+    new AppError(
+      domainError('SERVICE_UNAVAILABLE', 'the call could not be completed in time', {
+        issue: `no answer within ${timeoutMs} ms; nothing was committed after this answer, retry later`,
+      }),
+    );
+  return underDeadline(timeoutMs, refusal, (signal) => next({ ctx: { database: { ...ctx.database, signal } } }));
 });
 
 /** Carries a refused result out of the transaction it must roll back. */

@@ -8,3 +8,4 @@ export * from './metrics.js';
 export * from './operator-server.js';
 export * from './metric-sample.js';
 export * from './system-host-resolver.js';
+export * from './deadline.js';

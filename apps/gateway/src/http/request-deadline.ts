@@ -3,6 +3,7 @@
 // `ctx.state.deadline` is aborted, and a transaction run with that signal rolls back instead of
 // committing. No caller ever waits on a stalled dependency for longer than this.
 import { AppError, domainError } from '@pits/domain';
+import { underDeadline } from '@pits/service-runtime';
 import type { GatewayAppMiddleware } from './gateway-state.js';
 
 export interface RequestDeadlineOptions {
@@ -19,31 +20,20 @@ export interface RequestDeadlineOptions {
  */
 export function requestDeadline(options: RequestDeadlineOptions): GatewayAppMiddleware {
   const { timeoutMs, exempt } = options;
+  const refusal = () =>
+    new AppError(
+      domainError('SERVICE_UNAVAILABLE', 'the request could not be completed in time', {
+        issue: `no answer within ${timeoutMs} ms; nothing was committed after this answer, retry later (with the same Idempotency-Key for writes)`,
+      }),
+    );
   return async (ctx, next) => {
     if (exempt?.(ctx.path)) {
       await next();
       return;
     }
-    const controller = new AbortController();
-    ctx.state.deadline = controller.signal;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(
-          new AppError(
-            domainError('SERVICE_UNAVAILABLE', 'the request could not be completed in time', {
-              issue: `no answer within ${timeoutMs} ms; nothing was committed after this answer, retry later (with the same Idempotency-Key for writes)`,
-            }),
-          ),
-        );
-      }, timeoutMs);
+    await underDeadline(timeoutMs, refusal, async (signal) => {
+      ctx.state.deadline = signal;
+      await next();
     });
-    try {
-      // The race keeps a late failure of `next()` handled; a late success finds the response sent.
-      await Promise.race([next(), expired]);
-    } finally {
-      clearTimeout(timer);
-    }
   };
 }
