@@ -132,11 +132,11 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     it('register (201, secret shown once), list without the secret, delete', async () => {
       const partner = await onboardPartner(stack.internal, gw, { label: 'HookCrud', tenants: 0 });
       const other = await onboardPartner(stack.internal, gw, { label: 'HookOther', tenants: 0 });
-      const first = await register(partner, 'https://partner.example/hooks/pits', 'warehouse app');
+      const first = await register(partner, 'http://127.0.0.1:9/hooks/pits', 'warehouse app');
       expect(first.body).toMatchObject({ status: 'ok', errors: null });
       expect(first.body.data.webhook).toEqual({
         id: expect.stringMatching(/^\d+$/),
-        url: 'https://partner.example/hooks/pits',
+        url: 'http://127.0.0.1:9/hooks/pits',
         event_types: [EVENT],
         description: 'warehouse app',
         is_active: true,
@@ -146,7 +146,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
       });
       const second = await register(partner, 'http://127.0.0.1:9/second');
       expect(second.secret).not.toBe(first.secret);
-      const theirs = await register(other, 'https://other.example/hook');
+      const theirs = await register(other, 'http://127.0.0.1:9/hook');
 
       const listed = await gw.get(WEBHOOKS, { key: partner.key });
       expect(listed.status, listed.text).toBe(200);
