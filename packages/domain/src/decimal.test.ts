@@ -153,6 +153,17 @@ describe('toScaled / fromScaled', () => {
     expect(fromScaled(0).isZero()).toBe(true);
   });
 
+  it('reads a safe integer exactly as the division by 10^4 does, at every magnitude and sign', () => {
+    const samples = [0, 1, -1, 9, 10, 99, 100, 999, 1000, 9999, 10_000, 10_001, -10_001, 123_456_789, -5, 50_000, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER];
+    for (let i = 0; i < 2000; i += 1) samples.push(Math.round((Math.random() - 0.5) * 2 * 10 ** (i % 16)));
+    for (const scaled of samples) {
+      const divided = new Dec(String(scaled)).dividedBy(10_000);
+      expect(fromScaled(scaled).equals(divided), String(scaled)).toBe(true);
+      expect(fromScaled(scaled).toFixed()).toBe(divided.toFixed());
+    }
+    expect(fromScaled(-0).toFixed()).toBe('0');
+  });
+
   it('round trips values through storage', () => {
     for (const v of ['0', '0.0001', '1', '19.99', '-3.1415', '123456.7891', '900719925474.0991', '-900719925474.0991']) {
       expect(fromScaled(toScaled(v)).toFixed()).toBe(dec(v).toFixed());

@@ -60,8 +60,23 @@ export function toScaled(value: DecimalInput): number {
   return n;
 }
 
-/** The value of a stored quantity. @example fromScaled(15000).toString() === '1.5' */
+const SCALE_DIGITS = 10 ** QUANTITY_SCALE;
+
+/**
+ * The value of a stored quantity. A safe integer (every stored quantity) is split into its
+ * integer and fraction digits by integer arithmetic, exact, so reading a row costs one decimal
+ * parse instead of a decimal division; anything else is divided.
+ *
+ * @example fromScaled(15000).toString() === '1.5'
+ */
 export function fromScaled(scaled: number | bigint | string): Dec {
+  if (typeof scaled === 'number' && Number.isSafeInteger(scaled)) {
+    const abs = Math.abs(scaled);
+    const fraction = abs % SCALE_DIGITS;
+    const whole = (abs - fraction) / SCALE_DIGITS;
+    const text = fraction === 0 ? String(whole) : `${whole}.${String(fraction).padStart(QUANTITY_SCALE, '0')}`;
+    return new Dec(scaled < 0 ? `-${text}` : text);
+  }
   return new Dec(scaled.toString()).dividedBy(SCALE_FACTOR);
 }
 
