@@ -21,6 +21,13 @@ describe('memory rate-limit store', () => {
     expect(await store.hit('p:1', MINUTE, T0 + MINUTE)).toEqual({ count: 1, resetAt: T0 + 2 * MINUTE });
   });
 
+  it('answers at once through hitNow, in the same counters as hit', async () => {
+    const store = createMemoryRateLimitStore();
+    expect(store.hitNow?.('p:1', MINUTE, T0 + 1)).toEqual({ count: 1, resetAt: T0 + MINUTE });
+    expect(await store.hit('p:1', MINUTE, T0 + 2)).toEqual({ count: 2, resetAt: T0 + MINUTE });
+    expect(store.hitNow?.('p:1', MINUTE, T0 + 3)).toEqual({ count: 3, resetAt: T0 + MINUTE });
+  });
+
   it('drops buckets of past windows', async () => {
     const store = createMemoryRateLimitStore({ pruneEveryMs: MINUTE });
     for (let i = 0; i < 50; i += 1) await store.hit(`p:${i}`, MINUTE, T0 + 10);

@@ -136,6 +136,16 @@ describe('rateLimit', () => {
     expect(lines.some((l) => l.level === 40 && String(l.msg).includes('rate-limit store failed'))).toBe(true);
   });
 
+  it('counts through a store that answers at once without waiting on its promise', async () => {
+    const memory = createMemoryRateLimitStore();
+    const immediate: RateLimitStore = { hit: () => new Promise(() => undefined), hitNow: memory.hitNow! };
+    const { url } = await start({ store: immediate, storeTimeoutMs: 60_000 });
+    const res = await fetch(`${url}/adjustments`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-ratelimit-remaining')).toBe('4');
+    expect((await fetch(`${url}/adjustments`)).headers.get('x-ratelimit-remaining')).toBe('3');
+  });
+
   it('fails open when the store hangs', async () => {
     const hanging: RateLimitStore = { hit: () => new Promise(() => undefined) };
     const { url } = await start({ store: hanging, storeTimeoutMs: 30 });

@@ -105,7 +105,10 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
     const at = now();
     let buckets: BucketState[];
     try {
-      const hits = await withTimeout(Promise.all(wanted.map((b) => store.hit(b.key, windowMs, at))), storeTimeoutMs);
+      const { hitNow } = store;
+      const hits = hitNow
+        ? wanted.map((b) => hitNow(b.key, windowMs, at))
+        : await withTimeout(Promise.all(wanted.map((b) => store.hit(b.key, windowMs, at))), storeTimeoutMs);
       buckets = wanted.map((b, i) => {
         const hit = hits[i] ?? { count: 0, resetAt: at + windowMs };
         return {
@@ -132,14 +135,14 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
       return;
     }
 
-    const report = tightest(buckets);
+    const report = buckets.length === 1 ? buckets[0]! : tightest(buckets);
     const secondsToReset = Math.max(0, Math.ceil((report.resetAt - at) / 1000));
     ctx.set('X-RateLimit-Limit', String(report.limit));
     ctx.set('X-RateLimit-Remaining', String(report.remaining));
     ctx.set('X-RateLimit-Reset', String(Math.ceil(report.resetAt / 1000)));
     ctx.set(
       'RateLimit-Policy',
-      [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
+      buckets.length === 1 ? `${report.limit};w=${windowSeconds}` : [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
     );
     ctx.set('RateLimit', `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`);
 
