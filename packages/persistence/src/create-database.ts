@@ -3,7 +3,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DatabaseConfig } from './database-config.js';
 import { dialectOf } from './dialects/dialect-registry.js';
-import type { DatabaseConnections, DatabaseEvents, SqlDialect } from './dialects/sql-dialect.js';
+import type { DatabaseConnections, DatabaseEvents, DirectExecutor, SqlDialect } from './dialects/sql-dialect.js';
 import type { DB } from './schema/index.js';
 
 export type { DatabaseConnections, DatabaseEvents } from './dialects/sql-dialect.js';
@@ -19,6 +19,8 @@ export type { DatabaseConnections, DatabaseEvents } from './dialects/sql-dialect
 export interface Database {
   readonly db: Kysely<DB>;
   readonly dialect: SqlDialect;
+  /** Runs statements at once when the database can take them now (an embedded database); see `DirectExecutor`. */
+  readonly direct?: DirectExecutor;
   /** How its connections are used right now (metrics). */
   connections(): DatabaseConnections;
   destroy(): Promise<void>;
@@ -34,7 +36,8 @@ export interface Database {
 export function createDatabase(config: DatabaseConfig, events: DatabaseEvents = {}): Database {
   const dialect = dialectOf(config);
   const db = dialect.open(config, events);
-  return { db, dialect, connections: () => dialect.connections(db), destroy: () => db.destroy() };
+  const direct = dialect.directExecutor?.(db);
+  return { db, dialect, ...(direct ? { direct } : {}), connections: () => dialect.connections(db), destroy: () => db.destroy() };
 }
 
 /**

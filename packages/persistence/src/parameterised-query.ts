@@ -138,7 +138,17 @@ export function preparedQuery<P extends object, R, S extends QueryShape = undefi
     const { compiled, bindings } = templateFor(scope, params);
     return { ...compiled, parameters: bindings.map((bind) => bind(params)) } as CompiledQuery<R>;
   };
-  const run = (scope: Scope, params: P) => scope.db.executeQuery(compile(scope, params));
+  // Straight on the driver when the database can take the statement that way, else through Kysely.
+  const run = (scope: Scope, params: P): Promise<QueryResult<R>> => {
+    const compiled = compile(scope, params);
+    let direct: QueryResult<R> | Promise<QueryResult<R>> | undefined;
+    try {
+      direct = scope.direct?.run<R>(compiled, scope.db.isTransaction);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return direct ? Promise.resolve(direct) : scope.db.executeQuery(compiled);
+  };
   return {
     compile,
     run,

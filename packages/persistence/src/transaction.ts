@@ -3,7 +3,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { AppError } from '@pits/domain';
 import { DatabaseUnavailableError } from './database-unavailable-error.js';
-import type { SqlDialect } from './dialects/sql-dialect.js';
+import type { DirectExecutor, SqlDialect } from './dialects/sql-dialect.js';
 import type { DB } from './schema/index.js';
 
 /** Anything queries can run on: an open database or a transaction. */
@@ -16,6 +16,8 @@ export interface Scope {
    * rolls back instead of committing, so work is never committed after its caller was told 503.
    */
   readonly signal?: AbortSignal | undefined;
+  /** The database's way to run a statement at once (see `DirectExecutor`); prepared queries use it when present. */
+  readonly direct?: DirectExecutor | undefined;
 }
 
 /** A running transaction. */
@@ -49,11 +51,12 @@ export async function withTransaction<T>(scope: Scope, work: (tx: Tx) => Promise
   for (let attempt = 1; ; attempt += 1) {
     if (signal?.aborted) throw deadlinePassed();
     try {
-      return await scope.db.transaction().execute(async (trx) => {
-        const result = await work({ db: trx, dialect: scope.dialect, signal });
+      const inTransaction = async (trx: Transaction<DB>) => {
+        const result = await work({ db: trx, dialect: scope.dialect, signal, direct: scope.direct });
         if (signal?.aborted) throw deadlinePassed();
         return result;
-      });
+      };
+      return await (scope.direct?.transaction ? scope.direct.transaction(inTransaction) : scope.db.transaction().execute(inTransaction));
     } catch (error) {
       if (error instanceof AppError || attempt >= MAX_ATTEMPTS || !scope.dialect.errors.isTransientConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt + Math.random() * 10));

@@ -2,7 +2,7 @@
 // with server and client deadlines, type parsers that return what the other dialects return, row
 // locks, pg_trgm indexes for substring search, and bulk writes over unnest()ed arrays.
 import { randomBytes } from 'node:crypto';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresDialect, type QueryResult, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../database-config.js';
 import { deadlinesOf } from '../database-config.js';
@@ -10,7 +10,7 @@ import { type ParamRef, markedList, preparedQuery } from '../parameterised-query
 import { AREA_FIELDS, AREA_INSERT_COLUMNS, SEARCH_COLUMNS, STORED_AREA_COLUMNS } from '../repositories/area-fields.js';
 import type { AreaRegionLevel, DB } from '../schema/index.js';
 import { type GuardedClientConfig, NamedStatementClient } from './postgres-named-statements.js';
-import type { AreaStore, DatabaseEvents, SqlDialect, TestEnvironment } from './sql-dialect.js';
+import type { AreaStore, DatabaseEvents, DirectExecutor, SqlDialect, TestEnvironment } from './sql-dialect.js';
 import { queryLog } from './query-events.js';
 import { containsPattern, likePattern, standardSql } from './standard-sql.js';
 
@@ -201,6 +201,39 @@ function urlInSchema(url: string, schema: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Statements outside transactions, straight on the pool
+
+const directs = new WeakMap<Kysely<DB>, DirectExecutor>();
+
+const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+
+/**
+ * A statement outside any transaction takes a pooled connection, runs and gives it back, as
+ * Kysely's executor does with several asynchronous layers more; the result has Kysely's shape.
+ * A statement of a transaction stays on Kysely's connection for it.
+ */
+function pooledExecutor(pool: pg.Pool, events: DatabaseEvents): DirectExecutor {
+  const { onQuery, onQueryError } = events;
+  const runOnPool = async <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
+    const client = await pool.connect().catch((error: unknown) => {
+      onQueryError?.(error);
+      throw error;
+    });
+    try {
+      const { command, rowCount, rows } = await client.query(compiled.sql, compiled.parameters as unknown[]);
+      onQuery?.(compiled.sql, compiled.parameters);
+      return { rows: (rows ?? []) as R[], ...(AFFECTING.has(command) ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}) };
+    } catch (error) {
+      onQueryError?.(error);
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
+  return { run: (compiled, fromTransaction) => (fromTransaction ? undefined : runOnPool(compiled)) };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The dialect
 
 // The pool under each Kysely instance this dialect opened, for `connections`.
@@ -239,8 +272,11 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
     pool.on('error', (error: Error) => events.logger?.warn({ err: error.message }, 'database connection lost; it will be replaced'));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...queryLog(events) });
     pools.set(db, pool);
+    directs.set(db, pooledExecutor(pool, events));
     return db;
   },
+
+  directExecutor: (db) => directs.get(db),
 
   connections(db) {
     const pool = pools.get(db);

@@ -17,16 +17,19 @@
 //   JSON                           -> string (parsed by the table's mapper)
 import type {
   ColumnDefinitionBuilder,
+  CompiledQuery,
   Expression,
   InsertQueryBuilder,
   InsertResult,
   Kysely,
   OnConflictBuilder,
+  QueryResult,
   RawBuilder,
   SelectExpression,
   SelectQueryBuilder,
   Selectable,
   Selection,
+  Transaction,
   UpdateQueryBuilder,
   UpdateResult,
 } from 'kysely';
@@ -35,6 +38,23 @@ import type { DatabaseConfig } from '../database-config.js';
 import type { AreaImportRow, AreaUpdate, RegionInsert, RegionMatch, RegionUpdate, StoredArea } from '../repositories/area-fields.js';
 import type { AreaRegionLevel, DB } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
+
+/**
+ * Runs a compiled statement straight on the driver, without the layers of Kysely's executor, when
+ * that overtakes no one: an embedded database answers at once (synchronously) while its one
+ * connection is free or held by the caller's own transaction (`fromTransaction`); a server
+ * database answers a statement outside any transaction on a pooled connection. Undefined means it
+ * cannot: run it through Kysely. It reports to the database's events as Kysely's log would, and
+ * fails with the driver's own errors.
+ */
+export interface DirectExecutor {
+  run<R>(compiled: CompiledQuery, fromTransaction: boolean): QueryResult<R> | Promise<QueryResult<R>> | undefined;
+  /**
+   * `work` in one transaction, as `db.transaction().execute(work)` runs it (commit when it returns,
+   * rollback when it throws), with less machinery per call. Absent: Kysely's transaction.
+   */
+  transaction?<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+}
 
 /** Where a database reports connections it lost (they are replaced; nothing else needs doing). */
 export interface DatabaseEvents {
@@ -193,6 +213,11 @@ export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
   open(config: C, events: DatabaseEvents): Kysely<DB>;
   /** How the connections of `db` (opened by this dialect's `open`) are used right now; cheap, called on every metrics scrape. */
   connections(db: Kysely<DB>): DatabaseConnections;
+  /**
+   * For a database that runs in the process: how a compiled statement runs at once, without
+   * Kysely's asynchronous executor, when it can (see `DirectExecutor`). Absent: always through Kysely.
+   */
+  directExecutor?(db: Kysely<DB>): DirectExecutor | undefined;
 
   // ---- migrations ---------------------------------------------------------------------------
 

@@ -27,6 +27,11 @@ class ConnectionQueue {
   #held = false;
   readonly #waiting: (() => void)[] = [];
 
+  /** True when no one holds the connection: a caller may use it now, synchronously, without queueing. */
+  get free(): boolean {
+    return !this.#held;
+  }
+
   lock(): Promise<void> {
     if (!this.#held) {
       this.#held = true;
@@ -66,12 +71,21 @@ class SqliteConnection implements DatabaseConnection {
     return statement;
   }
 
-  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  /** Runs `compiled` now; better-sqlite3 is synchronous. */
+  executeNow<R>(compiled: CompiledQuery): QueryResult<R> {
     const statement = this.#prepare(compiled.sql);
     const parameters = compiled.parameters as unknown[];
-    if (statement.reader) return Promise.resolve({ rows: statement.all(...parameters) as R[] });
+    if (statement.reader) return { rows: statement.all(...parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(...parameters);
-    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return Promise.resolve(this.executeNow<R>(compiled));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
@@ -88,11 +102,51 @@ class ProductSqliteDriver implements Driver {
   readonly #connection: SqliteConnection;
   readonly #queue = new ConnectionQueue();
   readonly #lockWaitMs: number;
+  /** Between a BEGIN that took the write lock and its COMMIT or ROLLBACK. */
+  #inTransaction = false;
 
   constructor(raw: BetterSqlite3.Database, lockWaitMs: number) {
     this.#raw = raw;
     this.#connection = new SqliteConnection(raw);
     this.#lockWaitMs = lockWaitMs;
+  }
+
+  /**
+   * Runs `compiled` at once when that cannot overtake anyone: from inside the open transaction
+   * (which holds the one connection), or, from outside any transaction, while no one holds the
+   * connection. Otherwise undefined: the caller queues through Kysely like everyone else.
+   */
+  runNow<R>(compiled: CompiledQuery, fromTransaction: boolean): QueryResult<R> | undefined {
+    if (fromTransaction ? !this.#inTransaction : !this.#queue.free) return undefined;
+    return this.#connection.executeNow<R>(compiled);
+  }
+
+  /**
+   * `work` in one write transaction on the one connection, as Kysely's transaction would run it
+   * (queued behind the connection's holder, BEGIN IMMEDIATE waiting out another process's lock,
+   * COMMIT, or ROLLBACK when it throws), without building a transaction object per call.
+   * `connection` is the one connection as the caller reports its statements.
+   */
+  async transaction<T>(connection: DatabaseConnection, work: () => Promise<T>): Promise<T> {
+    await this.#queue.lock();
+    try {
+      await this.beginTransaction(connection);
+      try {
+        const result = await work();
+        await this.commitTransaction(connection);
+        return result;
+      } catch (error) {
+        await this.rollbackTransaction(connection);
+        throw error;
+      }
+    } finally {
+      this.#queue.unlock();
+    }
+  }
+
+  /** The one connection, for a transaction object that runs on it while `transaction` holds it. */
+  get connection(): SqliteConnection {
+    return this.#connection;
   }
 
   async init(): Promise<void> {}
@@ -108,6 +162,7 @@ class ProductSqliteDriver implements Driver {
     for (;;) {
       try {
         await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+        this.#inTransaction = true;
         return;
       } catch (error) {
         if (!isBusy(error) || Date.now() + pause > giveUpAt) throw error;
@@ -122,9 +177,11 @@ class ProductSqliteDriver implements Driver {
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('commit'));
+    this.#inTransaction = false;
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#inTransaction = false;
     await connection.executeQuery(CompiledQuery.raw('rollback'));
   }
 
@@ -150,8 +207,22 @@ export class ProductSqliteDialect implements KyselyDialect {
     this.#lockWaitMs = lockWaitMs;
   }
 
+  #driver: ProductSqliteDriver | undefined;
+
   createDriver(): Driver {
-    return new ProductSqliteDriver(this.#raw, this.#lockWaitMs);
+    this.#driver ??= new ProductSqliteDriver(this.#raw, this.#lockWaitMs);
+    return this.#driver;
+  }
+
+  /** The driver Kysely runs on (created with the Kysely instance). */
+  get driver(): ProductSqliteDriver {
+    if (!this.#driver) throw new Error('the SQLite driver is created with its Kysely instance');
+    return this.#driver;
+  }
+
+  /** See `ProductSqliteDriver.runNow`; undefined before Kysely created the driver. */
+  runNow<R>(compiled: CompiledQuery, fromTransaction: boolean): QueryResult<R> | undefined {
+    return this.#driver?.runNow<R>(compiled, fromTransaction);
   }
 
   createQueryCompiler(): QueryCompiler {

@@ -1,0 +1,175 @@
+// Statements run at once (DirectExecutor): an embedded database answers a prepared statement
+// without Kysely's asynchronous executor, but only when that overtakes no one. A read must never
+// run on the one connection while another caller's transaction holds it (it would see that
+// transaction's uncommitted rows); inside its own transaction it runs there.
+import type { CompiledQuery } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase } from '../create-database.js';
+import { migrateOrThrow } from '../migrate.js';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
+import { type TestDatabase, openTestDatabase, testDialects } from '../testing/index.js';
+import { withTransaction } from '../transaction.js';
+import { dialectNamed } from './dialect-registry.js';
+
+const dialects = await testDialects();
+const embedded = dialects.filter((name) => dialectNamed(name).capabilities.embedded);
+const AT = '2026-11-23T00:00:00.000Z';
+
+const tenantNamed = preparedQuery({
+  build: (scope, param: ParamRef<{ id: string }>) => scope.db.selectFrom('tenants').select(['id', 'name']).where('id', '=', param('id')),
+});
+const insertTenant = preparedQuery({
+  build: (scope, param: ParamRef<{ id: string; name: string }>) =>
+    scope.db.insertInto('tenants').values({ id: param('id'), name: param('name'), tenant_type: 'live', created_at: AT, updated_at: AT }),
+});
+
+describe.each(dialects)('[%s] a prepared read beside another caller’s transaction', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+  });
+  afterAll(() => t.cleanup());
+
+  it('never sees the transaction’s uncommitted rows, and sees them once committed', async () => {
+    let releaseWriter!: () => void;
+    const writerMayFinish = new Promise<void>((resolve) => {
+      releaseWriter = resolve;
+    });
+    let readDuringWrite: Promise<unknown> | undefined;
+    const writer = withTransaction(t.database, async (tx) => {
+      await insertTenant.run(tx, { id: 'tenant-in-flight', name: 'In flight' });
+      expect(await tenantNamed.takeFirst(tx, { id: 'tenant-in-flight' })).toEqual({ id: 'tenant-in-flight', name: 'In flight' });
+      readDuringWrite = tenantNamed.takeFirst(t.database, { id: 'tenant-in-flight' });
+      await writerMayFinish;
+      throw new Error('roll back');
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    releaseWriter();
+    await expect(writer).rejects.toThrow('roll back');
+    expect(await readDuringWrite).toBeUndefined();
+
+    await withTransaction(t.database, (tx) => insertTenant.run(tx, { id: 'tenant-committed', name: 'Committed' }));
+    expect(await tenantNamed.takeFirst(t.database, { id: 'tenant-committed' })).toEqual({ id: 'tenant-committed', name: 'Committed' });
+  });
+});
+
+describe.each(embedded)('[%s] statements run at once', (dialect) => {
+  let t: TestDatabase;
+  const reported: unknown[] = [];
+  const seen: string[] = [];
+  let database: ReturnType<typeof createDatabase>;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    database = createDatabase(t.config, { onQueryError: (error) => reported.push(error), onQuery: (text) => seen.push(text) });
+    await migrateOrThrow(database);
+  });
+  afterAll(async () => {
+    await database.destroy();
+    await t.cleanup();
+  });
+
+  const compiled = (id: string): CompiledQuery => tenantNamed.compile(database, { id });
+
+  it('answers synchronously while the connection is free, and defers while a transaction holds it', async () => {
+    const direct = database.direct!;
+    expect(direct).toBeDefined();
+    expect(direct.run(compiled('nobody'), false)).toEqual({ rows: [] });
+    expect(seen.at(-1)).toBe(compiled('nobody').sql);
+
+    await withTransaction(database, async (tx) => {
+      await insertTenant.run(tx, { id: 'tenant-direct', name: 'Direct' });
+      // Another caller: must wait for the connection.
+      expect(direct.run(compiled('tenant-direct'), false)).toBeUndefined();
+      // This transaction: runs in it, seeing its own row.
+      expect(direct.run(compiled('tenant-direct'), true)).toEqual({ rows: [{ id: 'tenant-direct', name: 'Direct' }] });
+    });
+    // Outside any transaction a caller never claims to be inside one.
+    expect(direct.run(compiled('tenant-direct'), true)).toBeUndefined();
+    expect(direct.run(compiled('tenant-direct'), false)).toEqual({ rows: [{ id: 'tenant-direct', name: 'Direct' }] });
+  });
+
+  it('runs transactions one at a time, committing or rolling back whole, Kysely-built statements included', async () => {
+    const order: string[] = [];
+    let releaseFirst!: () => void;
+    const firstMayCommit = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    const first = withTransaction(database, async (tx) => {
+      expect(tx.db.isTransaction).toBe(true);
+      order.push('first begins');
+      await tx.db.insertInto('tenants').values({ id: 'tenant-first', name: 'First', tenant_type: 'live', created_at: AT, updated_at: AT }).execute();
+      await firstMayCommit;
+      order.push('first commits');
+    });
+    const second = withTransaction(database, async (tx) => {
+      order.push('second begins');
+      return tx.db.selectFrom('tenants').select('name').where('id', '=', 'tenant-first').executeTakeFirst();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    releaseFirst();
+    await first;
+    expect(await second).toEqual({ name: 'First' });
+    expect(order).toEqual(['first begins', 'first commits', 'second begins']);
+
+    const failed = withTransaction(database, async (tx) => {
+      await tx.db.insertInto('tenants').values({ id: 'tenant-rolled-back', name: 'Gone', tenant_type: 'live', created_at: AT, updated_at: AT }).execute();
+      throw new Error('changed my mind');
+    });
+    await expect(failed).rejects.toThrow('changed my mind');
+    expect(await tenantNamed.takeFirst(database, { id: 'tenant-rolled-back' })).toBeUndefined();
+  });
+
+  it('reports a failing Kysely-built statement inside a transaction', async () => {
+    const before = reported.length;
+    const twice = withTransaction(database, async (tx) => {
+      const row = { id: 'tenant-kysely-twice', name: 'Twice', tenant_type: 'live', created_at: AT, updated_at: AT };
+      await tx.db.insertInto('tenants').values(row).execute();
+      await tx.db.insertInto('tenants').values(row).execute();
+    });
+    await expect(twice).rejects.toSatisfy((error: unknown) => database.dialect.errors.isUniqueViolation(error));
+    expect(reported.length).toBe(before + 1);
+    expect(await tenantNamed.takeFirst(database, { id: 'tenant-kysely-twice' })).toBeUndefined();
+  });
+
+});
+
+describe.each(dialects)('[%s] statements straight on the driver', (dialect) => {
+  let t: TestDatabase;
+  const reported: unknown[] = [];
+  let database: ReturnType<typeof createDatabase>;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    database = createDatabase(t.config, { onQueryError: (error) => reported.push(error) });
+    await migrateOrThrow(database);
+  });
+  afterAll(async () => {
+    await database.destroy();
+    await t.cleanup();
+  });
+
+  it('answers outside a transaction with what Kysely’s executor answers, and leaves a transaction’s statements to it', async () => {
+    const direct = database.direct!;
+    expect(direct).toBeDefined();
+    const insert = insertTenant.compile(database, { id: 'tenant-same', name: 'Same' });
+    const viaDirect = await direct.run(insert, false);
+    expect(viaDirect).toEqual({ rows: [], numAffectedRows: 1n, ...(viaDirect && 'insertId' in viaDirect ? { insertId: viaDirect.insertId } : {}) });
+    const read = tenantNamed.compile(database, { id: 'tenant-same' });
+    expect((await direct.run(read, false))?.rows).toEqual((await database.db.executeQuery(read)).rows);
+    expect((await direct.run(read, false))?.rows).toEqual([{ id: 'tenant-same', name: 'Same' }]);
+    await withTransaction(database, async (tx) => {
+      // The transaction's own connection is Kysely's (server) or the one connection (embedded).
+      const inside = direct.run(read, true);
+      if (inside !== undefined) expect((await inside).rows).toEqual([{ id: 'tenant-same', name: 'Same' }]);
+      expect(await tenantNamed.takeFirst(tx, { id: 'tenant-same' })).toEqual({ id: 'tenant-same', name: 'Same' });
+    });
+  });
+
+  it('throws the driver’s own error and reports it as a failed statement', async () => {
+    await insertTenant.run(database, { id: 'tenant-twice', name: 'Once' });
+    const before = reported.length;
+    const failure = await insertTenant.run(database, { id: 'tenant-twice', name: 'Twice' }).catch((error: unknown) => error);
+    expect(database.dialect.errors.isUniqueViolation(failure)).toBe(true);
+    expect(reported.length).toBe(before + 1);
+    expect(reported.at(-1)).toBe(failure);
+  });
+});
