@@ -208,7 +208,18 @@ const withDeadline = t.middleware(async ({ ctx, next }) => {
         issue: `no answer within ${timeoutMs} ms; nothing was committed after this answer, retry later`,
       }),
     );
-  return underDeadline(timeoutMs, refusal, (signal) => next({ ctx: { database: { ...ctx.database, signal } } }));
+  return underDeadline(timeoutMs, refusal, (deadline) =>
+    next({
+      ctx: {
+        database: {
+          ...ctx.database,
+          get signal() {
+            return deadline.signal;
+          },
+        },
+      },
+    }),
+  );
 });
 
 /** Carries a refused result out of the transaction it must roll back. */

@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { Scope } from '@pits/persistence';
+import type { Deadline } from '@pits/service-runtime';
 
 /** Where a partner's installation for a tenant stands. */
 export type InstallationState = 'active' | 'inactive' | 'unknown';
@@ -40,8 +41,8 @@ export interface GatewayState {
   installation?: { tenantId: string; state: InstallationState };
   /** Operation name (`inbound.list`, `areas.search`…) used by rate-limit buckets and the access log. */
   routeName?: string;
-  /** Aborted when the request's deadline passes (set by `requestDeadline`): its work must not commit any more. */
-  deadline?: AbortSignal;
+  /** Its signal is aborted when the request's deadline passes (set by `requestDeadline`): its work must not commit any more. */
+  deadline?: Deadline;
   /** Set by `idempotency` when this request claimed an Idempotency-Key: the route stores its response through it. */
   idempotency?: IdempotencyCompletion;
 }

@@ -31,8 +31,8 @@ export function requestDeadline(options: RequestDeadlineOptions): GatewayAppMidd
       await next();
       return;
     }
-    await underDeadline(timeoutMs, refusal, async (signal) => {
-      ctx.state.deadline = signal;
+    await underDeadline(timeoutMs, refusal, async (deadline) => {
+      ctx.state.deadline = deadline;
       await next();
     });
   };

@@ -58,7 +58,9 @@ function idempotencyTakenOver(): AppError {
 function handle(spec: Route, database: Database, now: () => Date): GatewayMiddleware {
   return async (ctx) => {
     const state = ctx.state as GatewayState & { body?: unknown; query?: unknown };
-    const scope: Scope = { db: database.db, dialect: database.dialect, signal: state.deadline };
+    // Only a write needs the deadline's signal (a transaction past it must not commit); a read
+    // commits nothing, so its signal is never made.
+    const scope: Scope = { db: database.db, dialect: database.dialect, signal: WRITES.has(ctx.method) ? state.deadline?.signal : undefined, direct: database.direct };
     const input = {
       partner: state.partner!,
       tenantId: state.tenantId ?? '',
