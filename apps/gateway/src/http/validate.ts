@@ -46,6 +46,8 @@ function malformedQueryParameter(querystring: string): string | undefined {
   return undefined;
 }
 
+const NONE: ReadonlySet<string> = new Set();
+
 function refused(issues: FieldIssue[]): AppError {
   const first = issues[0]!;
   return new AppError(domainError('VALIDATION_ERROR', `${first.field} ${first.issue}`, { field: first.field, issue: first.issue, issues }));
@@ -111,7 +113,8 @@ export function validateQuery<S extends z.ZodType>(schema: S): GatewayMiddleware
  */
 export function validateParams(): GatewayMiddleware {
   return async (ctx, next) => {
-    const undecodable = new Set(ctx.path.split('/').filter((segment) => !percentDecode(segment, false).utf8));
+    // Only a percent-encoded segment can stand for bytes that are not UTF-8.
+    const undecodable = ctx.path.includes('%') ? new Set(ctx.path.split('/').filter((segment) => !percentDecode(segment, false).utf8)) : NONE;
     const issues: FieldIssue[] = [];
     for (const [name, value] of Object.entries(ctx.params ?? {})) {
       const issue = undecodable.has(value) ? NOT_UTF8_ISSUE : textIssue(value);
