@@ -21,6 +21,12 @@ describe('jsonBody', () => {
       });
       router.patch('/echo', echo, (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
       router.get('/echo', echo, (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
+      // As in the gateway, where authentication awaits first: the body has arrived by the time it is read.
+      const later: Parameters<typeof router.post>[1] = async (_ctx, next) => {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await next();
+      };
+      router.post('/later', later, echo, (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
     });
   });
   afterAll(() => server.close());
@@ -39,6 +45,29 @@ describe('jsonBody', () => {
     expect((await json(empty)).data).toEqual({ body: {} });
     const blank = await fetch(`${server.url}/echo`, { method: 'PATCH', body: '  \n', headers: { 'Content-Type': 'application/json' } });
     expect((await json(blank)).data).toEqual({ body: {} });
+  });
+
+  it('reads the same body whether it arrived before the parser ran or streams in after, in one chunk or many', async () => {
+    const body = { reason: 'ünïcødé ✓', items: Array.from({ length: 300 }, (_, i) => ({ product_id: String(i), quantity: i })) };
+    const whole = await fetch(`${server.url}/later`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await json(whole)).data).toEqual({ body });
+    // Headers first, the body in pieces over the following 60 ms: read as it streams in.
+    const text = new TextEncoder().encode(JSON.stringify(body));
+    const pieces = [text.slice(0, 7), text.slice(7, 4000), text.slice(4000)];
+    const slow = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = pieces.shift();
+        if (next === undefined) return controller.close();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        controller.enqueue(next);
+      },
+    });
+    for (const path of ['/echo', '/later']) {
+      const streamed = await fetch(`${server.url}${path}`, { method: 'POST', body: path === '/echo' ? slow : new Blob([text.slice(0, 10), text.slice(10)]), duplex: 'half' } as RequestInit);
+      expect((await json(streamed)).data).toEqual({ body });
+    }
+    const tooLarge = await fetch(`${server.url}/later`, { method: 'POST', body: objectOfSize(DEFAULT_BODY_LIMIT_BYTES + 1) });
+    expect(tooLarge.status).toBe(413);
   });
 
   it('leaves GET requests alone', async () => {
