@@ -165,7 +165,7 @@ describe.skipIf(!dialects.includes('postgres'))('[postgres] database faults agai
       label: 'late',
       stack,
       gateway: late,
-      warmupMs: 0,
+      faultedFromStart: true,
       holdMs: 3000,
       inject: async () => undefined,
       whileFaulted: async (): Promise<ProbeResult[]> =>

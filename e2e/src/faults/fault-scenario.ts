@@ -41,6 +41,12 @@ export interface ScenarioPlan {
   gateway?: ChildService;
   /** Traffic before the fault (every answer must be 2xx); default 800 ms. */
   warmupMs?: number;
+  /**
+   * The fault was in place before the traffic began (a process started into it): no warm-up, and
+   * every answer counts as during the fault. Without it, an answer quick enough to end before
+   * `inject` ran would be judged as traffic before the fault.
+   */
+  faultedFromStart?: boolean;
   inject(): Promise<void>;
   /** How long the fault holds once injected (at least as long as `whileFaulted` takes). */
   holdMs: number;
@@ -240,15 +246,18 @@ export async function runScenario(plan: ScenarioPlan): Promise<ScenarioOutcome> 
   const { stack } = plan;
   const gateway = plan.gateway ?? stack.gateway;
   const target = trafficTarget(stack, gateway);
+  const startedFaulted = plan.faultedFromStart === true;
+  let injectedAt = startedFaulted ? performance.now() : Number.NaN;
   const traffic = startTraffic(target, { label: plan.label, loops: plan.loops ?? 4, answerTimeoutMs: ANSWER_TIMEOUT_MS, maxDurationMs: 60_000 });
-  let injectedAt = Number.NaN;
   let healedAt = Number.NaN;
   let healed = false;
   let during: ProbeResult[] = [];
   let recovery: Recovery = { ms: null, byProbe: {} };
   try {
-    await sleep(plan.warmupMs ?? 800);
-    injectedAt = performance.now();
+    if (!startedFaulted) {
+      await sleep(plan.warmupMs ?? 800);
+      injectedAt = performance.now();
+    }
     await plan.inject();
     const watching = plan.whileFaulted?.() ?? Promise.resolve([]);
     await sleep(plan.holdMs);
