@@ -96,6 +96,7 @@ export {
   type AdjustmentItemRecord,
   type AdjustmentLocation,
   type AdjustmentRecord,
+  type AdjustmentSummary,
   type AdjustmentWithItems,
   findAdjustment,
   listAdjustments,

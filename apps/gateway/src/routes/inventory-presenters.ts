@@ -5,6 +5,7 @@ import { type Dec, type StockLevel, availableQuantity, toJsonNumber } from '@pit
 import type {
   AdjustmentItemRecord,
   AdjustmentRecord,
+  AdjustmentSummary,
   AdjustmentWithItems,
   StockLevelView,
   StockMovementView,
@@ -62,7 +63,7 @@ export function presentAdjustmentDetail(a: AdjustmentWithItems, currentStock: (p
   return { ...adjustmentHead(a), items: a.items.map((i) => ({ ...adjustmentItem(i), current_stock: n(currentStock(i.productId)) })) };
 }
 
-export function presentAdjustmentListEntry(a: AdjustmentRecord): z.input<typeof contract.adjustmentListEntry> {
+export function presentAdjustmentListEntry(a: AdjustmentSummary): z.input<typeof contract.adjustmentListEntry> {
   return {
     id: a.number,
     adjustment_number: a.number,

@@ -39,7 +39,8 @@ export interface AdjustmentItemRecord {
   notes: string;
 }
 
-export interface AdjustmentRecord {
+/** What a list shows of an adjustment: everything but the actors, which a list never parses. */
+export interface AdjustmentSummary {
   id: number;
   tenantId: string;
   number: string;
@@ -50,14 +51,17 @@ export interface AdjustmentRecord {
   status: AdjustmentStatus;
   totalAmount: Dec;
   itemCount: number;
-  createdBy: Actor;
   approvedAt: string | null;
-  approvedBy: Actor | null;
   rejectedAt: string | null;
-  rejectedBy: Actor | null;
   rejectionReason: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+export interface AdjustmentRecord extends AdjustmentSummary {
+  createdBy: Actor;
+  approvedBy: Actor | null;
+  rejectedBy: Actor | null;
 }
 
 export interface AdjustmentWithItems extends AdjustmentRecord {
@@ -87,7 +91,8 @@ export function toAdjustmentItemRecord(row: AdjustmentItemRow): AdjustmentItemRe
   };
 }
 
-export function toAdjustmentRecord(row: AdjustmentRow, location: AdjustmentLocation): AdjustmentRecord {
+/** The list's projection of a row: no JSON parsed. */
+export function toAdjustmentSummary(row: AdjustmentRow, location: AdjustmentLocation): AdjustmentSummary {
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -99,14 +104,20 @@ export function toAdjustmentRecord(row: AdjustmentRow, location: AdjustmentLocat
     status: row.status,
     totalAmount: dec(row.total_amount),
     itemCount: row.item_count,
-    createdBy: parseActor(row.created_by),
     approvedAt: row.approved_at,
-    approvedBy: parseActor(row.approved_by),
     rejectedAt: row.rejected_at,
-    rejectedBy: parseActor(row.rejected_by),
     rejectionReason: row.rejection_reason,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+export function toAdjustmentRecord(row: AdjustmentRow, location: AdjustmentLocation): AdjustmentRecord {
+  return {
+    ...toAdjustmentSummary(row, location),
+    createdBy: parseActor(row.created_by),
+    approvedBy: parseActor(row.approved_by),
+    rejectedBy: parseActor(row.rejected_by),
   };
 }
 
@@ -124,13 +135,10 @@ function withLocation(scope: Scope) {
 
 type JoinedRow = AdjustmentRow & { location_code: string; location_name: string; location_address: string };
 
+const joinedLocation = (row: JoinedRow): AdjustmentLocation => ({ id: row.location_id, code: row.location_code, name: row.location_name, address: row.location_address });
+
 function fromJoined(row: JoinedRow): AdjustmentRecord {
-  return toAdjustmentRecord(row, {
-    id: row.location_id,
-    code: row.location_code,
-    name: row.location_name,
-    address: row.location_address,
-  });
+  return toAdjustmentRecord(row, joinedLocation(row));
 }
 
 const itemsOf = preparedQuery({
@@ -345,7 +353,7 @@ export async function listAdjustments(
   tenantId: string,
   filters: AdjustmentFilters,
   page: PageRequest,
-): Promise<{ rows: AdjustmentRecord[]; total: number }> {
+): Promise<{ rows: AdjustmentSummary[]; total: number }> {
   const params = {
     tenantId,
     status: filters.status || undefined,
@@ -355,5 +363,5 @@ export async function listAdjustments(
     offset: pageOffset(page),
   };
   const [total, rows] = await Promise.all([keptAdjustmentTotal(scope, params), pageFiltered.execute(scope, params)]);
-  return { rows: rows.map(fromJoined), total };
+  return { rows: rows.map((row) => toAdjustmentSummary(row, joinedLocation(row))), total };
 }
