@@ -211,12 +211,7 @@ const withDeadline = t.middleware(async ({ ctx, next }) => {
   return underDeadline(timeoutMs, refusal, (deadline) =>
     next({
       ctx: {
-        database: {
-          ...ctx.database,
-          get signal() {
-            return deadline.signal;
-          },
-        },
+        database: { ...ctx.database, signal: deadline },
       },
     }),
   );

@@ -6,6 +6,11 @@ import { DatabaseUnavailableError } from './database-unavailable-error.js';
 import type { DirectExecutor, SqlDialect } from './dialects/sql-dialect.js';
 import type { DB } from './schema/index.js';
 
+/** Whether the caller has given up: an AbortSignal, or any deadline that reads `aborted`. */
+export interface CallerDeadline {
+  readonly aborted: boolean;
+}
+
 /** Anything queries can run on: an open database or a transaction. */
 export interface Scope {
   readonly db: Kysely<DB>;
@@ -15,7 +20,7 @@ export interface Scope {
    * The caller's deadline (a request's): once it is aborted, a transaction run in this scope
    * rolls back instead of committing, so work is never committed after its caller was told 503.
    */
-  readonly signal?: AbortSignal | undefined;
+  readonly signal?: CallerDeadline | undefined;
   /** The database's way to run a statement at once (see `DirectExecutor`); prepared queries use it when present. */
   readonly direct?: DirectExecutor | undefined;
 }

@@ -1,48 +1,50 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { underDeadline } from './deadline.js';
+import { type Deadline, underDeadline } from './deadline.js';
 
 describe('underDeadline', () => {
-  it('gives the work its result when it finishes in time, with its signal never aborted', async () => {
-    let seen: AbortSignal | undefined;
+  it('gives the work its result when it finishes in time, its deadline never aborted', async () => {
+    let seen: Deadline | undefined;
     const result = await underDeadline(1000, () => new Error('late'), async (deadline) => {
-      seen = deadline.signal;
+      seen = deadline;
       return 42;
     });
     expect(result).toBe(42);
     expect(seen?.aborted).toBe(false);
   });
 
-  it('refuses at the deadline while the work still waits, and aborts the work\'s signal', async () => {
-    let seen: AbortSignal | undefined;
+  it("refuses at the deadline while the work still waits, and the work's deadline reads aborted from then on", async () => {
+    let seen: Deadline | undefined;
+    let abortedWhileRunning: boolean | undefined;
     const started = performance.now();
     const outcome = underDeadline(50, () => new Error('too slow'), async (deadline) => {
-      seen = deadline.signal;
-      await sleep(2000);
+      seen = deadline;
+      await sleep(300);
+      // What a transaction asks before it commits: the answer was given, so it must not.
+      abortedWhileRunning = deadline.aborted;
       return 'never seen';
     });
     await expect(outcome).rejects.toThrow('too slow');
-    expect(performance.now() - started).toBeLessThan(1500);
+    expect(performance.now() - started).toBeLessThan(250);
     expect(seen?.aborted).toBe(true);
+    await sleep(400);
+    expect(abortedWhileRunning).toBe(true);
   });
 
-  it('hands out one signal, made when first asked, and already aborted when first asked past the deadline', async () => {
-    let late: AbortSignal | undefined;
-    let same = false;
-    const outcome = underDeadline(30, () => new Error('too slow'), async (deadline) => {
-      same = deadline.signal === deadline.signal;
-      await sleep(2000).then(() => undefined);
-      return 'never seen';
+  it('gives each piece of work a deadline of its own', async () => {
+    let late: Deadline | undefined;
+    let timely: Deadline | undefined;
+    await expect(
+      underDeadline(30, () => new Error('too slow'), async (deadline) => {
+        late = deadline;
+        await sleep(200);
+      }),
+    ).rejects.toThrow('too slow');
+    await underDeadline(1000, () => new Error('late'), async (deadline) => {
+      timely = deadline;
     });
-    const lateAsker = underDeadline(30, () => new Error('too slow'), async (deadline) => {
-      await sleep(80);
-      late = deadline.signal;
-    });
-    await expect(outcome).rejects.toThrow('too slow');
-    await expect(lateAsker).rejects.toThrow('too slow');
-    await sleep(100);
-    expect(same).toBe(true);
     expect(late?.aborted).toBe(true);
+    expect(timely?.aborted).toBe(false);
   });
 
   it('turns work that throws before returning a promise into a rejection', async () => {

@@ -41,7 +41,7 @@ export interface GatewayState {
   installation?: { tenantId: string; state: InstallationState };
   /** Operation name (`inbound.list`, `areas.search`…) used by rate-limit buckets and the access log. */
   routeName?: string;
-  /** Its signal is aborted when the request's deadline passes (set by `requestDeadline`): its work must not commit any more. */
+  /** Reads aborted once the request's deadline passes (set by `requestDeadline`): its work must not commit any more. */
   deadline?: Deadline;
   /** Set by `idempotency` when this request claimed an Idempotency-Key: the route stores its response through it. */
   idempotency?: IdempotencyCompletion;

@@ -1,6 +1,6 @@
 // The whole-request deadline: a request that has not finished within it is answered 503
 // SERVICE_UNAVAILABLE with Retry-After, whatever it was waiting on, and its work is told to stop:
-// `ctx.state.deadline` is aborted, and a transaction run with that signal rolls back instead of
+// `ctx.state.deadline` reads aborted, and a transaction run under it rolls back instead of
 // committing. No caller ever waits on a stalled dependency for longer than this.
 import { AppError, domainError } from '@pits/domain';
 import { underDeadline } from '@pits/service-runtime';

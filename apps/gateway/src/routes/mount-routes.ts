@@ -58,9 +58,8 @@ function idempotencyTakenOver(): AppError {
 function handle(spec: Route, database: Database, now: () => Date): GatewayMiddleware {
   return async (ctx) => {
     const state = ctx.state as GatewayState & { body?: unknown; query?: unknown };
-    // Only a write needs the deadline's signal (a transaction past it must not commit); a read
-    // commits nothing, so its signal is never made.
-    const scope: Scope = { db: database.db, dialect: database.dialect, signal: WRITES.has(ctx.method) ? state.deadline?.signal : undefined, direct: database.direct };
+    // A transaction past the request's deadline must not commit.
+    const scope: Scope = { db: database.db, dialect: database.dialect, signal: state.deadline, direct: database.direct };
     const input = {
       partner: state.partner!,
       tenantId: state.tenantId ?? '',
