@@ -54,10 +54,9 @@ function refused(issues: FieldIssue[]): AppError {
 export async function requireLineProducts(scope: Scope, tenantId: string, refs: readonly ProductRef[]): Promise<ProductRecord[]> {
   const ids = refs.flatMap((r) => (r.productId === undefined ? [] : [r.productId]));
   const skus = refs.flatMap((r) => (r.productId === undefined && r.sku !== undefined ? [r.sku] : []));
-  const [byId, bySku] = await Promise.all([
-    ids.length === 0 ? new Map<number, ProductRecord>() : findTenantProducts(scope, tenantId, ids),
-    skus.length === 0 ? new Map<string, ProductRecord>() : findTenantProductsBySku(scope, tenantId, skus),
-  ]);
+  // One after the other: in a transaction the statements share one connection anyway.
+  const byId = ids.length === 0 ? new Map<number, ProductRecord>() : await findTenantProducts(scope, tenantId, ids);
+  const bySku = skus.length === 0 ? new Map<string, ProductRecord>() : await findTenantProductsBySku(scope, tenantId, skus);
   const issues: FieldIssue[] = [];
   const rows: ProductRecord[] = [];
   const firstLine = new Map<number, number>();
