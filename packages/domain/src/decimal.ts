@@ -97,6 +97,10 @@ export function toFixedString(value: DecimalInput, places: number): string {
  */
 export const EXACT_JSON_DIGITS = 15;
 
+// The normal range of a double, parsed once.
+const SMALLEST_NORMAL_JSON = new Dec('1e-307');
+const BEYOND_DOUBLE = new Dec('1e308');
+
 /**
  * True when `value`, serialised by `toJsonNumber`, is read back as exactly this decimal: at most 15
  * significant digits (leading and trailing zeros do not count), inside a double's normal range.
@@ -108,7 +112,7 @@ export function isExactAsJsonNumber(value: DecimalInput): boolean {
   if (!d.isFinite()) return false;
   if (d.isZero()) return true;
   const abs = d.abs();
-  return d.precision() <= EXACT_JSON_DIGITS && abs.gte('1e-307') && abs.lt('1e308');
+  return d.precision() <= EXACT_JSON_DIGITS && abs.gte(SMALLEST_NORMAL_JSON) && abs.lt(BEYOND_DOUBLE);
 }
 
 /**

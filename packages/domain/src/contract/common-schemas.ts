@@ -246,6 +246,9 @@ function decimalInput(rule: DecimalRule) {
     maximum: Number(rule.max),
     ...(rule.minInclusive ? { minimum: Number(rule.min) } : { exclusiveMinimum: Number(rule.min) }),
   };
+  // Parsed once here, not on every value checked.
+  const min = dec(rule.min);
+  const max = dec(rule.max);
   return z
     .union([z.number().meta(published), z.string().regex(DECIMAL_TEXT, { error: 'must be a number' })], {
       error: requiredOr('must be a number'),
@@ -257,11 +260,11 @@ function decimalInput(rule: DecimalRule) {
         ctx.issues.push({ code: 'custom', message, input: value });
         return z.NEVER;
       };
-      if (rule.minInclusive ? amount.lt(rule.min) : amount.lte(rule.min)) {
+      if (rule.minInclusive ? amount.lt(min) : amount.lte(min)) {
         return refuse(rule.minInclusive ? `must be at least ${rule.min}` : `must be greater than ${rule.min}`);
       }
       if (!hasAtMostDecimals(amount, INPUT_DECIMALS)) return refuse(`must have at most ${INPUT_DECIMALS} decimal places`);
-      if (amount.gt(rule.max)) return refuse(`must be at most ${toPlainString(rule.max)}`);
+      if (amount.gt(max)) return refuse(`must be at most ${toPlainString(rule.max)}`);
       // Echoed as a JSON number in responses: more digits would come back altered.
       if (amount.precision() > EXACT_JSON_DIGITS) return refuse(`must have at most ${EXACT_JSON_DIGITS} significant digits`);
       return toPlainString(amount);
