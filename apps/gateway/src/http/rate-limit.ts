@@ -1,7 +1,7 @@
 // Per-partner rate limits (decisions §12): the tier's limit over all calls, plus a bucket of its
 // own for a few expensive operations. Every authenticated response reports the tightest bucket.
 import { AppError, domainError } from '@pits/domain';
-import { operationName, type GatewayLogger, type GatewayMiddleware, type PartnerTier } from './gateway-state.js';
+import { operationName, setHeader, type GatewayLogger, type GatewayMiddleware, type PartnerTier } from './gateway-state.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
 /** Requests per window for each tier. */
@@ -137,14 +137,15 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
 
     const report = buckets.length === 1 ? buckets[0]! : tightest(buckets);
     const secondsToReset = Math.max(0, Math.ceil((report.resetAt - at) / 1000));
-    ctx.set('X-RateLimit-Limit', String(report.limit));
-    ctx.set('X-RateLimit-Remaining', String(report.remaining));
-    ctx.set('X-RateLimit-Reset', String(Math.ceil(report.resetAt / 1000)));
-    ctx.set(
+    setHeader(ctx, 'X-RateLimit-Limit', String(report.limit));
+    setHeader(ctx, 'X-RateLimit-Remaining', String(report.remaining));
+    setHeader(ctx, 'X-RateLimit-Reset', String(Math.ceil(report.resetAt / 1000)));
+    setHeader(
+      ctx,
       'RateLimit-Policy',
       buckets.length === 1 ? `${report.limit};w=${windowSeconds}` : [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
     );
-    ctx.set('RateLimit', `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`);
+    setHeader(ctx, 'RateLimit', `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`);
 
     if (report.exceeded) {
       options.onRefused?.(report.limitName);

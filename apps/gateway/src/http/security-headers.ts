@@ -1,7 +1,7 @@
 // Response headers a security review expects on a JSON API: the browser never sniffs a type, no
 // response with partner data is stored by a cache or a browser, API responses may not be framed
 // or load anything, and no header advertises the server's software.
-import type { GatewayAppMiddleware } from './gateway-state.js';
+import { type GatewayAppMiddleware, setHeader } from './gateway-state.js';
 
 /** Pages meant for people (the reference, its renderer and its document) may be revalidated from a cache; everything else never. */
 const PUBLIC_PAGES = new Set(['/docs', '/docs/scalar.js', '/openapi.json']);
@@ -14,10 +14,10 @@ const PUBLIC_PAGES = new Set(['/docs', '/docs/scalar.js', '/openapi.json']);
  */
 export function securityHeaders(): GatewayAppMiddleware {
   return async (ctx, next) => {
-    ctx.set('X-Content-Type-Options', 'nosniff');
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    setHeader(ctx, 'X-Content-Type-Options', 'nosniff');
+    setHeader(ctx, 'Referrer-Policy', 'no-referrer');
+    setHeader(ctx, 'Cache-Control', 'no-store');
+    setHeader(ctx, 'Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
     ctx.remove('X-Powered-By');
     // Decided when the answer is known: the errors of those paths stay uncacheable too.
     const settle = () => {
