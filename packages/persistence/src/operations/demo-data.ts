@@ -9,7 +9,7 @@ import { authorizeTenant } from '../repositories/installation-repository.js';
 import { grantAccess } from '../repositories/installation-grant-repository.js';
 import { createLocation } from '../repositories/location-repository.js';
 import { createLogisticPreference } from '../repositories/logistic-preference-repository.js';
-import { createPartner, partnerActor } from '../repositories/partner-repository.js';
+import { anyPartnerExists, createPartner, partnerActor } from '../repositories/partner-repository.js';
 import { createProduct } from '../repositories/product-repository.js';
 import { createTenant } from '../repositories/tenant-repository.js';
 import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
@@ -57,8 +57,7 @@ export const DEMO_PRODUCTS: readonly { sku: string; name: string; costPrice: str
 
 /** True when nothing has been set up yet (no partner). */
 export async function isDatabaseEmpty(scope: Scope): Promise<boolean> {
-  const row = await scope.db.selectFrom('partners').select('id').limit(1).executeTakeFirst();
-  return row === undefined;
+  return !(await anyPartnerExists(scope));
 }
 
 /**

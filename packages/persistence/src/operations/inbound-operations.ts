@@ -20,7 +20,17 @@ import {
 } from '@pits/domain';
 import { findTenantProducts } from '../repositories/product-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { type InboundRecord, findInbound, insertInbound, lockInbound, updateInboundStatus } from '../repositories/inbound-repository.js';
+import {
+  type InboundRecord,
+  findInbound,
+  insertInbound,
+  insertInboundDetails,
+  listOpenInboundDetails,
+  lockInbound,
+  recordInboundDetailReceipt,
+  updateInboundStatus,
+} from '../repositories/inbound-repository.js';
+import { receivingGridOf } from '../repositories/location-repository.js';
 import { lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
@@ -64,10 +74,9 @@ export async function createInbound(scope: Scope, input: CreateInboundInput, now
       created_at: at,
       updated_at: at,
     });
-    await tx.db
-      .insertInto('inbound_details')
-      .values(
-        input.lines.map((line, index) => ({
+    await insertInboundDetails(
+      tx,
+      input.lines.map((line, index) => ({
           inbound_id: inboundId,
           product_id: line.productId,
           expected_quantity: toScaled(dec(line.expectedQuantity)),
@@ -86,8 +95,7 @@ export async function createInbound(scope: Scope, input: CreateInboundInput, now
           created_at: at,
           updated_at: at,
         })),
-      )
-      .execute();
+    );
     return inboundId;
   });
   return (await findInbound(scope, input.tenantId, id))!;
@@ -182,10 +190,8 @@ export async function receiveInbound(
   const shipment = await withTransaction(scope, async (tx) => {
     const row = await lockInbound(tx, input.tenantId, input.id);
     if (!row) throw notFound(input.id);
-    const [location, details] = await Promise.all([
-      tx.db.selectFrom('locations').select(['receiving_grid']).where('id', '=', row.location_id).executeTakeFirstOrThrow(),
-      tx.db.selectFrom('inbound_details').selectAll().where('inbound_id', '=', row.id).where('deleted_at', 'is', null).orderBy('id').execute(),
-    ]);
+    const receivingGrid = await receivingGridOf(tx, row.location_id);
+    const details = await listOpenInboundDetails(tx, row.id);
     const decision = {
       status: row.status,
       locationId: row.location_id,
@@ -214,19 +220,15 @@ export async function receiveInbound(
     for (const detail of details) {
       const got = byItem.get(detail.id);
       if (!got) continue;
-      await tx.db
-        .updateTable('inbound_details')
-        .set({
-          received_good: detail.received_good + got.good,
-          received_damaged: detail.received_damaged + got.damaged,
-          grid_id: got.receipt.gridId ?? detail.grid_id ?? location.receiving_grid,
-          received_at: (got.receipt.receivedAt ?? now).toISOString(),
-          received_by: got.receipt.receivedBy ?? actorName,
-          updated_by: actorName,
-          updated_at: at,
-        })
-        .where('id', '=', detail.id)
-        .execute();
+      await recordInboundDetailReceipt(tx, detail.id, {
+        received_good: detail.received_good + got.good,
+        received_damaged: detail.received_damaged + got.damaged,
+        grid_id: got.receipt.gridId ?? detail.grid_id ?? receivingGrid,
+        received_at: (got.receipt.receivedAt ?? now).toISOString(),
+        received_by: got.receipt.receivedBy ?? actorName,
+        updated_by: actorName,
+        updated_at: at,
+      });
     }
     const status = receipt.next.status;
     await updateInboundStatus(tx, row, { status, received_at: status === 'received' ? at : null, updated_by: actorName, updated_at: at });

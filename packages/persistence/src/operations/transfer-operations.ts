@@ -31,6 +31,7 @@ import {
   type TransferWithItems,
   findTransfer,
   insertTransfer,
+  insertTransferItems,
   listTransferItems,
   lockTransfer,
   updateTransferStatus,
@@ -107,9 +108,7 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
       total_value: toPlainString(totals.lineValues[index]!),
       notes: line.notes ?? '',
     }));
-    for (let i = 0; i < itemRows.length; i += 200) {
-      await tx.db.insertInto('transfer_items').values(itemRows.slice(i, i + 200)).execute();
-    }
+    await insertTransferItems(tx, itemRows);
     return (await findTransfer(tx, input.tenantId, number))!;
   });
 }

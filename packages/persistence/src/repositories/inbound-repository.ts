@@ -153,6 +153,26 @@ export async function updateInboundStatus(tx: Tx, row: InboundRow, set: Updateab
   await changeInboundCounts(tx, row.tenant_id, { status: row.status, location_id: row.location_id }, { status: set.status, location_id: row.location_id });
 }
 
+/** The expected lines of a new shipment. */
+export async function insertInboundDetails(tx: Tx, rows: readonly Insertable<InboundDetailTable>[]): Promise<void> {
+  if (rows.length > 0) await tx.db.insertInto('inbound_details').values([...rows]).execute();
+}
+
+/** The shipment's lines that are not deleted, in line order: what a receipt decides on. */
+export async function listOpenInboundDetails(tx: Tx, inboundId: number): Promise<InboundDetailRow[]> {
+  return tx.db.selectFrom('inbound_details').selectAll().where('inbound_id', '=', inboundId).where('deleted_at', 'is', null).orderBy('id').execute();
+}
+
+/** What a receipt writes on one line: its new cumulative quantities, grid and who received it. */
+export type InboundDetailReceipt = Pick<Updateable<InboundDetailTable>, 'grid_id' | 'received_at' | 'received_by' | 'updated_by' | 'updated_at'> & {
+  received_good: number;
+  received_damaged: number;
+};
+
+export async function recordInboundDetailReceipt(tx: Tx, detailId: number, receipt: InboundDetailReceipt): Promise<void> {
+  await tx.db.updateTable('inbound_details').set(receipt).where('id', '=', detailId).execute();
+}
+
 export interface InboundFilters {
   status?: InboundStatus | undefined;
   locationId?: number | undefined;

@@ -144,6 +144,12 @@ export async function findTenantLocation(scope: Scope, tenantId: string, id: num
 }
 
 /** Fields internal teams may change on a location; absent fields stay as they are. */
+/** The grid where a location puts received goods that name none (throws when the location does not exist). */
+export async function receivingGridOf(scope: Scope, locationId: number): Promise<string | null> {
+  const row = await scope.db.selectFrom('locations').select(['receiving_grid']).where('id', '=', locationId).executeTakeFirstOrThrow();
+  return row.receiving_grid;
+}
+
 export type LocationChanges = Partial<NewLocation>;
 
 export async function updateLocation(scope: Scope, tenantId: string, id: number, changes: LocationChanges, actor: string, now: Date): Promise<LocationRecord> {

@@ -60,6 +60,11 @@ export async function createPartner(
   return toPartnerRecord(row);
 }
 
+/** True once any partner has been created. */
+export async function anyPartnerExists(scope: Scope): Promise<boolean> {
+  return (await scope.db.selectFrom('partners').select('id').limit(1).executeTakeFirst()) !== undefined;
+}
+
 export async function findPartner(scope: Scope, id: number): Promise<PartnerRecord | undefined> {
   const row = await scope.db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
   return row && toPartnerRecord(row);

@@ -181,6 +181,13 @@ export async function updateTransferStatus(tx: Tx, row: TransferRow, set: Update
   await changeTransferCounts(tx, row.tenant_id, countKey(row), countKey({ ...row, status: set.status }));
 }
 
+/** A transfer's lines, 200 rows per statement (a long transfer stays under every driver's parameter limit). */
+export async function insertTransferItems(tx: Tx, rows: readonly Insertable<TransferItemTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) {
+    await tx.db.insertInto('transfer_items').values(rows.slice(i, i + 200)).execute();
+  }
+}
+
 export interface TransferFilters {
   status?: TransferStatus | undefined;
   fromLocationId?: number | undefined;
