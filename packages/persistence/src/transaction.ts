@@ -56,8 +56,8 @@ export async function withTransaction<T>(scope: Scope, work: (tx: Tx) => Promise
   for (let attempt = 1; ; attempt += 1) {
     if (signal?.aborted) throw deadlinePassed();
     try {
-      const inTransaction = async (trx: Transaction<DB>) => {
-        const result = await work({ db: trx, dialect: scope.dialect, signal, direct: scope.direct });
+      const inTransaction = async (trx: Transaction<DB>, direct: DirectExecutor | undefined = scope.direct) => {
+        const result = await work({ db: trx, dialect: scope.dialect, signal, direct });
         if (signal?.aborted) throw deadlinePassed();
         return result;
       };

@@ -13,6 +13,7 @@ import { dialectNamed } from './dialect-registry.js';
 
 const dialects = await testDialects();
 const embedded = dialects.filter((name) => dialectNamed(name).capabilities.embedded);
+const servers = dialects.filter((name) => !dialectNamed(name).capabilities.embedded);
 const AT = '2026-11-23T00:00:00.000Z';
 
 const tenantNamed = preparedQuery({
@@ -157,7 +158,8 @@ describe.each(dialects)('[%s] statements straight on the driver', (dialect) => {
     expect((await direct.run(read, false))?.rows).toEqual((await database.db.executeQuery(read)).rows);
     expect((await direct.run(read, false))?.rows).toEqual([{ id: 'tenant-same', name: 'Same' }]);
     await withTransaction(database, async (tx) => {
-      // The transaction's own connection is Kysely's (server) or the one connection (embedded).
+      // Claiming to be inside a transaction, a statement runs on the one connection (embedded); a
+      // server's transactions each have a connection of their own, reached through their scope.
       const inside = direct.run(read, true);
       if (inside !== undefined) expect((await inside).rows).toEqual([{ id: 'tenant-same', name: 'Same' }]);
       expect(await tenantNamed.takeFirst(tx, { id: 'tenant-same' })).toEqual({ id: 'tenant-same', name: 'Same' });
@@ -173,3 +175,77 @@ describe.each(dialects)('[%s] statements straight on the driver', (dialect) => {
     expect(reported.at(-1)).toBe(failure);
   });
 });
+
+describe.each(servers)('[%s] transactions straight on a pooled connection', (dialect) => {
+  let t: TestDatabase;
+  const reported: unknown[] = [];
+  const seen: string[] = [];
+  let database: ReturnType<typeof createDatabase>;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    database = createDatabase(t.config, { onQueryError: (error) => reported.push(error), onQuery: (text) => seen.push(text) });
+    await migrateOrThrow(database);
+  });
+  afterAll(async () => {
+    await database.destroy();
+    await t.cleanup();
+  });
+
+  const row = (id: string, name: string) => ({ id, name, tenant_type: 'live' as const, created_at: AT, updated_at: AT });
+
+  it('runs each transaction on a connection of its own: its prepared and Kysely-built statements see its rows, nobody else does before the commit, and other transactions run meanwhile', async () => {
+    let release!: () => void;
+    const mayCommit = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const wrote = new Promise<void>((resolve) => (written = resolve));
+    const first = withTransaction(database, async (tx) => {
+      await insertTenant.run(tx, { id: 'tx-prepared', name: 'Prepared' });
+      await tx.db.insertInto('tenants').values(row('tx-built', 'Built')).execute();
+      expect(await tenantNamed.takeFirst(tx, { id: 'tx-built' })).toEqual({ id: 'tx-built', name: 'Built' });
+      expect(await tx.db.selectFrom('tenants').select('name').where('id', '=', 'tx-prepared').executeTakeFirst()).toEqual({ name: 'Prepared' });
+      written();
+      await mayCommit;
+    });
+    await wrote;
+    expect(await tenantNamed.takeFirst(database, { id: 'tx-prepared' })).toBeUndefined();
+    expect(await database.db.selectFrom('tenants').select('name').where('id', '=', 'tx-built').executeTakeFirst()).toBeUndefined();
+    // The first still holds its connection: this one commits on another.
+    await withTransaction(database, (tx) => insertTenant.run(tx, { id: 'tx-beside', name: 'Beside' }));
+    expect(await tenantNamed.takeFirst(database, { id: 'tx-beside' })).toEqual({ id: 'tx-beside', name: 'Beside' });
+    release();
+    await first;
+    expect(await tenantNamed.takeFirst(database, { id: 'tx-prepared' })).toEqual({ id: 'tx-prepared', name: 'Prepared' });
+    expect(await tenantNamed.takeFirst(database, { id: 'tx-built' })).toEqual({ id: 'tx-built', name: 'Built' });
+  });
+
+  it('rolls back whole when the work throws, and reports BEGIN, the statements and COMMIT or ROLLBACK as Kysely’s log would', async () => {
+    seen.length = 0;
+    const failed = withTransaction(database, async (tx) => {
+      await insertTenant.run(tx, { id: 'tx-gone-prepared', name: 'Gone' });
+      await tx.db.insertInto('tenants').values(row('tx-gone-built', 'Gone')).execute();
+      throw new Error('changed my mind');
+    });
+    await expect(failed).rejects.toThrow('changed my mind');
+    expect(await tenantNamed.takeFirst(database, { id: 'tx-gone-prepared' })).toBeUndefined();
+    expect(await tenantNamed.takeFirst(database, { id: 'tx-gone-built' })).toBeUndefined();
+    expect(seen.slice(0, 4).map((text) => text.split(' ')[0]!.toLowerCase())).toEqual(['begin', 'insert', 'insert', 'rollback']);
+
+    seen.length = 0;
+    await withTransaction(database, (tx) => insertTenant.run(tx, { id: 'tx-kept', name: 'Kept' }));
+    expect(seen.map((text) => text.split(' ')[0]!.toLowerCase())).toEqual(['begin', 'insert', 'commit']);
+  });
+
+  it('throws a failing statement’s own error, reports it once, and the pool serves the next transaction', async () => {
+    const before = reported.length;
+    const twice = withTransaction(database, async (tx) => {
+      await tx.db.insertInto('tenants').values(row('tx-twice', 'Twice')).execute();
+      await insertTenant.run(tx, { id: 'tx-twice', name: 'Twice' });
+    });
+    await expect(twice).rejects.toSatisfy((error: unknown) => database.dialect.errors.isUniqueViolation(error));
+    expect(reported.length).toBe(before + 1);
+    expect(await tenantNamed.takeFirst(database, { id: 'tx-twice' })).toBeUndefined();
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => withTransaction(database, (tx) => insertTenant.run(tx, { id: `tx-after-${i}`, name: 'After' }))));
+    expect(results).toHaveLength(12);
+  });
+});
+

@@ -2,7 +2,7 @@
 // with server and client deadlines, type parsers that return what the other dialects return, row
 // locks, pg_trgm indexes for substring search, and bulk writes over unnest()ed arrays.
 import { randomBytes } from 'node:crypto';
-import { type CompiledQuery, Kysely, PostgresDialect, type QueryResult, sql } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, type QueryResult, Transaction, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../database-config.js';
 import { deadlinesOf } from '../database-config.js';
@@ -208,17 +208,24 @@ const directs = new WeakMap<Kysely<DB>, DirectExecutor>();
 const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 /**
- * A statement outside any transaction takes a pooled connection, runs and gives it back, as
- * Kysely's executor does with several asynchronous layers more; the result has Kysely's shape.
- * A statement of a transaction stays on Kysely's connection for it.
+ * Statements and transactions straight on the pool's clients, as Kysely's executor and
+ * transaction run them with several asynchronous layers more; results have Kysely's shape, and
+ * every statement reports to `events` as Kysely's log would.
+ *
+ * - A statement outside any transaction takes a pooled connection, runs and gives it back.
+ * - A transaction takes one connection for its whole life: BEGIN, the work, COMMIT (ROLLBACK when
+ *   the work throws). Its statements run on that connection, whether a prepared query sends them
+ *   (`direct`) or a Kysely builder does (the transaction object's executor). A connection whose
+ *   ROLLBACK failed is in an unknown state: it is destroyed, not given back.
  */
-function pooledExecutor(pool: pg.Pool, events: DatabaseEvents): DirectExecutor {
+function pooledExecutor(pool: pg.Pool, db: Kysely<DB>, kyselyDialect: PostgresDialect, events: DatabaseEvents): DirectExecutor {
   const { onQuery, onQueryError } = events;
-  const runOnPool = async <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
-    const client = await pool.connect().catch((error: unknown) => {
+  const connect = () =>
+    pool.connect().catch((error: unknown) => {
       onQueryError?.(error);
       throw error;
     });
+  const runOn = async <R>(client: pg.PoolClient, compiled: CompiledQuery): Promise<QueryResult<R>> => {
     try {
       const { command, rowCount, rows } = await client.query(compiled.sql, compiled.parameters as unknown[]);
       onQuery?.(compiled.sql, compiled.parameters);
@@ -226,11 +233,52 @@ function pooledExecutor(pool: pg.Pool, events: DatabaseEvents): DirectExecutor {
     } catch (error) {
       onQueryError?.(error);
       throw error;
+    }
+  };
+  const runOnPool = async <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
+    const client = await connect();
+    try {
+      return await runOn<R>(client, compiled);
     } finally {
       client.release();
     }
   };
-  return { run: (compiled, fromTransaction) => (fromTransaction ? undefined : runOnPool(compiled)) };
+  // Never asked to do anything: a transaction object does not open, stream through or close a driver.
+  const idleDriver = kyselyDialect.createDriver();
+  const control = (client: pg.PoolClient, statement: 'begin' | 'commit' | 'rollback') => runOn(client, CompiledQuery.raw(statement));
+  return {
+    run: (compiled, fromTransaction) => (fromTransaction ? undefined : runOnPool(compiled)),
+    async transaction(work) {
+      const client = await connect();
+      const connection: DatabaseConnection = {
+        executeQuery: (compiled) => runOn(client, compiled),
+        streamQuery: () => {
+          throw new Error('streaming is not supported inside a transaction');
+        },
+      };
+      const transaction = new Transaction<DB>({
+        config: { dialect: kyselyDialect },
+        dialect: kyselyDialect,
+        driver: idleDriver,
+        executor: db.getExecutor().withConnectionProvider({ provideConnection: (consumer) => consumer(connection) }),
+      });
+      const direct: DirectExecutor = { run: (compiled) => runOn(client, compiled) };
+      let broken: Error | undefined;
+      try {
+        await control(client, 'begin');
+        const result = await work(transaction, direct);
+        await control(client, 'commit');
+        return result;
+      } catch (error) {
+        await control(client, 'rollback').catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw error;
+      } finally {
+        client.release(broken);
+      }
+    },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,9 +318,10 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
     // An idle connection that dies (a failover, pg_terminate_backend, a reaper) is reported here and
     // already removed from the pool; without a listener it would end the process.
     pool.on('error', (error: Error) => events.logger?.warn({ err: error.message }, 'database connection lost; it will be replaced'));
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...queryLog(events) });
+    const kyselyDialect = new PostgresDialect({ pool });
+    const db = new Kysely<DB>({ dialect: kyselyDialect, ...queryLog(events) });
     pools.set(db, pool);
-    directs.set(db, pooledExecutor(pool, events));
+    directs.set(db, pooledExecutor(pool, db, kyselyDialect, events));
     return db;
   },
 

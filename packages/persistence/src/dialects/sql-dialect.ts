@@ -51,9 +51,10 @@ export interface DirectExecutor {
   run<R>(compiled: CompiledQuery, fromTransaction: boolean): QueryResult<R> | Promise<QueryResult<R>> | undefined;
   /**
    * `work` in one transaction, as `db.transaction().execute(work)` runs it (commit when it returns,
-   * rollback when it throws), with less machinery per call. Absent: Kysely's transaction.
+   * rollback when it throws), with less machinery per call. `direct` runs statements on the
+   * transaction's own connection: the scope of `work` hands it on. Absent: Kysely's transaction.
    */
-  transaction?<T>(work: (trx: Transaction<DB>) => Promise<T>): Promise<T>;
+  transaction?<T>(work: (trx: Transaction<DB>, direct: DirectExecutor) => Promise<T>): Promise<T>;
 }
 
 /** Where a database reports connections it lost (they are replaced; nothing else needs doing). */

@@ -234,8 +234,8 @@ function directExecutor(db: Kysely<DB>, dialect: ProductSqliteDialect, events: D
     driver,
     executor: db.getExecutor().withConnectionProvider({ provideConnection: (consumer) => consumer(connection) }),
   });
-  return {
-    transaction: (work) => driver.transaction(connection, () => work(transaction)),
+  const executor: DirectExecutor = {
+    transaction: (work) => driver.transaction(connection, () => work(transaction, executor)),
     run<R>(compiled: CompiledQuery, fromTransaction: boolean) {
       let result: QueryResult<R> | undefined;
       try {
@@ -248,6 +248,7 @@ function directExecutor(db: Kysely<DB>, dialect: ProductSqliteDialect, events: D
       return result;
     },
   };
+  return executor;
 }
 
 // ---------------------------------------------------------------------------------------------
