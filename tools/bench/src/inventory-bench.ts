@@ -9,7 +9,10 @@
 // (create,detail,list,approve,count), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
 // a database pits_bench_<pid> is created and dropped), BENCH_APPROVE_POOL_PER_SECOND (4000: pending
 // adjustments written per second of an approve run), BENCH_PROFILE_DIR (run the gateway under
-// --cpu-prof, profiles written there when it stops).
+// --cpu-prof, profiles written there when it stops), BENCH_ROUNDS (1: runs of each side per case,
+// alternating gateway bare bare gateway …, so a drift of the machine falls on both sides alike;
+// req/s is their mean, p99 their worst, CPU pooled over their requests, and each round's ratios
+// are printed under the table).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +39,7 @@ import {
 } from './inventory-load.js';
 import { type BulkWriter, type SeedTenant, openBulkWriter, writePendingPool } from './inventory-seed.js';
 import type { BenchDialect } from './inventory-sql.js';
+import { mergeRuns, ratio, runOrder } from './scale-out-model.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Math.min(2, seconds);
@@ -45,14 +49,29 @@ const cases = casesFrom(process.env.BENCH_CASES);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const approvePerSecond = Number(process.env.BENCH_APPROVE_POOL_PER_SECOND ?? 4000);
 const profileDir = process.env.BENCH_PROFILE_DIR;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+if (!Number.isSafeInteger(rounds) || rounds < 1) throw new Error(`BENCH_ROUNDS: a whole number of at least 1, got ${process.env.BENCH_ROUNDS}`);
 
 for (const d of dialects) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown dialect ${d}`);
+
+type Side = 'gateway' | 'bare';
 
 interface Pair {
   kind: Case;
   path: string;
+  /** Every round merged. */
   gateway: Measured;
   bare: Measured;
+  /** Each round's run of each side, in round order. */
+  rounds: Record<Side, Measured[]>;
+}
+
+/** The runs of one side as one: req/s their mean, p99 their worst, CPU pooled over their requests. */
+const merged = (side: Side, runs: readonly Measured[]): Measured => ({ name: side, ...mergeRuns(runs) });
+
+/** gateway ÷ bare of req/s, and of CPU per request (null where it was not measured). */
+function sideBySide(gateway: Measured, bare: Measured): { throughput: number | null; cpu: number | null } {
+  return { throughput: ratio(gateway.requestsPerSecond, bare.requestsPerSecond), cpu: ratio(gateway.cpuUs, bare.cpuUs) };
 }
 
 /** The structure of a JSON value: keys and value types, arrays by their first element. */
@@ -89,15 +108,23 @@ const fmt = (n: number, width: number, digits = 0) => n.toFixed(digits).padStart
 function printPairs(title: string, pairs: Pair[]): void {
   console.log(`\n${title}`);
   console.log(
-    `${'case'.padEnd(10)} ${'gw req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'bare req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'ratio'.padStart(6)}  ${'gw non-2xx'.padEnd(11)} ${'bare non-2xx'.padEnd(12)} ${'errors'.padStart(6)} ${'CPU us/req gw'.padStart(13)} ${'bare'.padStart(5)}${pairs.some((p) => p.gateway.dbCpuUs !== null) ? ` ${'PG us/req gw'.padStart(12)} ${'bare'.padStart(5)}` : ''}`,
+    `${'case'.padEnd(10)} ${'gw req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'bare req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'ratio'.padStart(6)}  ${'gw non-2xx'.padEnd(11)} ${'bare non-2xx'.padEnd(12)} ${'errors'.padStart(6)} ${'CPU us/req gw'.padStart(13)} ${'bare'.padStart(5)} ${'gw/bare'.padStart(7)}${pairs.some((p) => p.gateway.dbCpuUs !== null) ? ` ${'PG us/req gw'.padStart(12)} ${'bare'.padStart(5)}` : ''}`,
   );
   for (const p of pairs) {
-    const ratio = p.bare.requestsPerSecond > 0 ? (p.gateway.requestsPerSecond / p.bare.requestsPerSecond) * 100 : 0;
+    const { throughput, cpu: cpuRatio } = sideBySide(p.gateway, p.bare);
+    const percent = (throughput ?? 0) * 100;
     const cpu = (m: Measured, width: number) => (m.cpuUs === null ? '-' : m.cpuUs.toFixed(0)).padStart(width);
     const db = (m: Measured, width: number) => (m.dbCpuUs === null ? '-' : m.dbCpuUs.toFixed(0)).padStart(width);
     console.log(
-      `${p.kind.padEnd(10)} ${fmt(p.gateway.requestsPerSecond, 9)} ${fmt(p.gateway.p50, 7)} ${fmt(p.gateway.p99, 7)} ${fmt(p.bare.requestsPerSecond, 10)} ${fmt(p.bare.p50, 7)} ${fmt(p.bare.p99, 7)} ${`${ratio.toFixed(0)}%`.padStart(6)}  ${nonOk(p.gateway).padEnd(11)} ${nonOk(p.bare).padEnd(12)} ${`${p.gateway.errors}/${p.bare.errors}`.padStart(6)} ${cpu(p.gateway, 13)} ${cpu(p.bare, 5)}${p.gateway.dbCpuUs !== null ? ` ${db(p.gateway, 12)} ${db(p.bare, 5)}` : ''}`,
+      `${p.kind.padEnd(10)} ${fmt(p.gateway.requestsPerSecond, 9)} ${fmt(p.gateway.p50, 7)} ${fmt(p.gateway.p99, 7)} ${fmt(p.bare.requestsPerSecond, 10)} ${fmt(p.bare.p50, 7)} ${fmt(p.bare.p99, 7)} ${`${percent.toFixed(0)}%`.padStart(6)}  ${nonOk(p.gateway).padEnd(11)} ${nonOk(p.bare).padEnd(12)} ${`${p.gateway.errors}/${p.bare.errors}`.padStart(6)} ${cpu(p.gateway, 13)} ${cpu(p.bare, 5)} ${(cpuRatio === null ? '-' : `${cpuRatio.toFixed(2)}x`).padStart(7)}${p.gateway.dbCpuUs !== null ? ` ${db(p.gateway, 12)} ${db(p.bare, 5)}` : ''}`,
     );
+  }
+  if (rounds > 1) {
+    console.log(`each round, gateway ÷ bare (req/s, CPU per request):`);
+    for (const p of pairs) {
+      const each = p.rounds.gateway.map((g, i) => sideBySide(g, p.rounds.bare[i]!));
+      console.log(`  ${p.kind.padEnd(8)} ${each.map((r) => `${r.throughput?.toFixed(2) ?? '-'} / ${r.cpu === null ? '-' : `${r.cpu.toFixed(2)}x`}`).join('   ')}`);
+    }
   }
   const clean = (p: Pair) => p.gateway.non2xx === 0 && p.bare.non2xx === 0 && p.gateway.errors === 0 && p.bare.errors === 0;
   const meets = pairs.filter((p) => p.gateway.requestsPerSecond >= p.bare.requestsPerSecond / 2);
@@ -153,19 +180,19 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
 
     const pairs: Pair[] = [];
     for (const kind of cases) {
-      const results: Partial<Record<'gateway' | 'bare', Measured>> = {};
-      for (const side of ['gateway', 'bare'] as const) {
+      const results: Record<Side, Measured[]> = { gateway: [], bare: [] };
+      for (const side of runOrder<Side>(['gateway', 'bare'], rounds)) {
         const { measured, poolShort } = await runCase(
           { kind, url: targets[side], pids: [pids[side]], tenants, writer, seconds, warmupSeconds, connections, approvePerSecond, poolSeed: side === 'gateway' ? 11 : 12 },
           `${side} ${kind}`,
         );
-        results[side] = measured;
+        results[side].push(measured);
         if (poolShort) console.log(`[${dialect}] the approve pool ran out on ${side}: raise BENCH_APPROVE_POOL_PER_SECOND`);
       }
-      pairs.push({ kind, path: PATHS[kind], gateway: results.gateway!, bare: results.bare! });
+      pairs.push({ kind, path: PATHS[kind], gateway: merged('gateway', results.gateway), bare: merged('bare', results.bare), rounds: results });
     }
     printPairs(
-      `[${dialect}] adjustments, ${seconds} s per run, ${connections} connections, ${SEED.tenants} tenants (${SEED.adjustmentsPerTenant} adjustments and ${SEED.transfersPerTenant} transfers each); p50/p99 in ms`,
+      `[${dialect}] adjustments, ${seconds} s per run${rounds > 1 ? ` × ${rounds} rounds per side` : ''}, ${connections} connections, ${SEED.tenants} tenants (${SEED.adjustmentsPerTenant} adjustments and ${SEED.transfersPerTenant} transfers each); p50/p99 in ms`,
       pairs,
     );
     for (const p of pairs) console.log(`  ${p.kind.padEnd(8)} ${p.path}`);

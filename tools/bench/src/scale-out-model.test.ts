@@ -69,5 +69,7 @@ describe('merging the rounds of one configuration', () => {
     expect(runOrder([1, 2, 3], 2)).toEqual([1, 2, 3, 3, 2, 1]);
     expect(runOrder([1, 2, 3], 3)).toEqual([1, 2, 3, 3, 2, 1, 1, 2, 3]);
     expect(runOrder([1, 3], 1)).toEqual([1, 3]);
+    // bench:inventory's rounds: the two sides alternate the same way.
+    expect(runOrder(['gateway', 'bare'], 2)).toEqual(['gateway', 'bare', 'bare', 'gateway']);
   });
 });

@@ -118,8 +118,8 @@ export function mergeRuns<T extends RunFigures>(runs: readonly T[]): RunFigures 
  * The order of the runs of one case: the process counts forward, then backward, and so on for
  * `rounds` rounds, so a drift in the machine or the database over the case falls on every count alike.
  */
-export function runOrder(processCounts: readonly number[], rounds: number): number[] {
-  const order: number[] = [];
+export function runOrder<T>(processCounts: readonly T[], rounds: number): T[] {
+  const order: T[] = [];
   for (let round = 0; round < rounds; round += 1) order.push(...(round % 2 === 0 ? processCounts : [...processCounts].reverse()));
   return order;
 }
