@@ -186,7 +186,14 @@ describe.each(servers)('[%s] transactions straight on a pooled connection', (dia
     let written!: () => void;
     const wrote = new Promise<void>((resolve) => (written = resolve));
     const first = withTransaction(watched.database, async (tx) => {
+      // The transaction's scope carries an executor of its own, bound to its connection: the
+      // database's would leave a transaction's statement to Kysely.
+      expect(watched.database.direct!.transaction).toBeDefined();
+      expect(tx.direct).toBeDefined();
+      expect(tx.direct).not.toBe(watched.database.direct);
+      expect(watched.database.direct!.run(tenantNamed.compile(tx, { id: 'tx-prepared' }), true)).toBeUndefined();
       await insertTenant.run(tx, { id: 'tx-prepared', name: 'Prepared' });
+      expect((await tx.direct!.run(tenantNamed.compile(tx, { id: 'tx-prepared' }), true))?.rows).toEqual([{ id: 'tx-prepared', name: 'Prepared' }]);
       await tx.db.insertInto('tenants').values(row('tx-built', 'Built')).execute();
       expect(await tenantNamed.takeFirst(tx, { id: 'tx-built' })).toEqual({ id: 'tx-built', name: 'Built' });
       expect(await tx.db.selectFrom('tenants').select('name').where('id', '=', 'tx-prepared').executeTakeFirst()).toEqual({ name: 'Prepared' });
