@@ -144,8 +144,11 @@ export async function findTenantLocation(scope: Scope, tenantId: string, id: num
 }
 
 /** Fields internal teams may change on a location; absent fields stay as they are. */
-/** The grid where a location puts received goods that name none (throws when the location does not exist). */
-export async function receivingGridOf(scope: Scope, locationId: number): Promise<string | null> {
+/**
+ * The grid where a location puts received goods that name none, deleted or not (a shipment keeps
+ * its location); throws when the location does not exist.
+ */
+export async function receivingGridOf(scope: Scope, locationId: number): Promise<string> {
   const row = await scope.db.selectFrom('locations').select(['receiving_grid']).where('id', '=', locationId).executeTakeFirstOrThrow();
   return row.receiving_grid;
 }
