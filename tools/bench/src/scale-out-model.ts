@@ -115,11 +115,12 @@ export function mergeRuns<T extends RunFigures>(runs: readonly T[]): RunFigures 
 }
 
 /**
- * The order of the runs of one case: the process counts forward, then backward, and so on for
- * `rounds` rounds, so a drift in the machine or the database over the case falls on every count alike.
+ * The order of the runs of one case: its configurations (process counts, or bench:inventory's
+ * gateway and bare sides) forward, then backward, and so on for `rounds` rounds, so a drift in the
+ * machine or the database over the case falls on every configuration alike.
  */
-export function runOrder<T>(processCounts: readonly T[], rounds: number): T[] {
+export function runOrder<T>(configurations: readonly T[], rounds: number): T[] {
   const order: T[] = [];
-  for (let round = 0; round < rounds; round += 1) order.push(...(round % 2 === 0 ? processCounts : [...processCounts].reverse()));
+  for (let round = 0; round < rounds; round += 1) order.push(...(round % 2 === 0 ? configurations : [...configurations].reverse()));
   return order;
 }
