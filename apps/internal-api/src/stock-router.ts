@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { AppError, type Dec, domainError, quantityInput, safeText, toPlainString } from '@pits/domain';
 import {
   type LedgerMismatch,
-  type ProductRecord,
+  type LineProduct,
   type Scope,
   type StockLevelView,
   type StockMovementView,
@@ -74,7 +74,7 @@ function toMismatchOutput(m: LedgerMismatch) {
 const listOf = <T>(value: T | undefined): T[] | undefined => (value === undefined ? undefined : [value]);
 
 /** The tenant's product, else BAD_REQUEST on `field` (the shared check names document lines; here the input is one field). */
-async function requireProduct(scope: Scope, tenant: string, productId: number, field: string): Promise<ProductRecord> {
+async function requireProduct(scope: Scope, tenant: string, productId: number, field: string): Promise<LineProduct> {
   try {
     const [product] = await requireTenantProducts(scope, tenant, [productId]);
     return product!;
@@ -108,7 +108,7 @@ const openingInput = z
   .refine((input) => input.productId !== undefined || input.sku !== undefined, { message: 'give productId or sku', path: ['productId'] });
 
 /** The opening's product: by id, or by its exact SKU (an unknown SKU is BAD_REQUEST on `sku`). */
-async function openingProduct(scope: Scope, tenant: string, input: { productId?: number | undefined; sku?: string | undefined }): Promise<ProductRecord> {
+async function openingProduct(scope: Scope, tenant: string, input: { productId?: number | undefined; sku?: string | undefined }): Promise<LineProduct> {
   if (input.productId !== undefined) return requireProduct(scope, tenant, input.productId, 'productId');
   const product = await findProductBySku(scope, tenant, input.sku ?? '');
   if (!product) {

@@ -63,6 +63,7 @@ export {
 // Catalogue
 export { type LocationChanges, type LocationRecord, type NewLocation, createLocation, findTenantLocation, listLocations, updateLocation } from './repositories/location-repository.js';
 export {
+  type LineProduct,
   type NewProduct,
   type ProductChanges,
   type ProductFilters,

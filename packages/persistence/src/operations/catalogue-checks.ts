@@ -2,7 +2,7 @@
 // belong to the tenant, else a VALIDATION_ERROR naming the input.
 import { AppError, type FieldIssue, domainError } from '@pits/domain';
 import { findTenantLocation, type LocationRecord } from '../repositories/location-repository.js';
-import { findTenantProducts, findTenantProductsBySku, type ProductRecord } from '../repositories/product-repository.js';
+import { type LineProduct, findTenantProducts, findTenantProductsBySku } from '../repositories/product-repository.js';
 import type { Scope } from '../transaction.js';
 
 export async function requireTenantLocation(scope: Scope, tenantId: string, id: number, field: string): Promise<LocationRecord> {
@@ -19,10 +19,10 @@ export async function requireTenantProducts(
   scope: Scope,
   tenantId: string,
   productIds: readonly number[],
-): Promise<ProductRecord[]> {
+): Promise<LineProduct[]> {
   const found = await findTenantProducts(scope, tenantId, productIds);
   const issues: FieldIssue[] = [];
-  const rows: ProductRecord[] = [];
+  const rows: LineProduct[] = [];
   productIds.forEach((id, index) => {
     const row = found.get(id);
     if (row) rows.push(row);
@@ -51,14 +51,14 @@ function refused(issues: FieldIssue[]): AppError {
  *
  * @example const products = await requireLineProducts(tx, tenantId, [{ productId: 7 }, { sku: 'KOPI-250' }]);
  */
-export async function requireLineProducts(scope: Scope, tenantId: string, refs: readonly ProductRef[]): Promise<ProductRecord[]> {
+export async function requireLineProducts(scope: Scope, tenantId: string, refs: readonly ProductRef[]): Promise<LineProduct[]> {
   const ids = refs.flatMap((r) => (r.productId === undefined ? [] : [r.productId]));
   const skus = refs.flatMap((r) => (r.productId === undefined && r.sku !== undefined ? [r.sku] : []));
   // One after the other: in a transaction the statements share one connection anyway.
-  const byId = ids.length === 0 ? new Map<number, ProductRecord>() : await findTenantProducts(scope, tenantId, ids);
-  const bySku = skus.length === 0 ? new Map<string, ProductRecord>() : await findTenantProductsBySku(scope, tenantId, skus);
+  const byId = ids.length === 0 ? new Map<number, LineProduct>() : await findTenantProducts(scope, tenantId, ids);
+  const bySku = skus.length === 0 ? new Map<string, LineProduct>() : await findTenantProductsBySku(scope, tenantId, skus);
   const issues: FieldIssue[] = [];
-  const rows: ProductRecord[] = [];
+  const rows: LineProduct[] = [];
   const firstLine = new Map<number, number>();
   refs.forEach((ref, index) => {
     const field = ref.productId === undefined ? 'sku' : 'product_id';

@@ -2,7 +2,7 @@ import { AppError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../database-errors.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { createProduct, findProduct, findProductBySku, listProducts, updateProduct } from './product-repository.js';
+import { createProduct, findProduct, findProductBySku, findTenantProducts, findTenantProductsBySku, listProducts, updateProduct } from './product-repository.js';
 
 const dialects = await testDialects();
 const LATER = new Date('2026-11-23T09:30:00.000Z');
@@ -26,6 +26,21 @@ describe.each(dialects)('[%s] product repository', (dialect) => {
     expect(await findProductBySku(t.database, other.tenant.id, 'SKU-3')).toBeUndefined();
     expect(await findProductBySku(t.database, w.tenant.id, 'sku-1')).toBeUndefined();
     expect(await findProduct(t.database, w.tenant.id, 999_999)).toBeUndefined();
+  });
+
+  it("reads a document line's product as id, name, SKU and cost price only, by id or by SKU, never another tenant's", async () => {
+    const [first, second] = [w.products[0]!, w.products[1]!];
+    const line = (p: typeof first) => ({ id: p.id, name: p.name, sku: p.sku, costPrice: p.costPrice });
+    const byId = await findTenantProducts(t.database, w.tenant.id, [second.id, first.id, first.id, other.products[0]!.id]);
+    expect([...byId.entries()].sort(([a], [b]) => a - b)).toEqual([
+      [first.id, line(first)],
+      [second.id, line(second)],
+    ]);
+    // Only the four columns a line needs: the catalogue row's other columns are never read.
+    expect(Object.keys(byId.get(first.id)!).sort()).toEqual(['costPrice', 'id', 'name', 'sku']);
+    const bySku = await findTenantProductsBySku(t.database, w.tenant.id, [second.sku, 'SKU-404']);
+    expect([...bySku.entries()]).toEqual([[second.sku, line(second)]]);
+    expect(await findTenantProductsBySku(t.database, other.tenant.id, ['SKU-3'])).toEqual(new Map());
   });
 
   it('lists the tenant products by id ascending, a page at a time, with an exact SKU filter', async () => {

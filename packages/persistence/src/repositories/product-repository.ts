@@ -151,39 +151,65 @@ export async function createProduct(scope: Scope, tenantId: string, input: NewPr
   return toProductRecord(row);
 }
 
+/**
+ * What a document line takes from its product: the id, the name and SKU copied onto the line, and
+ * the cost price (as stored: a decimal string with two places) that a stock count or a transfer
+ * values the line at. The line checks read only these columns, not the whole catalogue row.
+ */
+export interface LineProduct {
+  id: number;
+  name: string;
+  sku: string;
+  costPrice: string;
+}
+
+type LineProductRow = Pick<ProductRow, 'id' | 'name' | 'sku' | 'cost_price'>;
+
+const toLineProduct = (row: LineProductRow): LineProduct => ({ id: row.id, name: row.name, sku: row.sku, costPrice: row.cost_price });
+
 /** The tenant's live products among `ids`, by id. Ids of other tenants or unknown ids are absent. */
 const tenantProducts = preparedQuery({
   shape: (p: { tenantId: string; ids: number[] }) => p.ids.length,
   build: (scope, param: ParamRef<{ tenantId: string; ids: number[] }>, count) =>
-    scope.db.selectFrom('products').selectAll().where('tenant_id', '=', param('tenantId')).where('id', 'in', markedList(param, 'ids', count)).where('deleted_at', 'is', null),
+    scope.db
+      .selectFrom('products')
+      .select(['id', 'name', 'sku', 'cost_price'])
+      .where('tenant_id', '=', param('tenantId'))
+      .where('id', 'in', markedList(param, 'ids', count))
+      .where('deleted_at', 'is', null),
 });
 
-export async function findTenantProducts(scope: Scope, tenantId: string, ids: readonly number[]): Promise<Map<number, ProductRecord>> {
+export async function findTenantProducts(scope: Scope, tenantId: string, ids: readonly number[]): Promise<Map<number, LineProduct>> {
   if (ids.length === 0) return new Map();
-  const rows: ProductRow[] = [];
+  const rows: LineProductRow[] = [];
   const unique = [...new Set(ids)];
   for (let i = 0; i < unique.length; i += 500) {
     rows.push(
       ...(await tenantProducts.execute(scope, { tenantId, ids: unique.slice(i, i + 500) })),
     );
   }
-  return new Map(rows.map((r) => [r.id, toProductRecord(r)]));
+  return new Map(rows.map((r) => [r.id, toLineProduct(r)]));
 }
 
 const tenantProductsBySku = preparedQuery({
   shape: (p: { tenantId: string; skus: string[] }) => p.skus.length,
   build: (scope, param: ParamRef<{ tenantId: string; skus: string[] }>, count) =>
-    scope.db.selectFrom('products').selectAll().where('tenant_id', '=', param('tenantId')).where('sku', 'in', markedList(param, 'skus', count)).where('deleted_at', 'is', null),
+    scope.db
+      .selectFrom('products')
+      .select(['id', 'name', 'sku', 'cost_price'])
+      .where('tenant_id', '=', param('tenantId'))
+      .where('sku', 'in', markedList(param, 'skus', count))
+      .where('deleted_at', 'is', null),
 });
 
 /** The tenant's live products among `skus` (exact), by SKU. SKUs of other tenants or unknown ones are absent. */
-export async function findTenantProductsBySku(scope: Scope, tenantId: string, skus: readonly string[]): Promise<Map<string, ProductRecord>> {
+export async function findTenantProductsBySku(scope: Scope, tenantId: string, skus: readonly string[]): Promise<Map<string, LineProduct>> {
   const unique = [...new Set(skus)];
-  const rows: ProductRow[] = [];
+  const rows: LineProductRow[] = [];
   for (let i = 0; i < unique.length; i += 500) {
     rows.push(...(await tenantProductsBySku.execute(scope, { tenantId, skus: unique.slice(i, i + 500) })));
   }
-  return new Map(rows.map((r) => [r.sku, toProductRecord(r)]));
+  return new Map(rows.map((r) => [r.sku, toLineProduct(r)]));
 }
 
 /** A live product of the tenant by id, or undefined (another tenant's product is undefined too). */
