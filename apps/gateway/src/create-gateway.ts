@@ -30,6 +30,7 @@ import {
   accessLog,
   createMemoryRateLimitStore,
   createRedisRateLimitStore,
+  dispatchRoutes,
   errorMapper,
   methodNotAllowed,
   requestDeadline,
@@ -140,8 +141,9 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
 
   const operationLimit = config.rateLimit.operation;
   const operations = Object.fromEntries(Object.keys(DEFAULT_OPERATION_LIMITS).map((name) => [name, operationLimit]));
-  const partnerRouter = new Router<GatewayState>();
-  mountRoutes(partnerRouter, routes, {
+  // One route table for the partner and the public routes (their paths never overlap).
+  const router = new Router<GatewayState>();
+  mountRoutes(router, routes, {
     database,
     resolveApiKey: async (secret, tenantId) => {
       const key = await resolveApiKey(database, secret, tenantId);
@@ -159,8 +161,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   let docsHtml: string | undefined;
   let docsBundle: Buffer | undefined;
   const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION, description: partnerGuide() }));
-  const publicRouter = new Router<GatewayState>();
-  mountPublicRoutes(publicRouter, {
+  mountPublicRoutes(router, {
     isReady: async () => ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs)),
     openApi: document,
     docsHtml: () => (docsHtml ??= renderDocsPage()),
@@ -180,9 +181,8 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
       }
       await next();
     })
-    .use(publicRouter.routes())
-    .use(partnerRouter.routes())
-    .use(methodNotAllowed([publicRouter, partnerRouter]));
+    .use(dispatchRoutes(router))
+    .use(methodNotAllowed([router]));
 
   const http = createLimitedServer(app.callback(), config.http);
   const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics.registry, config.metrics, config.http) : null;
