@@ -168,7 +168,16 @@ export interface LoadResult {
 export async function load(
   name: string,
   url: string | readonly string[],
-  options: { headers?: Record<string, string>; seconds?: number; connections?: number; method?: 'GET' | 'POST' | 'PATCH'; body?: string; requests?: autocannon.Request[] } = {},
+  options: {
+    headers?: Record<string, string>;
+    seconds?: number;
+    connections?: number;
+    method?: 'GET' | 'POST' | 'PATCH';
+    body?: string;
+    requests?: autocannon.Request[];
+    /** Requests per second over all connections (autocannon's overallRate); none: as fast as the server answers. */
+    rate?: number;
+  } = {},
 ): Promise<LoadResult> {
   const result = await autocannon({
     // autocannon takes an array of urls; its typings only say string.
@@ -179,6 +188,7 @@ export async function load(
     method: options.method ?? 'GET',
     ...(options.body ? { body: options.body } : {}),
     ...(options.requests ? { requests: options.requests } : {}),
+    ...(options.rate ? { overallRate: options.rate } : {}),
   });
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count ?? 0]));
   return {

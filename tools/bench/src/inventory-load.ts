@@ -150,6 +150,8 @@ export interface CaseRun {
   poolSeed: number;
   /** Runs just before and just after the measured run (not the warm-up). */
   around?: { before(): Promise<void>; after(): Promise<void> };
+  /** Requests per second over all connections, warm-up included; none: as fast as the servers answer. */
+  rate?: number;
 }
 
 /** Fresh pending adjustments for `seconds` of the approve case (none for the other cases). */
@@ -175,14 +177,15 @@ export async function warmUp(run: Omit<CaseRun, 'warmupSeconds' | 'around'>, lab
 export async function runCase(run: CaseRun, label: string): Promise<{ measured: Measured; poolShort: boolean }> {
   const { kind, tenants, writer } = run;
   const pool = await approvePool(run, run.seconds + run.warmupSeconds);
-  await load(`warm-up ${label}`, run.url, { seconds: run.warmupSeconds, connections: run.connections, requests: requestsFor(kind, tenants, pool) });
+  const rate = run.rate === undefined ? {} : { rate: run.rate };
+  await load(`warm-up ${label}`, run.url, { seconds: run.warmupSeconds, connections: run.connections, requests: requestsFor(kind, tenants, pool), ...rate });
   // The warm-up's unanswered requests are served before the measured run starts, and the measured
   // run's own are all served before its CPU is read: its CPU is the work of the requests it sent.
   await settle(run.pids);
   await run.around?.before();
   const dbBefore = writer.dialect === 'postgres' ? await backendCpu(writer) : null;
   const cpuBefore = cpuSecondsOf(run.pids);
-  const result = await load(label, run.url, { seconds: run.seconds, connections: run.connections, requests: requestsFor(kind, tenants, pool) });
+  const result = await load(label, run.url, { seconds: run.seconds, connections: run.connections, requests: requestsFor(kind, tenants, pool), ...rate });
   await settle(run.pids);
   const cpuAfter = cpuSecondsOf(run.pids);
   const dbAfter = dbBefore ? await backendCpu(writer) : null;

@@ -8,7 +8,10 @@
 // counting in memory, the same case in alternating rounds.
 // On a machine with few cores the cores saturate, so throughput cannot show scaling; the work per
 // request can: goal, gateway CPU per request at 2 and 3 processes within 10 % of 1 process, and
-// Redis adding at most 100 us of gateway CPU per request.
+// Redis adding at most 100 us of gateway CPU per request. Flat out, more processes than cores
+// preempt each other and every preempted request pays again in cache misses; so each case runs
+// again paced, every process count at one fixed rate the cores carry, where the CPU per request
+// is the work of a request and a cost that crossed processes would show.
 //
 // Environment: BENCH_SECONDS (4 per run, after a 1 s warm-up), BENCH_ROUNDS (2: runs of each
 // process count per case, in the order 1 2 3 3 2 1, so a drift falls on every count alike),
@@ -19,7 +22,8 @@
 // each store), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where a database
 // pits_scale_bench_<pid> is created and dropped), BENCH_REDIS_URL (REDIS_URL, else
 // redis://127.0.0.1:6379; the gateways count under a key prefix of this run's own, deleted at the
-// end), BENCH_APPROVE_POOL_PER_SECOND (3000).
+// end), BENCH_APPROVE_POOL_PER_SECOND (3000), BENCH_PACED_SHARE (0.4: the paced runs' rate as a
+// share of the req/s one process served flat out in the case; 0 leaves them out).
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +40,7 @@ import {
   gatewayCoresPerDatabaseCore,
   meanOf,
   mergeRuns,
+  pacedRate,
   perCore,
   ratio,
   runOrder,
@@ -57,6 +62,8 @@ const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:54
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const approvePerSecond = Number(process.env.BENCH_APPROVE_POOL_PER_SECOND ?? 3000);
 const control = process.env.BENCH_CONTROL !== '0';
+/** The paced runs' rate, as a share of one process's saturated req/s of the case; 0 leaves them out. */
+const pacedShare = Number(process.env.BENCH_PACED_SHARE ?? 0.4);
 const keyPrefix = `bench:scale-out:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const pgName = `pits_scale_bench_${process.pid}`;
 /** Connections per gateway process: the gateway's own default of DB_POOL_SIZE. */
@@ -79,7 +86,86 @@ interface Row {
   redisCounted: number;
   /** The gateways' context switches during the runs, summed: preempted (involuntary) and waiting. */
   switches: { voluntary: number; involuntary: number } | null;
+  /** The fixed rate of a paced row (requests per second over all processes); none: flat out. */
+  rate?: number;
 }
+
+/** The runs of one process count and load, gathered before they are merged into a row. */
+interface Configuration {
+  processes: number;
+  connections: number;
+  runs: Measured[];
+  backends: number[];
+  redisCounted: number;
+  switches: Row['switches'];
+}
+
+type Switches = NonNullable<Row['switches']>;
+const addSwitches = (a: Switches | null, b: Switches | null): Switches | null => (a && b ? { voluntary: a.voluntary + b.voluntary, involuntary: a.involuntary + b.involuntary } : null);
+
+/** One measured run of `processes` of the started gateways, with the Redis hits, backends and context switches it took. */
+async function measureConfiguration(input: {
+  kind: Case;
+  gateways: readonly Child[];
+  processes: number;
+  connections: number;
+  tenants: readonly SeedTenant[];
+  writer: BulkWriter;
+  redis: Redis;
+  rate?: number;
+}): Promise<Omit<Configuration, 'runs'> & { measured: Measured }> {
+  const { kind, processes, connections: load, writer, redis } = input;
+  const serving = input.gateways.slice(0, processes);
+  const pids = serving.map((g) => g.process.pid);
+  let before = new Map<string, number>();
+  let after = new Map<string, number>();
+  let backends: number[] = [];
+  // Set in the hooks below; an object, so the compiler does not take them for always null.
+  const switches: { before: Row['switches']; taken: Row['switches'] } = { before: null, taken: null };
+  const { measured, poolShort } = await runCase(
+    {
+      kind, url: serving.map((g) => g.url), pids, tenants: input.tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections: load, approvePerSecond, poolSeed: 20 + processes,
+      ...(input.rate === undefined ? {} : { rate: input.rate }),
+      around: {
+        before: async () => {
+          before = await counters(redis);
+          switches.before = contextSwitches(pids);
+        },
+        after: async () => {
+          const now = contextSwitches(pids);
+          switches.taken = now && switches.before ? { voluntary: now.voluntary - switches.before.voluntary, involuntary: now.involuntary - switches.before.involuntary } : null;
+          after = await counters(redis);
+          backends = await backendsByGateway(writer, serving);
+        },
+      },
+    },
+    `${processes}p ${load}c ${kind}${input.rate === undefined ? '' : ` at ${input.rate} req/s`}`,
+  );
+  if (poolShort) console.log(`[scale-out] the approve pool ran out at ${processes} processes: raise BENCH_APPROVE_POOL_PER_SECOND`);
+  return { processes, connections: load, measured, backends, redisCounted: counted(before, after), switches: switches.taken };
+}
+
+/** Adds a run to its configuration (by process count and load): runs listed, counts summed, the most backends kept. */
+function addRun(configurations: Map<string, Configuration>, run: Omit<Configuration, 'runs'> & { measured: Measured }): void {
+  const key = `${run.processes}/${run.connections}`;
+  const known = configurations.get(key) ?? { processes: run.processes, connections: run.connections, runs: [], backends: [], redisCounted: 0, switches: { voluntary: 0, involuntary: 0 } };
+  known.runs.push(run.measured);
+  known.switches = addSwitches(known.switches, run.switches);
+  known.backends = run.backends.map((n, i) => Math.max(n, known.backends[i] ?? 0));
+  known.redisCounted += run.redisCounted;
+  configurations.set(key, known);
+}
+
+const rowOf = (kind: Case, c: Configuration): Row => ({
+  processes: c.processes,
+  connections: c.connections,
+  kind,
+  measured: mergeRuns(c.runs),
+  backends: c.backends,
+  redisCounted: c.redisCounted,
+  switches: c.switches,
+  runs: c.runs.length,
+});
 
 /** Every rate-limit counter of this run's gateways, by key. */
 async function counters(redis: Redis): Promise<Map<string, number>> {
@@ -191,6 +277,37 @@ function printCapacity(all: readonly Row[]): Map<number, number | null> {
   return ratios;
 }
 
+/** The paced rows: each case at one fixed rate per process count; returns the mean ratio to 1 process by count. */
+function printPaced(rows: readonly Row[]): Map<number, number | null> {
+  const ratios = new Map<number, number | null>();
+  if (rows.length === 0) return ratios;
+  console.log(
+    `\n[scale-out] paced: each case at one fixed rate, ${Math.round(pacedShare * 100)} % of the req/s one process served flat out, over the same ${connections} connections; runs ${runOrder(processCounts, rounds).join(' ')}`,
+  );
+  console.log(
+    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'rate'.padStart(6)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'redis hits/sent'.padStart(15)} ${'preempt/req'.padStart(11)}`,
+  );
+  for (const r of rows) {
+    const base = rows.find((b) => b.kind === r.kind && b.processes === 1)?.measured.cpuUs ?? null;
+    const m = r.measured;
+    console.log(
+      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${String(r.rate ?? '-').padStart(6)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${`${r.redisCounted}/${m.sent}`.padStart(15)} ${num(r.switches && m.sent ? r.switches.involuntary / m.sent : null, 11, 2)}`,
+    );
+  }
+  for (const n of processCounts) {
+    const perCase = cases.map((kind) => {
+      const at = (p: number) => rows.find((r) => r.kind === kind && r.processes === p)?.measured.cpuUs ?? null;
+      return ratio(at(n), at(1));
+    });
+    ratios.set(n, meanOf(perCase));
+    if (n !== 1) {
+      const within = perCase.every((r) => r !== null && r <= 1.1);
+      console.log(`paced gateway CPU/request ${n}p/1p by case: ${perCase.map((r, i) => `${cases[i]} ${num(r, 0, 2)}`).join(', ')} (${within ? 'all within' : 'NOT all within'} 10 %)`);
+    }
+  }
+  return ratios;
+}
+
 async function printBudget(writer: BulkWriter, rows: readonly Row[]): Promise<void> {
   const [max] = await writer.query<{ max_connections: string }>('show max_connections');
   const [reserved] = await writer.query<{ superuser_reserved_connections: string }>('show superuser_reserved_connections');
@@ -285,6 +402,7 @@ async function main(): Promise<void> {
     const env = { DATABASE_URL: target.url, CREDENTIALS_KEY, LOG_LEVEL: 'warn', DB_POOL_SIZE: String(POOL_SIZE), RATE_LIMIT_SMALL: '1000000', RATE_LIMIT_OPERATION: '1000000' };
     const redisEnv = { REDIS_URL: redisUrl, RATE_LIMIT_KEY_PREFIX: keyPrefix };
     const rows: Row[] = [];
+    const pacedRows: Row[] = [];
     // The most processes any run needs, started once: a run at N processes loads the first N, and
     // the others sit idle. Each is warmed on every case first, so none is measured cold, and the
     // runs at 1, 2 and 3 processes of a case follow each other, close in time.
@@ -299,46 +417,26 @@ async function main(): Promise<void> {
     const plan: [number, number][] = order.map((n) => [n, connections]);
     if (control && most > 1) plan.splice(Math.ceil(order.length / 2), 0, [1, Math.round(connections / most)]);
     for (const kind of cases) {
-      const byConfiguration = new Map<string, { processes: number; connections: number; runs: Measured[]; backends: number[]; redisCounted: number; switches: Row['switches'] }>();
+      const byConfiguration = new Map<string, Configuration>();
       for (const [processes, load] of plan) {
-        const serving = gateways.slice(0, processes);
-        let before = new Map<string, number>();
-        let after = new Map<string, number>();
-        let backends: number[] = [];
-        // Set in the hooks below; an object, so the compiler does not take them for always null.
-        const switches: { before: Row['switches']; taken: Row['switches'] } = { before: null, taken: null };
-        const { measured, poolShort } = await runCase(
-          {
-            kind, url: serving.map((g) => g.url), pids: serving.map((g) => g.process.pid), tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections: load, approvePerSecond, poolSeed: 20 + processes,
-            around: {
-              before: async () => {
-                before = await counters(redis);
-                switches.before = contextSwitches(serving.map((g) => g.process.pid));
-              },
-              after: async () => {
-                const now = contextSwitches(serving.map((g) => g.process.pid));
-                switches.taken = now && switches.before ? { voluntary: now.voluntary - switches.before.voluntary, involuntary: now.involuntary - switches.before.involuntary } : null;
-                after = await counters(redis);
-                backends = await backendsByGateway(writer!, serving);
-              },
-            },
-          },
-          `${processes}p ${load}c ${kind}`,
-        );
-        if (poolShort) console.log(`[scale-out] the approve pool ran out at ${processes} processes: raise BENCH_APPROVE_POOL_PER_SECOND`);
-        const key = `${processes}/${load}`;
-        const configuration = byConfiguration.get(key) ?? { processes, connections: load, runs: [], backends: [], redisCounted: 0, switches: { voluntary: 0, involuntary: 0 } };
-        configuration.runs.push(measured);
-        const { taken } = switches;
-        configuration.switches = configuration.switches && taken ? { voluntary: configuration.switches.voluntary + taken.voluntary, involuntary: configuration.switches.involuntary + taken.involuntary } : null;
-        configuration.backends = backends.map((n, i) => Math.max(n, configuration.backends[i] ?? 0));
-        configuration.redisCounted += counted(before, after);
-        byConfiguration.set(key, configuration);
-        console.log(`[scale-out] ${processes}p ${load}c ${kind}: ${measured.requestsPerSecond.toFixed(0)} req/s, gateway ${num(measured.cpuUs, 0)} us/req, PG ${num(measured.dbCpuUs, 0)} us/req`);
+        const run = await measureConfiguration({ kind, gateways, processes, connections: load, tenants, writer, redis });
+        addRun(byConfiguration, run);
+        console.log(`[scale-out] ${processes}p ${load}c ${kind}: ${run.measured.requestsPerSecond.toFixed(0)} req/s, gateway ${num(run.measured.cpuUs, 0)} us/req, PG ${num(run.measured.dbCpuUs, 0)} us/req`);
       }
       // Full load by process count, then the control.
       const configurations = [...byConfiguration.values()].sort((a, b) => b.connections - a.connections || a.processes - b.processes);
-      for (const c of configurations) rows.push({ processes: c.processes, connections: c.connections, kind, measured: mergeRuns(c.runs), backends: c.backends, redisCounted: c.redisCounted, switches: c.switches, runs: c.runs.length });
+      for (const c of configurations) rows.push(rowOf(kind, c));
+      // The same process counts at one fixed rate the cores carry (a share of what one process
+      // served flat out), so the CPU per request is the work of a request, not the preemption.
+      const rate = pacedRate(rows.find((r) => r.kind === kind && r.processes === 1 && r.connections === connections)?.measured.requestsPerSecond ?? null, pacedShare);
+      if (rate === null) continue;
+      const paced = new Map<string, Configuration>();
+      for (const processes of order) {
+        const run = await measureConfiguration({ kind, gateways, processes, connections, tenants, writer, redis, rate });
+        addRun(paced, run);
+        console.log(`[scale-out] ${processes}p ${connections}c ${kind} at ${rate} req/s: gateway ${num(run.measured.cpuUs, 0)} us/req, PG ${num(run.measured.dbCpuUs, 0)} us/req`);
+      }
+      for (const c of [...paced.values()].sort((a, b) => a.processes - b.processes)) pacedRows.push({ ...rowOf(kind, c), rate });
     }
     for (const g of gateways) await g.stop();
     gateways = [];
@@ -346,12 +444,13 @@ async function main(): Promise<void> {
 
     printRows(rows);
     const ratios = printCapacity(rows);
+    const pacedRatios = printPaced(pacedRows);
     await printBudget(writer, rows);
-    const dirty = rows.filter((r) => r.measured.non2xx > 0 || r.measured.errors > 0);
+    const dirty = [...rows, ...pacedRows].filter((r) => r.measured.non2xx > 0 || r.measured.errors > 0);
     console.log(dirty.length ? `WARNING: non-2xx responses or socket errors in: ${dirty.map((r) => `${r.processes}p ${r.kind}`).join(', ')}` : '\nall responses 2xx, no socket errors');
     console.log(`load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs; whole run ${((performance.now() - started) / 1000).toFixed(0)} s`);
     const added = cost.memoryUs === null || cost.redisUs === null ? null : cost.redisUs - cost.memoryUs;
-    console.log(summaryLine(ratios, added));
+    console.log(summaryLine(ratios, added, pacedRatios.size > 0 ? { share: pacedShare, ratios: pacedRatios } : undefined));
   } finally {
     for (const g of gateways) await g.stop();
     await writer?.close();

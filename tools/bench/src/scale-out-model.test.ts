@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RunFigures, connectionBudget, coresUsed, counted, gatewayCoresPerDatabaseCore, meanOf, mergeRuns, perCore, pooledCpuUs, ratio, runOrder, summaryLine } from './scale-out-model.js';
+import { type RunFigures, connectionBudget, coresUsed, counted, gatewayCoresPerDatabaseCore, meanOf, mergeRuns, pacedRate, perCore, pooledCpuUs, ratio, runOrder, summaryLine } from './scale-out-model.js';
 
 describe('scale-out capacity model', () => {
   it('pools CPU per request over runs by their requests, not as a mean of the runs', () => {
@@ -49,6 +49,19 @@ describe('scale-out capacity model', () => {
     const ratios = new Map<number, number | null>([[1, 1], [2, 1.034], [3, 1.0861]]);
     expect(summaryLine(ratios, 42.4)).toBe('scale-out: gateway CPU/request 2p/1p = 1.03, 3p/1p = 1.09; redis adds 42 us/request');
     expect(summaryLine(new Map([[1, 1]]), null)).toBe('scale-out: gateway CPU/request n/a; redis adds n/a');
+    expect(summaryLine(ratios, 25, { share: 0.4, ratios: new Map([[1, 1], [2, 0.98], [3, null]]) })).toBe(
+      "scale-out: gateway CPU/request 2p/1p = 1.03, 3p/1p = 1.09; paced at 40 % of 1p's req/s: 2p/1p = 0.98, 3p/1p = n/a; redis adds 25 us/request",
+    );
+  });
+
+  it('paces a run at a share of what one process served flat out, in whole requests per second', () => {
+    expect(pacedRate(2400, 0.4)).toBe(960);
+    expect(pacedRate(1234.6, 0.5)).toBe(617);
+    expect(pacedRate(1, 0.1)).toBe(1);
+    expect(pacedRate(null, 0.4)).toBeNull();
+    expect(pacedRate(0, 0.4)).toBeNull();
+    expect(pacedRate(2400, 0)).toBeNull();
+    expect(pacedRate(2400, 1.5)).toBeNull();
   });
 });
 

@@ -81,11 +81,33 @@ export function counted(before: ReadonlyMap<string, number>, after: ReadonlyMap<
 
 const fixed = (n: number | null, digits: number) => (n === null ? 'n/a' : n.toFixed(digits));
 
-/** The closing line: gateway CPU per request at 2 and 3 processes against 1, and what Redis adds. */
-export function summaryLine(ratios: ReadonlyMap<number, number | null>, redisAddsUs: number | null): string {
-  const parts = [...ratios].filter(([n]) => n !== 1).map(([n, r]) => `${n}p/1p = ${fixed(r, 2)}`);
+/**
+ * The fixed rate of a paced run: `share` of what one process served flat out, in whole requests
+ * per second; null without a saturated figure or a share in (0, 1].
+ *
+ * @example pacedRate(2400, 0.4) === 960
+ */
+export function pacedRate(saturatedRequestsPerSecond: number | null, share: number): number | null {
+  if (saturatedRequestsPerSecond === null || !(saturatedRequestsPerSecond > 0) || !(share > 0 && share <= 1)) return null;
+  return Math.max(1, Math.round(saturatedRequestsPerSecond * share));
+}
+
+/** The paced runs' ratios, with the share of one process's saturated throughput they ran at. */
+export interface PacedRatios {
+  share: number;
+  ratios: ReadonlyMap<number, number | null>;
+}
+
+const ratioParts = (ratios: ReadonlyMap<number, number | null>) => [...ratios].filter(([n]) => n !== 1).map(([n, r]) => `${n}p/1p = ${fixed(r, 2)}`).join(', ') || 'n/a';
+
+/**
+ * The closing line: gateway CPU per request at 2 and 3 processes against 1, flat out (and, when
+ * measured, at a fixed rate the cores can carry), and what Redis adds.
+ */
+export function summaryLine(ratios: ReadonlyMap<number, number | null>, redisAddsUs: number | null, paced?: PacedRatios): string {
   const redis = redisAddsUs === null ? 'redis adds n/a' : `redis adds ${redisAddsUs.toFixed(0)} us/request`;
-  return `scale-out: gateway CPU/request ${parts.join(', ') || 'n/a'}; ${redis}`;
+  const atRate = paced ? `; paced at ${Math.round(paced.share * 100)} % of 1p's req/s: ${ratioParts(paced.ratios)}` : '';
+  return `scale-out: gateway CPU/request ${ratioParts(ratios)}${atRate}; ${redis}`;
 }
 
 /** What merging needs of a measured run (inventory-load's Measured has it all). */
