@@ -200,8 +200,11 @@ export async function load(
     errors: result.errors,
     statusCodes,
     requests: result.requests.total,
-    // autocannon reports it; its typings do not.
-    sent: (result.requests as { sent?: number }).sent ?? result.requests.total,
+    // autocannon reports it (its typings do not), but at a fixed rate it counts each connection's
+    // first second of requests as sent up front (run.js adds the connection's rate, not 1), so a
+    // paced run counts the responses instead: at a rate the server keeps up with, next to nothing
+    // is still in flight when the run ends.
+    sent: options.rate ? result.requests.total : ((result.requests as { sent?: number }).sent ?? result.requests.total),
   };
 }
 

@@ -10,8 +10,9 @@
 // request can: goal, gateway CPU per request at 2 and 3 processes within 10 % of 1 process, and
 // Redis adding at most 100 us of gateway CPU per request. Flat out, more processes than cores
 // preempt each other and every preempted request pays again in cache misses; so each case runs
-// again paced, every process count at one fixed rate the cores carry, where the CPU per request
-// is the work of a request and a cost that crossed processes would show.
+// again paced: every process at one fixed rate, the same at 1, 2 and 3 processes, low enough that
+// even 3 processes leave the cores room. A process then serves the same stream of requests
+// whatever the count, so a cost that crossed processes would show in its CPU per request.
 //
 // Environment: BENCH_SECONDS (4 per run, after a 1 s warm-up), BENCH_ROUNDS (2: runs of each
 // process count per case, in the order 1 2 3 3 2 1, so a drift falls on every count alike),
@@ -22,8 +23,8 @@
 // each store), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where a database
 // pits_scale_bench_<pid> is created and dropped), BENCH_REDIS_URL (REDIS_URL, else
 // redis://127.0.0.1:6379; the gateways count under a key prefix of this run's own, deleted at the
-// end), BENCH_APPROVE_POOL_PER_SECOND (3000), BENCH_PACED_SHARE (0.4: the paced runs' rate as a
-// share of the req/s one process served flat out in the case; 0 leaves them out).
+// end), BENCH_APPROVE_POOL_PER_SECOND (3000), BENCH_PACED_SHARE (0.15: the paced runs' rate per
+// process, as a share of the req/s one process served flat out in the case; 0 leaves them out).
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -62,8 +63,8 @@ const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:54
 const redisUrl = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const approvePerSecond = Number(process.env.BENCH_APPROVE_POOL_PER_SECOND ?? 3000);
 const control = process.env.BENCH_CONTROL !== '0';
-/** The paced runs' rate, as a share of one process's saturated req/s of the case; 0 leaves them out. */
-const pacedShare = Number(process.env.BENCH_PACED_SHARE ?? 0.4);
+/** The paced runs' rate per process, as a share of one process's saturated req/s of the case; 0 leaves them out. */
+const pacedShare = Number(process.env.BENCH_PACED_SHARE ?? 0.15);
 const keyPrefix = `bench:scale-out:${process.pid}:${randomBytes(4).toString('hex')}:`;
 const pgName = `pits_scale_bench_${process.pid}`;
 /** Connections per gateway process: the gateway's own default of DB_POOL_SIZE. */
@@ -86,7 +87,7 @@ interface Row {
   redisCounted: number;
   /** The gateways' context switches during the runs, summed: preempted (involuntary) and waiting. */
   switches: { voluntary: number; involuntary: number } | null;
-  /** The fixed rate of a paced row (requests per second over all processes); none: flat out. */
+  /** The fixed rate of a paced row, requests per second per process; none: flat out. */
   rate?: number;
 }
 
@@ -102,6 +103,12 @@ interface Configuration {
 
 type Switches = NonNullable<Row['switches']>;
 const addSwitches = (a: Switches | null, b: Switches | null): Switches | null => (a && b ? { voluntary: a.voluntary + b.voluntary, involuntary: a.involuntary + b.involuntary } : null);
+
+/** A run's CPU per request recounted over the `served` requests instead of those autocannon counted. */
+function perServed(m: Measured, served: number): Measured {
+  const rescale = (us: number | null) => (us === null || m.sent === 0 ? null : (us * m.sent) / served);
+  return { ...m, sent: served, cpuUs: rescale(m.cpuUs), dbCpuUs: rescale(m.dbCpuUs) };
+}
 
 /** One measured run of `processes` of the started gateways, with the Redis hits, backends and context switches it took. */
 async function measureConfiguration(input: {
@@ -122,7 +129,7 @@ async function measureConfiguration(input: {
   let backends: number[] = [];
   // Set in the hooks below; an object, so the compiler does not take them for always null.
   const switches: { before: Row['switches']; taken: Row['switches'] } = { before: null, taken: null };
-  const { measured, poolShort } = await runCase(
+  const { measured: sent, poolShort } = await runCase(
     {
       kind, url: serving.map((g) => g.url), pids, tenants: input.tenants, writer, seconds, warmupSeconds: RUN_WARMUP_SECONDS, connections: load, approvePerSecond, poolSeed: 20 + processes,
       ...(input.rate === undefined ? {} : { rate: input.rate }),
@@ -142,7 +149,12 @@ async function measureConfiguration(input: {
     `${processes}p ${load}c ${kind}${input.rate === undefined ? '' : ` at ${input.rate} req/s`}`,
   );
   if (poolShort) console.log(`[scale-out] the approve pool ran out at ${processes} processes: raise BENCH_APPROVE_POOL_PER_SECOND`);
-  return { processes, connections: load, measured, backends, redisCounted: counted(before, after), switches: switches.taken };
+  const redisCounted = counted(before, after);
+  // At a fixed rate autocannon ends with requests sent and not yet answered, which the gateways
+  // still serve (and spend CPU on): a paced run is counted by the gateways' own tally instead,
+  // the one Redis hit each request takes, which flat-out runs show equal to the requests sent.
+  const measured = input.rate === undefined || redisCounted === 0 ? sent : perServed(sent, redisCounted);
+  return { processes, connections: load, measured, backends, redisCounted, switches: switches.taken };
 }
 
 /** Adds a run to its configuration (by process count and load): runs listed, counts summed, the most backends kept. */
@@ -277,21 +289,21 @@ function printCapacity(all: readonly Row[]): Map<number, number | null> {
   return ratios;
 }
 
-/** The paced rows: each case at one fixed rate per process count; returns the mean ratio to 1 process by count. */
+/** The paced rows: every process at one fixed rate per case; returns the mean ratio to 1 process by count. */
 function printPaced(rows: readonly Row[]): Map<number, number | null> {
   const ratios = new Map<number, number | null>();
   if (rows.length === 0) return ratios;
   console.log(
-    `\n[scale-out] paced: each case at one fixed rate, ${Math.round(pacedShare * 100)} % of the req/s one process served flat out, over the same ${connections} connections; runs ${runOrder(processCounts, rounds).join(' ')}`,
+    `\n[scale-out] paced: every process at one fixed rate, ${Math.round(pacedShare * 100)} % of the req/s one process served flat out in the case (N processes serve N times the requests of one), over the same ${connections} connections; runs ${runOrder(processCounts, rounds).join(' ')}; requests counted by their Redis hits`,
   );
   console.log(
-    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'rate'.padStart(6)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'redis hits/sent'.padStart(15)} ${'preempt/req'.padStart(11)}`,
+    `${'case'.padEnd(8)} ${'procs'.padStart(5)} ${'rate/proc'.padStart(9)} ${'req/s'.padStart(7)} ${'p99'.padStart(6)} ${'non-2xx'.padStart(9)} ${'gw us/req'.padStart(9)} ${'vs 1p'.padStart(6)} ${'PG us/req'.padStart(9)} ${'redis hits/sent'.padStart(15)} ${'preempt/req'.padStart(11)}`,
   );
   for (const r of rows) {
     const base = rows.find((b) => b.kind === r.kind && b.processes === 1)?.measured.cpuUs ?? null;
     const m = r.measured;
     console.log(
-      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${String(r.rate ?? '-').padStart(6)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${`${r.redisCounted}/${m.sent}`.padStart(15)} ${num(r.switches && m.sent ? r.switches.involuntary / m.sent : null, 11, 2)}`,
+      `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${String(r.rate ?? '-').padStart(9)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${`${r.redisCounted}/${m.sent}`.padStart(15)} ${num(r.switches && m.sent ? r.switches.involuntary / m.sent : null, 11, 2)}`,
     );
   }
   for (const n of processCounts) {
@@ -426,15 +438,15 @@ async function main(): Promise<void> {
       // Full load by process count, then the control.
       const configurations = [...byConfiguration.values()].sort((a, b) => b.connections - a.connections || a.processes - b.processes);
       for (const c of configurations) rows.push(rowOf(kind, c));
-      // The same process counts at one fixed rate the cores carry (a share of what one process
-      // served flat out), so the CPU per request is the work of a request, not the preemption.
+      // The same process counts paced: every process at one fixed rate (a share of what one
+      // process served flat out), so each serves the same stream whatever the count.
       const rate = pacedRate(rows.find((r) => r.kind === kind && r.processes === 1 && r.connections === connections)?.measured.requestsPerSecond ?? null, pacedShare);
       if (rate === null) continue;
       const paced = new Map<string, Configuration>();
       for (const processes of order) {
-        const run = await measureConfiguration({ kind, gateways, processes, connections, tenants, writer, redis, rate });
+        const run = await measureConfiguration({ kind, gateways, processes, connections, tenants, writer, redis, rate: rate * processes });
         addRun(paced, run);
-        console.log(`[scale-out] ${processes}p ${connections}c ${kind} at ${rate} req/s: gateway ${num(run.measured.cpuUs, 0)} us/req, PG ${num(run.measured.dbCpuUs, 0)} us/req`);
+        console.log(`[scale-out] ${processes}p ${connections}c ${kind} at ${rate} req/s per process: gateway ${num(run.measured.cpuUs, 0)} us/req, PG ${num(run.measured.dbCpuUs, 0)} us/req`);
       }
       for (const c of [...paced.values()].sort((a, b) => a.processes - b.processes)) pacedRows.push({ ...rowOf(kind, c), rate });
     }

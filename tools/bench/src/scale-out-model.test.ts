@@ -50,7 +50,7 @@ describe('scale-out capacity model', () => {
     expect(summaryLine(ratios, 42.4)).toBe('scale-out: gateway CPU/request 2p/1p = 1.03, 3p/1p = 1.09; redis adds 42 us/request');
     expect(summaryLine(new Map([[1, 1]]), null)).toBe('scale-out: gateway CPU/request n/a; redis adds n/a');
     expect(summaryLine(ratios, 25, { share: 0.4, ratios: new Map([[1, 1], [2, 0.98], [3, null]]) })).toBe(
-      "scale-out: gateway CPU/request 2p/1p = 1.03, 3p/1p = 1.09; paced at 40 % of 1p's req/s: 2p/1p = 0.98, 3p/1p = n/a; redis adds 25 us/request",
+      "scale-out: gateway CPU/request 2p/1p = 1.03, 3p/1p = 1.09; paced at 40 % of 1p's req/s per process: 2p/1p = 0.98, 3p/1p = n/a; redis adds 25 us/request",
     );
   });
 

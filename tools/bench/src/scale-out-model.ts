@@ -92,7 +92,7 @@ export function pacedRate(saturatedRequestsPerSecond: number | null, share: numb
   return Math.max(1, Math.round(saturatedRequestsPerSecond * share));
 }
 
-/** The paced runs' ratios, with the share of one process's saturated throughput they ran at. */
+/** The paced runs' ratios, with the share of one process's saturated throughput each process ran at. */
 export interface PacedRatios {
   share: number;
   ratios: ReadonlyMap<number, number | null>;
@@ -106,7 +106,7 @@ const ratioParts = (ratios: ReadonlyMap<number, number | null>) => [...ratios].f
  */
 export function summaryLine(ratios: ReadonlyMap<number, number | null>, redisAddsUs: number | null, paced?: PacedRatios): string {
   const redis = redisAddsUs === null ? 'redis adds n/a' : `redis adds ${redisAddsUs.toFixed(0)} us/request`;
-  const atRate = paced ? `; paced at ${Math.round(paced.share * 100)} % of 1p's req/s: ${ratioParts(paced.ratios)}` : '';
+  const atRate = paced ? `; paced at ${Math.round(paced.share * 100)} % of 1p's req/s per process: ${ratioParts(paced.ratios)}` : '';
   return `scale-out: gateway CPU/request ${ratioParts(ratios)}${atRate}; ${redis}`;
 }
 
