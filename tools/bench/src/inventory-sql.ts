@@ -53,7 +53,7 @@ export function inventorySql(dialect: BenchDialect) {
         `insert into "adjustment_list_counts" ("tenant_id", "status", "location_id", "type", "count") values ${tuples(rows, 5)} on conflict ("tenant_id", "status", "location_id", "type") do update set "count" = "adjustment_list_counts"."count" + "excluded"."count"`,
       ),
     location: p('select * from "locations" where "tenant_id" = ? and "id" = ? and "deleted_at" is null'),
-    products: (lines: number) => p(`select "id", "name", "sku", "cost_price" from "products" where "tenant_id" = ? and "id" in ${tuple(lines)} and "deleted_at" is null`),
+    products: (lines: number) => p(`select "id", "name", "sku", "cost_price" from "products" where "tenant_id" = ? and "deleted_at" is null and "id" in ${tuple(lines)}`),
     nextSequence: p(
       'insert into "document_sequences" ("tenant_id", "prefix", "last_value") values (?, ?, ?) on conflict ("tenant_id", "prefix") do update set "last_value" = "document_sequences"."last_value" + ? returning "last_value"',
     ),

@@ -272,7 +272,14 @@ function printCapacity(all: readonly Row[]): Map<number, number | null> {
     if (!m) continue;
     console.log(`${kind.padEnd(8)} ${num(perCore(m.cpuUs), 17)} ${num(perCore(m.dbCpuUs), 17)} ${num(gatewayCoresPerDatabaseCore(m.cpuUs, m.dbCpuUs), 20, 1)}`);
   }
-  // Gateway CPU per request at N processes against 1, per case, then their mean over the cases.
+  return ratiosToOneProcess(rows, 'gateway CPU/request');
+}
+
+/**
+ * Gateway CPU per request at each process count against 1 process, per case (printed, with
+ * whether all are within the 10 % goal); returns their mean over the cases by process count.
+ */
+function ratiosToOneProcess(rows: readonly Row[], label: string): Map<number, number | null> {
   const ratios = new Map<number, number | null>();
   for (const n of processCounts) {
     const perCase = cases.map((kind) => {
@@ -283,7 +290,7 @@ function printCapacity(all: readonly Row[]): Map<number, number | null> {
     if (n !== 1) {
       const line = perCase.map((r, i) => `${cases[i]} ${num(r, 0, 2)}`).join(', ');
       const within = perCase.every((r) => r !== null && r <= 1.1);
-      console.log(`gateway CPU/request ${n}p/1p by case: ${line} (${within ? 'all within' : 'NOT all within'} 10 %)`);
+      console.log(`${label} ${n}p/1p by case: ${line} (${within ? 'all within' : 'NOT all within'} 10 %)`);
     }
   }
   return ratios;
@@ -291,8 +298,7 @@ function printCapacity(all: readonly Row[]): Map<number, number | null> {
 
 /** The paced rows: every process at one fixed rate per case; returns the mean ratio to 1 process by count. */
 function printPaced(rows: readonly Row[]): Map<number, number | null> {
-  const ratios = new Map<number, number | null>();
-  if (rows.length === 0) return ratios;
+  if (rows.length === 0) return new Map();
   console.log(
     `\n[scale-out] paced: every process at one fixed rate, ${Math.round(pacedShare * 100)} % of the req/s one process served flat out in the case (N processes serve N times the requests of one), over the same ${connections} connections; runs ${runOrder(processCounts, rounds).join(' ')}; requests counted by their Redis hits`,
   );
@@ -306,18 +312,7 @@ function printPaced(rows: readonly Row[]): Map<number, number | null> {
       `${r.kind.padEnd(8)} ${String(r.processes).padStart(5)} ${String(r.rate ?? '-').padStart(9)} ${num(m.requestsPerSecond, 7)} ${num(m.p99, 6)} ${nonOk(m).padStart(9)} ${num(m.cpuUs, 9)} ${num(ratio(m.cpuUs, base), 6, 2)} ${num(m.dbCpuUs, 9)} ${`${r.redisCounted}/${m.sent}`.padStart(15)} ${num(r.switches && m.sent ? r.switches.involuntary / m.sent : null, 11, 2)}`,
     );
   }
-  for (const n of processCounts) {
-    const perCase = cases.map((kind) => {
-      const at = (p: number) => rows.find((r) => r.kind === kind && r.processes === p)?.measured.cpuUs ?? null;
-      return ratio(at(n), at(1));
-    });
-    ratios.set(n, meanOf(perCase));
-    if (n !== 1) {
-      const within = perCase.every((r) => r !== null && r <= 1.1);
-      console.log(`paced gateway CPU/request ${n}p/1p by case: ${perCase.map((r, i) => `${cases[i]} ${num(r, 0, 2)}`).join(', ')} (${within ? 'all within' : 'NOT all within'} 10 %)`);
-    }
-  }
-  return ratios;
+  return ratiosToOneProcess(rows, 'paced gateway CPU/request');
 }
 
 async function printBudget(writer: BulkWriter, rows: readonly Row[]): Promise<void> {

@@ -167,49 +167,40 @@ type LineProductRow = Pick<ProductRow, 'id' | 'name' | 'sku' | 'cost_price'>;
 
 const toLineProduct = (row: LineProductRow): LineProduct => ({ id: row.id, name: row.name, sku: row.sku, costPrice: row.cost_price });
 
-/** The tenant's live products among `ids`, by id. Ids of other tenants or unknown ids are absent. */
+/** The tenant's live products, as the columns a line reads; the caller adds which ones. */
+const liveLineProducts = (scope: Scope, tenantId: string) =>
+  scope.db.selectFrom('products').select(['id', 'name', 'sku', 'cost_price']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+
+/** `read` over the distinct `values`, 500 at a time (one `in` list per statement), as line products. */
+async function lineProductsIn<V>(values: readonly V[], read: (chunk: V[]) => Promise<LineProductRow[]>): Promise<LineProduct[]> {
+  const unique = [...new Set(values)];
+  const rows: LineProductRow[] = [];
+  for (let i = 0; i < unique.length; i += 500) rows.push(...(await read(unique.slice(i, i + 500))));
+  return rows.map(toLineProduct);
+}
+
 const tenantProducts = preparedQuery({
   shape: (p: { tenantId: string; ids: number[] }) => p.ids.length,
   build: (scope, param: ParamRef<{ tenantId: string; ids: number[] }>, count) =>
-    scope.db
-      .selectFrom('products')
-      .select(['id', 'name', 'sku', 'cost_price'])
-      .where('tenant_id', '=', param('tenantId'))
-      .where('id', 'in', markedList(param, 'ids', count))
-      .where('deleted_at', 'is', null),
+    liveLineProducts(scope, param('tenantId')).where('id', 'in', markedList(param, 'ids', count)),
 });
 
+/** The tenant's live products among `ids`, by id. Ids of other tenants or unknown ids are absent. */
 export async function findTenantProducts(scope: Scope, tenantId: string, ids: readonly number[]): Promise<Map<number, LineProduct>> {
-  if (ids.length === 0) return new Map();
-  const rows: LineProductRow[] = [];
-  const unique = [...new Set(ids)];
-  for (let i = 0; i < unique.length; i += 500) {
-    rows.push(
-      ...(await tenantProducts.execute(scope, { tenantId, ids: unique.slice(i, i + 500) })),
-    );
-  }
-  return new Map(rows.map((r) => [r.id, toLineProduct(r)]));
+  const products = await lineProductsIn(ids, (chunk) => tenantProducts.execute(scope, { tenantId, ids: chunk }));
+  return new Map(products.map((p) => [p.id, p]));
 }
 
 const tenantProductsBySku = preparedQuery({
   shape: (p: { tenantId: string; skus: string[] }) => p.skus.length,
   build: (scope, param: ParamRef<{ tenantId: string; skus: string[] }>, count) =>
-    scope.db
-      .selectFrom('products')
-      .select(['id', 'name', 'sku', 'cost_price'])
-      .where('tenant_id', '=', param('tenantId'))
-      .where('sku', 'in', markedList(param, 'skus', count))
-      .where('deleted_at', 'is', null),
+    liveLineProducts(scope, param('tenantId')).where('sku', 'in', markedList(param, 'skus', count)),
 });
 
 /** The tenant's live products among `skus` (exact), by SKU. SKUs of other tenants or unknown ones are absent. */
 export async function findTenantProductsBySku(scope: Scope, tenantId: string, skus: readonly string[]): Promise<Map<string, LineProduct>> {
-  const unique = [...new Set(skus)];
-  const rows: LineProductRow[] = [];
-  for (let i = 0; i < unique.length; i += 500) {
-    rows.push(...(await tenantProductsBySku.execute(scope, { tenantId, skus: unique.slice(i, i + 500) })));
-  }
-  return new Map(rows.map((r) => [r.sku, toLineProduct(r)]));
+  const products = await lineProductsIn(skus, (chunk) => tenantProductsBySku.execute(scope, { tenantId, skus: chunk }));
+  return new Map(products.map((p) => [p.sku, p]));
 }
 
 /** A live product of the tenant by id, or undefined (another tenant's product is undefined too). */
