@@ -1,9 +1,21 @@
 import Koa from 'koa';
 import Router from '@koa/router';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GatewayState } from './gateway-state.js';
 import { dispatchRoutes } from './route-dispatch.js';
 import { type RunningServer, serve } from '../testing/test-server.js';
+
+// Counts the chains this module composes (@koa/router requires its own koa-compose, uncounted).
+const composed = vi.hoisted(() => ({ chains: 0 }));
+vi.mock('koa-compose', async (importOriginal) => {
+  const actual = await importOriginal<{ default: (stack: unknown[]) => unknown }>();
+  return {
+    default: (stack: unknown[]) => {
+      composed.chains += 1;
+      return actual.default(stack);
+    },
+  };
+});
 
 /** A router whose routes answer with what the dispatch gave them. */
 function tableOfRoutes(): { router: Router<GatewayState>; runs: string[] } {
@@ -90,6 +102,21 @@ describe('dispatchRoutes', () => {
         body: { label: 'approve', params: { id: `ADJ ${i}` }, route: '/api/partner/v1/adjustments/:id/approve', name: 'adjustments.approve' },
       });
       expect(ours.runs).toEqual(['approve:before', 'approve', 'approve:after']);
+    }
+  });
+
+  it("composes a route's chain on its first request only, and leaves several layers of one path to @koa/router", async () => {
+    const { server } = await serveWith((router) => dispatchRoutes(router));
+    try {
+      const before = composed.chains;
+      for (let i = 0; i < 3; i++) expect((await call(server, 'GET', `/api/engine/v1/adjustments/ADJ-${i}`)).status).toBe(200);
+      expect(composed.chains - before).toBe(1);
+      for (let i = 0; i < 3; i++) expect((await call(server, 'PATCH', `/api/partner/v1/adjustments/ADJ-${i}/approve`)).status).toBe(200);
+      expect(composed.chains - before).toBe(2);
+      expect((await call(server, 'GET', '/twice')).status).toBe(200);
+      expect(composed.chains - before).toBe(2);
+    } finally {
+      await server.close();
     }
   });
 

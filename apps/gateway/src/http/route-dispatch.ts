@@ -34,9 +34,10 @@ export function dispatchRoutes(router: Router<GatewayState>): GatewayAppMiddlewa
     const path = ctx.path;
     const matched = router.match(path, ctx.method);
     if (!matched.route) return next();
+    // `route` means a layer with methods matched; with one layer, it is that one.
     const layers = matched.pathAndMethod;
+    if (layers.length !== 1) return general(ctx as never, next) as Promise<void>;
     const layer = layers[0]!;
-    if (layers.length !== 1 || layer.methods.length === 0) return general(ctx as never, next) as Promise<void>;
     const route = ctx as unknown as Router.RouterParamContext<GatewayState>;
     route.params = layer.params(path, layer.captures(path), {}) as Record<string, string>;
     route._matchedRoute = layer.path;
