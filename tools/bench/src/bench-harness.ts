@@ -202,8 +202,9 @@ export async function load(
     requests: result.requests.total,
     // autocannon reports it (its typings do not), but at a fixed rate it counts each connection's
     // first second of requests as sent up front (run.js adds the connection's rate, not 1), so a
-    // paced run counts the responses instead: at a rate the server keeps up with, next to nothing
-    // is still in flight when the run ends.
+    // paced run counts the responses instead. That leaves out the requests still in flight when
+    // the run ends (up to one per connection), which the server still serves: a caller that needs
+    // them counts on the server side (bench:scale-out counts Redis hits).
     sent: options.rate ? result.requests.total : ((result.requests as { sent?: number }).sent ?? result.requests.total),
   };
 }
