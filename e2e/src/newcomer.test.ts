@@ -98,7 +98,8 @@ describe.skipIf(!enabled)('the newcomer path of README.md on a fresh clone', () 
         throw error;
       }
 
-      await session.stop();
+      const { forced } = await session.stop();
+      expect(forced, 'every process of `npm start` exits on SIGTERM to its process group, without SIGKILL').toBe(false);
       expect(await portIsFree(4000), 'SIGTERM to the process group stopped the gateway').toBe(true);
       expect(await portIsFree(4001), 'SIGTERM to the process group stopped the internal API').toBe(true);
     },

@@ -2,6 +2,8 @@
 // here SIGTERM, reaches everything it started), output collected, and a way to wait for a line.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ShellSession {
   readonly pid: number;
@@ -9,8 +11,49 @@ export interface ShellSession {
   output(): string;
   /** Resolves with the first match of `pattern` in the output; rejects on timeout or exit. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
-  /** SIGTERM to the whole process group, SIGKILL after `graceMs`; resolves once the shell exited. */
-  stop(graceMs?: number): Promise<void>;
+  /**
+   * SIGTERM to the whole process group, SIGKILL to what is still alive after `graceMs`; resolves
+   * once no process of the group is alive (the shell can exit before the servers it started have
+   * closed their ports). `forced` says whether SIGKILL was needed.
+   */
+  stop(graceMs?: number): Promise<{ forced: boolean }>;
+}
+
+/**
+ * The live (not zombie) processes of process group `pgid`, read from /proc; where there is no
+ * /proc, whether the group still has any process at all.
+ */
+export function groupAlive(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  return entries.some((pid) => {
+    try {
+      // pid (comm) state ppid pgrp ...: comm may hold spaces and parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(pgrp) === pgid && state !== 'Z' && state !== 'X';
+    } catch {
+      return false; // exited while we looked
+    }
+  });
+}
+
+async function groupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (groupAlive(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(50);
+  }
+  return true;
 }
 
 /**
@@ -60,12 +103,16 @@ export function startShell(command: string, options: { cwd: string; env: NodeJS.
       });
     },
     async stop(graceMs = 20_000) {
-      if (exited !== undefined) return;
+      const pgid = child.pid!;
+      if (exited !== undefined && !groupAlive(pgid)) return { forced: false };
       group('SIGTERM');
-      const timer = setTimeout(() => group('SIGKILL'), graceMs);
+      const stopped = await groupGone(pgid, graceMs);
+      if (!stopped) {
+        group('SIGKILL');
+        await groupGone(pgid, 10_000);
+      }
       await exit;
-      clearTimeout(timer);
-      group('SIGKILL'); // whatever the shell left behind
+      return { forced: !stopped };
     },
   };
 }
