@@ -43,6 +43,17 @@ describe.each(dialects)('[%s] product repository', (dialect) => {
     expect(await findTenantProductsBySku(t.database, other.tenant.id, ['SKU-3'])).toEqual(new Map());
   });
 
+  it('reads line products past one statement of 500 values: the first and the last chunk both answer', async () => {
+    const [first, second] = [w.products[0]!, w.products[1]!];
+    // 600 distinct ids: the tenant's first product in the first chunk of 500, its second in the next one.
+    const unknown = Array.from({ length: 598 }, (_, i) => 900_000 + i);
+    const byId = await findTenantProducts(t.database, w.tenant.id, [first.id, ...unknown, second.id]);
+    expect([...byId.keys()].sort((a, b) => a - b)).toEqual([first.id, second.id]);
+    const unknownSkus = unknown.map((id) => `SKU-${id}`);
+    const bySku = await findTenantProductsBySku(t.database, w.tenant.id, [first.sku, ...unknownSkus, second.sku]);
+    expect([...bySku.keys()].sort()).toEqual([first.sku, second.sku].sort());
+  });
+
   it('lists the tenant products by id ascending, a page at a time, with an exact SKU filter', async () => {
     const all = await listProducts(t.database, w.tenant.id, {}, { page: 1, perPage: 20 });
     expect(all.total).toBe(4);
