@@ -43,6 +43,7 @@ import {
   mergeRuns,
   pacedRate,
   perCore,
+  perServed,
   ratio,
   runOrder,
   summaryLine,
@@ -103,12 +104,6 @@ interface Configuration {
 
 type Switches = NonNullable<Row['switches']>;
 const addSwitches = (a: Switches | null, b: Switches | null): Switches | null => (a && b ? { voluntary: a.voluntary + b.voluntary, involuntary: a.involuntary + b.involuntary } : null);
-
-/** A run's CPU per request recounted over the `served` requests instead of those autocannon counted. */
-function perServed(m: Measured, served: number): Measured {
-  const rescale = (us: number | null) => (us === null || m.sent === 0 ? null : (us * m.sent) / served);
-  return { ...m, sent: served, cpuUs: rescale(m.cpuUs), dbCpuUs: rescale(m.dbCpuUs) };
-}
 
 /** One measured run of `processes` of the started gateways, with the Redis hits, backends and context switches it took. */
 async function measureConfiguration(input: {

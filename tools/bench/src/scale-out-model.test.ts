@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RunFigures, connectionBudget, coresUsed, counted, gatewayCoresPerDatabaseCore, meanOf, mergeRuns, pacedRate, perCore, pooledCpuUs, ratio, runOrder, summaryLine } from './scale-out-model.js';
+import { type RunFigures, connectionBudget, coresUsed, counted, gatewayCoresPerDatabaseCore, meanOf, mergeRuns, pacedRate, perCore, perServed, pooledCpuUs, ratio, runOrder, summaryLine } from './scale-out-model.js';
 
 describe('scale-out capacity model', () => {
   it('pools CPU per request over runs by their requests, not as a mean of the runs', () => {
@@ -76,6 +76,17 @@ describe('merging the rounds of one configuration', () => {
     expect(merged).toMatchObject({ requestsPerSecond: 200, p50: 15, p99: 90, non2xx: 2, errors: 0, statusCodes: { 200: 2000, 422: 2 }, requests: 2000, sent: 2002, dbCpuUs: null });
     expect(merged.cpuUs).toBeCloseTo((500 * 1000 + 1502 * 2000) / 2002);
     expect(() => mergeRuns([])).toThrow(/no runs/);
+  });
+
+  it('recounts a paced run over the requests served: the same CPU spread over fewer or more requests', () => {
+    // autocannon at a fixed rate reported 1353 sent where the gateways served 1162.
+    const recounted = perServed(run({ sent: 1353, cpuUs: 1000, dbCpuUs: null }), 1162);
+    expect(recounted.sent).toBe(1162);
+    expect(recounted.cpuUs).toBeCloseTo((1000 * 1353) / 1162);
+    expect(recounted.dbCpuUs).toBeNull();
+    expect(recounted.requestsPerSecond).toBe(100);
+    expect(perServed(run({}), 0).cpuUs).toBeNull();
+    expect(perServed(run({ sent: 0 }), 10).cpuUs).toBeNull();
   });
 
   it('runs the process counts forward, then backward, so drift falls on every count alike', () => {

@@ -114,6 +114,17 @@ export function summaryLine(ratios: ReadonlyMap<number, number | null>, redisAdd
 export type RunFigures = Omit<LoadResult, 'name'> & { cpuUs: number | null; dbCpuUs: number | null };
 
 /**
+ * A run's figures recounted over the `served` requests instead of the `sent` ones: the CPU spent
+ * is the same, spread over the requests actually served.
+ *
+ * @example perServed({ ...run, sent: 1353, cpuUs: 1000 }, 1162).cpuUs // 1164.4
+ */
+export function perServed<T extends RunFigures>(run: T, served: number): T {
+  const rescale = (us: number | null) => (us === null || run.sent === 0 || served <= 0 ? null : (us * run.sent) / served);
+  return { ...run, sent: served, cpuUs: rescale(run.cpuUs), dbCpuUs: rescale(run.dbCpuUs) };
+}
+
+/**
  * Several runs of the same configuration as one: counts summed, req/s and p50 their mean, p99
  * the worst, and CPU per request pooled over the requests each run sent.
  */
