@@ -2,7 +2,8 @@
 // tenant and withdraws it. A partner can authorize a tenant only while a grant stands; a
 // withdrawal ends the partner's installation at once.
 import { z } from 'zod';
-import { pageOffset, textField } from '@pits/domain';
+import { textField } from '@pits/contract';
+import { pageOffset } from '@pits/domain';
 import { grantAccess, listGrants, withdrawAccess } from '@pits/persistence';
 import { idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';

@@ -3,7 +3,8 @@
 // returned by create only and stored encrypted with the configured key; recent deliveries can be
 // read and a finished one sent again.
 import { z } from 'zod';
-import { AppError, checkWebhookUrlForRegistration, domainError, safeText, safeTextCheck, webhookEventType } from '@pits/domain';
+import { safeText, safeTextCheck, webhookEventType } from '@pits/contract';
+import { AppError, checkWebhookUrlForRegistration, domainError } from '@pits/domain';
 import {
   type DeliveryView,
   type WebhookEndpointRecord,

@@ -1,4 +1,4 @@
-import { createAdjustmentBody, envelopeA } from '@pits/domain';
+import { createAdjustmentBody, envelopeA } from '@pits/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from './openapi-document.js';

@@ -2,7 +2,8 @@
 // validate requests. Named schemas (zod `.meta({ id })`) become components. Each operation carries
 // the examples of its route spec (request body, query parameters, the success envelope) and one
 // example refusal per error code it can answer.
-import { ERROR_KINDS, type ErrorKind, errorEnvelope } from '@pits/domain';
+import { errorEnvelope } from '@pits/contract';
+import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS, errorBody } from '../http/index.js';
 import { TENANT_ID } from '../routes/reference-examples.js';

@@ -2,7 +2,7 @@
 // example validates against the schema published beside it (JSON Schema, Ajv) and against the
 // route's own zod schemas, which is what the gateway itself runs. New routes are covered as they
 // are added to the route list; one without examples fails here.
-import { createAdjustmentResponse, envelopeA } from '@pits/domain';
+import { createAdjustmentResponse, envelopeA } from '@pits/contract';
 import { createCredentialCipher } from '@pits/persistence';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -3,7 +3,8 @@
 // deliveries list shows of each attempt.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type HostResolver, WEBHOOK_HEADERS, errorEnvelope, testWebhookResponse, verifyWebhook, webhookEvent } from '@pits/domain';
+import { errorEnvelope, testWebhookResponse, webhookEvent } from '@pits/contract';
+import { type HostResolver, WEBHOOK_HEADERS, verifyWebhook } from '@pits/domain';
 import {
   claimDueDeliveries,
   createApiKey,

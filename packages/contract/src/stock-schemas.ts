@@ -1,8 +1,7 @@
 // The stock reads (extension, contract decisions §11): levels per location and product, and the
 // ledger of movements, cursor-paged newest first. Envelope A.
 import { z } from 'zod';
-import { DATE_RANGE_ISSUE, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '../input-rules.js';
-import { STOCK_BUCKETS } from '../stock.js';
+import { DATE_RANGE_ISSUE, STOCK_BUCKETS, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '@pits/domain';
 import { adjustmentDetail, stockSource } from './adjustment-schemas.js';
 import {
   MAX_ITEMS_PER_REQUEST,

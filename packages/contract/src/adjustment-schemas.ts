@@ -1,8 +1,7 @@
 // The adjustments routes of the v1 contract: create, list, detail, approve and reject bodies and
 // queries, and the three forms of an adjustment in responses (create, detail, list entry).
 import { z } from 'zod';
-import { ADJUSTMENT_STATUSES } from '../adjustment.js';
-import { type PricedLine, inexactTotals, pricedTotals } from '../exact-totals.js';
+import { ADJUSTMENT_STATUSES, type PricedLine, inexactTotals, pricedTotals } from '@pits/domain';
 import {
   MAX_ITEMS_PER_REQUEST,
   bodyId,

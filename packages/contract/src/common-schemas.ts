@@ -2,9 +2,22 @@
 // integers, exact decimal inputs, product ids, the success and error envelopes and the pagination
 // objects.
 import { z } from 'zod';
-import { ERROR_KINDS } from '../errors.js';
-import { type Dec, EXACT_JSON_DIGITS, INPUT_DECIMALS, dec, hasAtMostDecimals, toPlainString } from '../decimal.js';
-import { DATE_RANGE_ISSUE, EARLIEST_DATE, LATEST_DATE, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange, textIssue } from '../input-rules.js';
+import {
+  DATE_RANGE_ISSUE,
+  type Dec,
+  EARLIEST_DATE,
+  ERROR_KINDS,
+  EXACT_JSON_DIGITS,
+  INPUT_DECIMALS,
+  LATEST_DATE,
+  TIMESTAMP_RANGE_ISSUE,
+  dec,
+  hasAtMostDecimals,
+  isDateInRange,
+  isTimestampInRange,
+  textIssue,
+  toPlainString,
+} from '@pits/domain';
 
 /**
  * An error map for one schema: "is required" when the value is absent, else `message`. It also

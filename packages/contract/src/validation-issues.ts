@@ -2,7 +2,7 @@
 // Messages are decided at parse time by `contractErrorMap` (parseWith passes it), because only
 // then does zod still hold the input and can say "is required".
 import type { z } from 'zod';
-import { type DomainError, type FieldIssue, type Result, domainError, fail, ok } from '../errors.js';
+import { type DomainError, type FieldIssue, type Result, domainError, fail, ok } from '@pits/domain';
 import { MAX_ITEMS_PER_REQUEST } from './common-schemas.js';
 
 
