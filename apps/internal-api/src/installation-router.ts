@@ -1,4 +1,4 @@
-// Merchant consent (decisions §9): the merchant dashboard's backend grants a partner access to a
+// Merchant consent (docs/identity-and-consent.md#consent-and-installations): the merchant dashboard's backend grants a partner access to a
 // tenant and withdraws it. A partner can authorize a tenant only while a grant stands; a
 // withdrawal ends the partner's installation at once.
 import { z } from 'zod';

@@ -186,7 +186,7 @@ const requireServiceToken = t.middleware(({ ctx, next }) => {
 });
 
 /**
- * An input nested deeper than 32 levels is refused as INVALID_REQUEST (decisions §13), like the
+ * An input nested deeper than 32 levels is refused as INVALID_REQUEST (docs/input-rules.md#nesting), like the
  * gateway's bodies, before zod or anything else walks it; the check itself never recurses.
  */
 const boundedNesting = t.middleware(async ({ getRawInput, next }) => {

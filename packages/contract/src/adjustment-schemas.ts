@@ -51,7 +51,7 @@ export const adjustmentLineInput = z
  * strings, product ids as numbers; a product given twice is refused on the later line's
  * `items[i].product_id`; a line whose total_cost (quantity x unit_cost) would not be exact as a
  * JSON number is refused on its `items[i].quantity`, and a total_amount that would not be on
- * `items` (decisions §13).
+ * `items` (docs/input-rules.md#quantities-and-totals).
  *
  * @example parseWith(createAdjustmentBody, body)
  */

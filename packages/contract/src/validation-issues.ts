@@ -115,7 +115,7 @@ function isTooManyItems(issue: z.core.$ZodIssue): boolean {
 /**
  * The refusal for a failed parse: VALIDATION_ERROR with `details` = the first issue and `issues`
  * = all of them; or PAYLOAD_TOO_LARGE when the body's `items` holds more than 500 lines
- * (contract decisions §3).
+ * (docs/errors.md#error-envelope).
  *
  * @example validationError(error).details // { field: 'type', issue: 'must be one of: increase, decrease' }
  */

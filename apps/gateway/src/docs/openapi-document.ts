@@ -13,7 +13,7 @@ import { ERROR_CONDITIONS } from './guides.js';
 
 type Json = Record<string, unknown>;
 
-/** Errors any authenticated route can answer (503: the database was unreachable or too slow, decisions §15). */
+/** Errors any authenticated route can answer (503: the database was unreachable or too slow, docs/operating-guarantees.md#database-outages). */
 const COMMON_ERRORS: ErrorKind[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 const WRITE_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_KEY_REUSED'];
 const TENANT_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'FORBIDDEN'];

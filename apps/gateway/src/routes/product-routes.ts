@@ -1,4 +1,4 @@
-// The tenant's products for partners (extension, decisions §11): a list by id ascending with exact
+// The tenant's products for partners (docs/extensions.md#products): a list by id ascending with exact
 // SKU and barcode filters and a case-insensitive search, and one product by id. Products without
 // stock are listed too.
 import { productDetailResponse, productListQuery, productListResponse } from '@pits/contract';

@@ -1,5 +1,5 @@
 // Webhook registration and deliveries through the assembled gateway, on every dialect: the URL
-// policy of contract decisions §14 (with a test resolver, so no real DNS), and what the
+// policy of docs/webhooks.md#endpoint-urls (with a test resolver, so no real DNS), and what the
 // deliveries list shows of each attempt.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 // Webhook endpoints for partners (extension): register (the signing secret is shown once; the URL
-// must pass the policy of contract decisions §14), list, delete, recent deliveries with their
+// must pass the policy of docs/webhooks.md#endpoint-urls), list, delete, recent deliveries with their
 // attempts, and redelivery.
 import {
   deliveriesQuery,
