@@ -1,6 +1,6 @@
 // Lint rules for the whole workspace, including the module boundaries: the domain stays pure,
-// persistence knows no transport, apps never import each other, nobody reaches into another
-// package's src/.
+// the wire contract builds on the domain alone, persistence knows no transport, apps never import
+// each other, nobody reaches into another package's src/.
 import tseslint from 'typescript-eslint';
 
 const IO_PACKAGES = ['kysely', 'pg', 'better-sqlite3', 'koa', '@koa/*', '@trpc/*', 'ioredis', 'pino', 'node:fs', 'node:net', 'node:http', 'node:child_process'];
@@ -26,7 +26,12 @@ export default tseslint.config(
   {
     files: ['packages/domain/src/**/*.ts'],
     ignores: ['**/*.test.ts'],
-    rules: restrict([...IO_PACKAGES, '@pits/*', ...DEEP], 'packages/domain is pure: no I/O libraries and no other workspace package.'),
+    rules: restrict([...IO_PACKAGES, 'zod', '@pits/*', ...DEEP], 'packages/domain is pure: no I/O libraries, no other workspace package, no wire schemas (zod: @pits/contract).'),
+  },
+  {
+    files: ['packages/contract/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: restrict([...IO_PACKAGES, '@pits/*', '!@pits/domain', ...DEEP], 'packages/contract describes the wire: no I/O libraries, and no workspace package but @pits/domain.'),
   },
   {
     files: ['packages/service-runtime/src/**/*.ts'],
@@ -56,7 +61,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: '@pits/internal-api', message: CLIENT_ONLY }],
-          patterns: [{ group: [...IO_PACKAGES.filter((name) => name !== '@trpc/*'), 'zod', '@pits/domain', '@pits/persistence', '@pits/service-runtime', '@pits/gateway', '@pits/importer', ...DEEP], message: CLIENT_ONLY }],
+          patterns: [{ group: [...IO_PACKAGES.filter((name) => name !== '@trpc/*'), 'zod', '@pits/domain', '@pits/contract', '@pits/persistence', '@pits/service-runtime', '@pits/gateway', '@pits/importer', ...DEEP], message: CLIENT_ONLY }],
         },
       ],
     },

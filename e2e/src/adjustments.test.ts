@@ -1,4 +1,4 @@
-// Adjustments end to end (spec: Adjustments; decisions §2 to §6): create in the detail form with
+// Adjustments end to end (spec: Adjustments; docs/stock-rules.md#adjustments): create in the detail form with
 // exact totals, every validation rule on its field, list form against detail form, approve and
 // reject (PATCH and POST) with their stock effects, INVALID_STATE and INSUFFICIENT_STOCK, the
 // damaged bucket, filters, order and pagination, and 404 across tenants and partners.

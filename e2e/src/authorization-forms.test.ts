@@ -1,4 +1,4 @@
-// Both Authorization forms of decisions §1: `<key>` and `Bearer <key>`, the scheme in any case,
+// Both Authorization forms of docs/identity-and-consent.md#api-keys: `<key>` and `Bearer <key>`, the scheme in any case,
 // surrounding and repeated spaces ignored, on every kind of tenant endpoint.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eDialects } from './harness/e2e-database.js';

@@ -1,4 +1,4 @@
-// Logistics credentials (decisions §9) come back masked: all but the last 4 characters are `*`;
+// Logistics credentials (docs/identity-and-consent.md#logistics-credentials) come back masked: all but the last 4 characters are `*`;
 // the raw values, like the partners' API keys, never appear in any response or in the gateway's log.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eDialects } from './harness/e2e-database.js';

@@ -1,4 +1,4 @@
-// Every row of the error table (decisions §3) that the tenant endpoints can answer, against real
+// Every row of the error table (docs/errors.md#kinds-and-statuses) that the tenant endpoints can answer, against real
 // processes, with both Authorization forms. Each response also passes the OpenAPI check.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,7 +229,7 @@ describe.each(dialects)('[%s] error table of the tenant endpoints', (dialect) =>
           [{ ...valid, installation_type: undefined }, 'installation_type'],
           [{ ...valid, tenant_id: 'not-a-uuid' }, 'tenant_id'],
           [{ ...valid, tenant_id: 42 }, 'tenant_id'],
-          [{ ...valid, tenant_id: randomUUID() }, 'tenant_id'], // not a platform tenant (decisions §9)
+          [{ ...valid, tenant_id: randomUUID() }, 'tenant_id'], // not a platform tenant (docs/identity-and-consent.md#consent-and-installations)
         ];
         for (const [body, field] of cases) {
           expectError(await gw.post(AUTHORIZE, body, { authorization: auth() }), 'VALIDATION_ERROR', field);

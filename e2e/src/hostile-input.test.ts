@@ -1,4 +1,4 @@
-// Input that is never accepted (decisions §13), against the real processes on every dialect: NUL
+// Input that is never accepted (docs/input-rules.md), against the real processes on every dialect: NUL
 // and lone surrogates in every text field of every partner body, every query value and every path
 // id; dates at years 0, 1899, 1900, 9999 and 10000; bodies 200,000 levels deep with and without an
 // Idempotency-Key; totals at and past the exactness bound; prototype keys. Every refusal is below

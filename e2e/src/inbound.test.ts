@@ -1,4 +1,4 @@
-// Inbound shipments end to end (spec: Inbound; decisions §2, §3, §8): shipments created through the
+// Inbound shipments end to end (spec: Inbound; docs/stock-rules.md#inbound-shipments): shipments created through the
 // internal API, then listed (envelope B, Laravel-style rows), read (envelope A) and received by the
 // partner through the gateway, with the stock that receipts add and every refusal. Both shapes
 // agree on the same shipment, and concurrent receipts never receive more than expected.
@@ -545,7 +545,7 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
       expect(statuses.filter((s) => s === 422), `statuses: ${statuses.join(',')}`).toHaveLength(14);
       expect(await progress(main.id, shipment.id)).toEqual({ status: 'received', lines: [[6, 0]] });
       expect(await stock(main, 0, product.id)).toEqual({ good: 6, damaged: 0, reserved: 0, available: 6 });
-      // Each success reports the shipment as its own receipt left it (decisions §8: cumulative
+      // Each success reports the shipment as its own receipt left it (docs/stock-rules.md#inbound-shipments: cumulative
       // received_quantity, pending_quantity = expected - received), not as later receipts did.
       const reported = results
         .filter((r) => r.status === 200)

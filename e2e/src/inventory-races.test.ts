@@ -1,4 +1,4 @@
-// Concurrency (decisions §5, §11): under many simultaneous requests a record is decided exactly
+// Concurrency (docs/stock-rules.md#one-transaction-per-decision, docs/idempotency.md): under many simultaneous requests a record is decided exactly
 // once, stock never goes below zero, the ledger sums to the balance, and one Idempotency-Key
 // creates one adjustment. Real processes, real HTTP, on both dialects.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

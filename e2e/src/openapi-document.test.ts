@@ -1,4 +1,4 @@
-// GET /openapi.json (decisions §11): a valid OpenAPI 3.1 document that lists every route the
+// GET /openapi.json (docs/extensions.md#reference-and-probes): a valid OpenAPI 3.1 document that lists every route the
 // gateway serves. Checked from outside: every documented operation answers (not 404), and every
 // contract path that answers is documented. (That every response of the suite validates against
 // the document is the job of expectContract, which every request goes through.)

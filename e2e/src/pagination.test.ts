@@ -1,5 +1,6 @@
-// The pagination object of the tenant lists (spec: inbound's fields plus has_more_pages; decisions
-// §4: Laravel's paginator), exact on every page, past the end included, and the documented order.
+// The pagination object of the tenant lists (spec: inbound's fields plus has_more_pages;
+// docs/envelopes-and-pagination.md#pagination: Laravel's paginator), exact on every page, past
+// the end included, and the documented order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eDialects } from './harness/e2e-database.js';
 import { showOutputOnFailure } from './harness/failure-output.js';

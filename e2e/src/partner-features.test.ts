@@ -1,4 +1,4 @@
-// Issue 13's partner features end to end (decisions §11, §3): products (list, filters, detail,
+// Issue 13's partner features end to end (docs/extensions.md, docs/errors.md): products (list, filters, detail,
 // tenant scoping), SKU on every line kind (adjustments, transfers, inbound receipts, stock counts)
 // with both/neither refused on the line, batch stock reads, stock counts (201, 409 STALE_QUANTITY,
 // two counts racing from the same read), and the webhook test send. Every response is checked

@@ -1,4 +1,4 @@
-// Rate limits across processes (decisions §12): two gateway processes sharing one Redis accept at
+// Rate limits across processes (docs/rate-limits.md#several-processes): two gateway processes sharing one Redis accept at
 // most the tier limit per window between them; without Redis each process counts in its own
 // memory and enforces the limit on its own.
 import { randomInt } from 'node:crypto';

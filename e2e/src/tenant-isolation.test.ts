@@ -1,4 +1,4 @@
-// Tenant isolation (decisions §1, §9): partner B can never read or act for partner A's tenants.
+// Tenant isolation (docs/identity-and-consent.md#isolation): partner B can never read or act for partner A's tenants.
 // Tenant-scoped calls with A's tenant are 403 for B, B's list never shows A's installations, and
 // B deauthorizing A's tenant is 404 and changes nothing for A.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Authorize, deauthorize, reauthorize (decisions §9): authorize is idempotent; after deauthorize
+// Authorize, deauthorize, reauthorize (docs/identity-and-consent.md#consent-and-installations): authorize is idempotent; after deauthorize
 // every tenant-scoped call is 403 and the tenant leaves the list; reauthorize reactivates the same
 // installation with uninstall_at and uninstall_reason cleared.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

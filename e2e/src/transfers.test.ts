@@ -1,4 +1,4 @@
-// Transfers end to end (spec: Transfers; decisions §2 to §5, §7, §11): create in the full form,
+// Transfers end to end (spec: Transfers; docs/stock-rules.md#transfers): create in the full form,
 // validation on its fields, the list with all seven query parameters and its short form, detail,
 // approve (reserves), reject, the ship and receive extension with their stock effects,
 // INVALID_STATE and INSUFFICIENT_STOCK, 404 across tenants, and the stock movements ledger with

@@ -1,4 +1,4 @@
-// Webhooks cannot be aimed inside the network (contract decisions §14): with the production
+// Webhooks cannot be aimed inside the network (docs/webhooks.md#endpoint-urls): with the production
 // setting (WEBHOOK_ALLOW_PRIVATE_URLS unset), the real gateway and internal API refuse every
 // spelling of a loopback, private, link-local or metadata host, http://, user information and
 // names that do not resolve, with VALIDATION_ERROR on `url`, and store nothing. No worker runs

@@ -1,4 +1,4 @@
-// Webhooks end to end (decisions §11): partners register endpoints through the gateway, a real
+// Webhooks end to end (docs/webhooks.md): partners register endpoints through the gateway, a real
 // delivery worker process POSTs signed events to real HTTP receivers on the loopback, retries on
 // failure with the published schedule, records every attempt, never slows the API call that caused
 // the event, loses no event when it is killed mid-delivery, and redelivers on request.

@@ -6,7 +6,7 @@ export default projectTestConfig('domain', {
     enabled: true,
     provider: 'v8',
     include: ['src/**/*.ts'],
-    exclude: ['src/**/*.test.ts', 'src/index.ts', 'src/contract/index.ts'],
+    exclude: ['src/**/*.test.ts', 'src/index.ts'],
     reporter: ['text-summary', 'text', 'json-summary'],
     reportsDirectory: 'coverage',
     thresholds: { lines: 95 },

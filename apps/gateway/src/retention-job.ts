@@ -1,4 +1,4 @@
-// The retention purge as a background job of the gateway process (decisions §15): expired
+// The retention purge as a background job of the gateway process (docs/operating-guarantees.md#retention): expired
 // idempotency records and finished webhook deliveries past their retention are deleted in small
 // batches, on an interval, and every run that deleted something says so in the log. Several
 // gateway processes may each run it; the batches simply find less to do.

@@ -1,7 +1,7 @@
 // A partner's API keys: the secret is returned by create and rotate only, never stored in clear
 // and never listed (a list shows the prefix and the last 4 characters).
 import { z } from 'zod';
-import { safeText } from '@pits/domain';
+import { safeText } from '@pits/contract';
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '@pits/persistence';
 import { requirePartner } from './partner-router.js';
 import { idInput } from './procedure-inputs.js';

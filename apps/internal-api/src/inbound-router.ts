@@ -2,18 +2,8 @@
 // (create), call it off while nothing has arrived (cancel), and look shipments up. Receiving is the
 // warehouses' (the partners' gateway). Quantities come out as exact decimal strings, never floats.
 import { z } from 'zod';
-import {
-  AppError,
-  INBOUND_STATUSES,
-  MAX_ITEMS_PER_REQUEST,
-  domainError,
-  isoTimestampInput,
-  quantityInput,
-  repeatedKeys,
-  safeText,
-  toFixedString,
-  toPlainString,
-} from '@pits/domain';
+import { MAX_ITEMS_PER_REQUEST, isoTimestampInput, quantityInput, repeatedKeys, safeText } from '@pits/contract';
+import { AppError, INBOUND_STATUSES, domainError, toFixedString, toPlainString } from '@pits/domain';
 import { type InboundRecord, cancelInbound, createInbound, findInbound, isUniqueViolation, listInbounds } from '@pits/persistence';
 import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId, twoPlaceDecimal } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';

@@ -1,8 +1,9 @@
-// Merchant consent (decisions §9): the merchant dashboard's backend grants a partner access to a
+// Merchant consent (docs/identity-and-consent.md#consent-and-installations): the merchant dashboard's backend grants a partner access to a
 // tenant and withdraws it. A partner can authorize a tenant only while a grant stands; a
 // withdrawal ends the partner's installation at once.
 import { z } from 'zod';
-import { pageOffset, textField } from '@pits/domain';
+import { textField } from '@pits/contract';
+import { pageOffset } from '@pits/domain';
 import { grantAccess, listGrants, withdrawAccess } from '@pits/persistence';
 import { idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';

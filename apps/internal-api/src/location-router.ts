@@ -1,6 +1,7 @@
 // Locations (warehouses) of a tenant: created, changed and listed by internal teams.
 import { z } from 'zod';
-import { AppError, domainError, safeText } from '@pits/domain';
+import { safeText } from '@pits/contract';
+import { AppError, domainError } from '@pits/domain';
 import { type LocationRecord, createLocation, isUniqueViolation, listLocations, updateLocation } from '@pits/persistence';
 import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';

@@ -1,7 +1,7 @@
 // Logistic preferences of a tenant: carriers and their account credentials. Credentials go in
 // encrypted with the configured key and only ever come out masked (all but the last 4 are `*`).
 import { z } from 'zod';
-import { safeText } from '@pits/domain';
+import { safeText } from '@pits/contract';
 import { createLogisticPreference, listLogisticPreferences, updateLogisticPreference } from '@pits/persistence';
 import { INTERNAL_ACTOR, definedOnly, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';

@@ -1,6 +1,7 @@
 // Partners: the API client companies, created and re-tiered by internal teams.
 import { z } from 'zod';
-import { AppError, domainError, safeText } from '@pits/domain';
+import { safeText } from '@pits/contract';
+import { AppError, domainError } from '@pits/domain';
 import { type Scope, createPartner, findPartner, getPartner, listPartners, setPartnerTier } from '@pits/persistence';
 import { idInput } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';

@@ -1,4 +1,4 @@
-// Input that is never accepted (decisions §13), through every procedure of the internal API: text
+// Input that is never accepted (docs/input-rules.md), through every procedure of the internal API: text
 // with NUL or unpaired surrogates in any field, dates outside years 1900 to 9999, prototype keys.
 // The table is read from the router itself, so a new text field gets the check without a new test.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 // Input pieces the routers share (ids, paging) and the paging object of list outputs. The internal
 // API speaks camelCase in every input and output, unlike the partners' snake_case REST contract.
 import { z } from 'zod';
-import { type PageRequest, pageFacts, tenantIdInput } from '@pits/domain';
+import { tenantIdInput } from '@pits/contract';
+import { type PageRequest, pageFacts } from '@pits/domain';
 
 /** A database id: a positive integer. */
 export const idInput = z.int().positive();

@@ -1,7 +1,8 @@
 // Products of a tenant's catalogue: created, changed, listed and looked up by internal teams.
 // Prices and dimensions go in as decimal strings with at most two places and come out with two.
 import { z } from 'zod';
-import { AppError, domainError, safeText } from '@pits/domain';
+import { safeText } from '@pits/contract';
+import { AppError, domainError } from '@pits/domain';
 import {
   type ProductRecord,
   createProduct,

@@ -2,7 +2,8 @@
 // ledger of one product at one location, and the on-call check that every ledger sums to its balance.
 // Quantities come out as exact decimal strings (`"12.5"`), never floats.
 import { z } from 'zod';
-import { AppError, type Dec, domainError, quantityInput, safeText, toPlainString } from '@pits/domain';
+import { quantityInput, safeText } from '@pits/contract';
+import { AppError, type Dec, domainError, toPlainString } from '@pits/domain';
 import {
   type LedgerMismatch,
   type LineProduct,

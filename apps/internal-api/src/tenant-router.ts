@@ -1,6 +1,7 @@
 // Tenants: the platform's merchant accounts, created by internal teams.
 import { z } from 'zod';
-import { AppError, domainError, pageOffset, safeText } from '@pits/domain';
+import { safeText } from '@pits/contract';
+import { AppError, domainError, pageOffset } from '@pits/domain';
 import { type Scope, createTenant, findTenant, getTenant, isUniqueViolation, listTenants } from '@pits/persistence';
 import { definedOnly, pageInput, paginationOf, tenantId } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';

@@ -1,7 +1,8 @@
 // Transfers between a tenant's locations, the internal side: ship (reserved goods leave the
 // source) and receive (they arrive at the destination as good stock), and a transfer by number.
 import { z } from 'zod';
-import { type Actor, AppError, type Dec, domainError, safeText, toPlainString } from '@pits/domain';
+import { safeText } from '@pits/contract';
+import { type Actor, AppError, type Dec, domainError, toPlainString } from '@pits/domain';
 import {
   type TransferItemRecord,
   type TransferWithItems,

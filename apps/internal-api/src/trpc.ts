@@ -4,7 +4,8 @@ import { performance } from 'node:perf_hooks';
 import { TRPCError, type TRPC_ERROR_CODE_KEY, initTRPC } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
-import { AppError, type ErrorKind, type FieldIssue, type HostResolver, MAX_NESTING_DEPTH, type WebhookUrlPolicy, domainError, exceedsNestingDepth, zodIssuesToFieldIssues } from '@pits/domain';
+import { zodIssuesToFieldIssues } from '@pits/contract';
+import { AppError, type ErrorKind, type FieldIssue, type HostResolver, MAX_NESTING_DEPTH, type WebhookUrlPolicy, domainError, exceedsNestingDepth } from '@pits/domain';
 import { type CredentialCipher, type Scope, isDatabaseUnavailable, withTransaction } from '@pits/persistence';
 import type { Logger } from 'pino';
 import { underDeadline } from '@pits/service-runtime';
@@ -185,7 +186,7 @@ const requireServiceToken = t.middleware(({ ctx, next }) => {
 });
 
 /**
- * An input nested deeper than 32 levels is refused as INVALID_REQUEST (decisions §13), like the
+ * An input nested deeper than 32 levels is refused as INVALID_REQUEST (docs/input-rules.md#nesting), like the
  * gateway's bodies, before zod or anything else walks it; the check itself never recurses.
  */
 const boundedNesting = t.middleware(async ({ getRawInput, next }) => {

@@ -1,9 +1,10 @@
 // A partner's webhook endpoints, registered by internal teams on its behalf: the URL must pass the
-// policy of contract decisions §14 (the same rule as the gateway's), the signing secret is
+// policy of docs/webhooks.md#endpoint-urls (the same rule as the gateway's), the signing secret is
 // returned by create only and stored encrypted with the configured key; recent deliveries can be
 // read and a finished one sent again.
 import { z } from 'zod';
-import { AppError, checkWebhookUrlForRegistration, domainError, safeText, safeTextCheck, webhookEventType } from '@pits/domain';
+import { safeText, safeTextCheck, webhookEventType } from '@pits/contract';
+import { AppError, checkWebhookUrlForRegistration, domainError } from '@pits/domain';
 import {
   type DeliveryView,
   type WebhookEndpointRecord,

@@ -1,4 +1,4 @@
-// Crash safety of Idempotency-Key writes (decisions §11, §15): the stored response commits in the
+// Crash safety of Idempotency-Key writes (docs/idempotency.md#crash-safety): the stored response commits in the
 // transaction of the work, so after a kill -9 at any moment a retry with the same key either
 // replays what committed or does the work for the first time, never twice. Shown two ways:
 // random kills of the gateway under a keyed write load (both dialects), counting records and

@@ -1,4 +1,4 @@
-// PostgreSQL faults against the real processes (decisions §3 and §15): the internal API, the
+// PostgreSQL faults against the real processes (docs/errors.md#retry-after, docs/operating-guarantees.md#database-outages): the internal API, the
 // gateway and a webhook worker each reach PostgreSQL through their own TCP fault proxy, with
 // short deadlines, while steady traffic runs. Failover (pg_terminate_backend), outage (cut), stall,
 // reset, a table lock, a start while the database is down, and a worker cut off: every call is

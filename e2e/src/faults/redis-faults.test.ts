@@ -1,4 +1,4 @@
-// Redis faults (decisions §12, §15): the gateway's rate-limit counters live in Redis, reached
+// Redis faults (docs/rate-limits.md#when-the-store-fails, docs/operating-guarantees.md): the gateway's rate-limit counters live in Redis, reached
 // through a TCP fault proxy. While Redis is cut, partner calls are still served (the limiter fails
 // open) within the store's timeout, and a gateway started meanwhile starts and serves; after
 // pass() the gateways share their counters again. The database is never touched by the fault, so

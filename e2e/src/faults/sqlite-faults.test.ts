@@ -1,4 +1,4 @@
-// SQLite's fault (decisions §15): another connection holds the database's write lock. The
+// SQLite's fault (docs/operating-guarantees.md#database-outages): another connection holds the database's write lock. The
 // processes share one file, so there is no connection to cut; what can happen is a writer that
 // does not let go. Writes must answer 503 within the busy timeout (DB_STATEMENT_TIMEOUT_MS), reads
 // keep answering from the WAL, and every write goes through once the lock is released, with no

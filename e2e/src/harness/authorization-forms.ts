@@ -1,4 +1,4 @@
-// The two `Authorization` forms of the contract (decisions §1): the bare key and `Bearer <key>`.
+// The two `Authorization` forms of the contract (docs/identity-and-consent.md#api-keys): the bare key and `Bearer <key>`.
 
 export type AuthorizationForm = 'bare' | 'bearer';
 

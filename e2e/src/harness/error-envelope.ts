@@ -1,4 +1,4 @@
-// The contract's error envelope (decisions §3), checked exactly: `{status, error: {code, message,
+// The contract's error envelope (docs/errors.md#error-envelope), checked exactly: `{status, error: {code, message,
 // details: {field, issue}}, request_id}`, with `error.issues` only when several inputs are wrong.
 import { expect } from 'vitest';
 import type { GatewayResponse } from './gateway-response.js';

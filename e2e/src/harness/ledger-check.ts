@@ -1,4 +1,4 @@
-// The ledger invariant (decisions §5), checked at the end of every e2e suite: for every stock row
+// The ledger invariant (docs/stock-rules.md#ledger), checked at the end of every e2e suite: for every stock row
 // and bucket, the sum of its ledger rows equals its balance. Asked of the internal API's on-call
 // check (`stock.checkLedger` without a tenant: every tenant of the database).
 import { expect } from 'vitest';

@@ -89,7 +89,7 @@ export async function createTenant(internal: InternalClient, label: string, opti
   return { id: tenant.id, locationIds, credentials };
 }
 
-/** The merchant grants the partner access to the tenant (decisions §9), as the merchant dashboard's backend does through the internal API. */
+/** The merchant grants the partner access to the tenant (docs/identity-and-consent.md#consent-and-installations), as the merchant dashboard's backend does through the internal API. */
 export async function grantTenant(internal: InternalClient, tenantId: string, partnerId: number): Promise<void> {
   await internal.installations.grant.mutate({ tenantId, partnerId });
 }

@@ -1,4 +1,4 @@
-// Merchant consent (decisions §9) against real processes: a partner may connect to a tenant only
+// Merchant consent (docs/identity-and-consent.md#consent-and-installations) against real processes: a partner may connect to a tenant only
 // while the tenant's grant stands. No grant: authorize is 403 and creates nothing. The partner's
 // own deauthorize leaves the grant standing, so it may authorize again; the merchant's withdrawal
 // (internal API `installations.withdraw`) ends the installation at once, on every gateway process,

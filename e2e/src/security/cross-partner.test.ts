@@ -1,4 +1,4 @@
-// Every cross-partner path is refused (decisions §1, §3, §9): partner A's tenant holds real data made
+// Every cross-partner path is refused (docs/identity-and-consent.md#isolation, docs/errors.md): partner A's tenant holds real data made
 // through the API (adjustments, transfers between two locations, an inbound shipment, products and
 // stock, a webhook endpoint with a delivered event); partner B holds its own tenant. The routes
 // come from the gateway's own /openapi.json, and each must be classified here (a new route fails

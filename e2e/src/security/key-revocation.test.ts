@@ -1,4 +1,4 @@
-// A revoked API key fails at once (decisions §1), in every gateway process: two gateways share the
+// A revoked API key fails at once (docs/identity-and-consent.md#api-keys), in every gateway process: two gateways share the
 // database, a key works on both, the internal API revokes or rotates it, and the very next request
 // on each gateway (no pause) is 401, on a tenant-scoped route and on one that is not. A revoked key
 // is refused before the rate limiter counts it, so it never spends its partner's limit: after many

@@ -1,4 +1,4 @@
-// Webhook hosts are judged by what their names resolve to (decisions §14), at registration and
+// Webhook hosts are judged by what their names resolve to (docs/webhooks.md#endpoint-urls), at registration and
 // again at each delivery, against real processes with the production setting
 // (WEBHOOK_ALLOW_PRIVATE_URLS unset). The literal spellings (decimal, hex, short, IPv4-mapped,
 // metadata, user information, http) and names that never resolve are webhook-url-policy.test.ts's;

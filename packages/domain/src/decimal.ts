@@ -93,7 +93,7 @@ export function toFixedString(value: DecimalInput, places: number): string {
 /**
  * Significant digits a JSON number can carry and still mean exactly its decimal: any decimal of up
  * to 15 significant digits survives the binary double every JSON parser reads it into, and prints
- * back as the same digits (contract decisions §13).
+ * back as the same digits (docs/input-rules.md#quantities-and-totals).
  */
 export const EXACT_JSON_DIGITS = 15;
 

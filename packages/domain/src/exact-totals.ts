@@ -1,5 +1,5 @@
 // Line totals (quantity x price) and document totals that stay exact as JSON numbers (contract
-// decisions §13): a total past 15 significant digits is refused on the line or on `items`.
+// docs/input-rules.md#quantities-and-totals): a total past 15 significant digits is refused on the line or on `items`.
 import { type Dec, EXACT_JSON_DIGITS, isExactAsJsonNumber, multiply, sum, toPlainString } from './decimal.js';
 
 /** A line with its quantity and the price it is valued at. */

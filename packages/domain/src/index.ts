@@ -14,4 +14,3 @@ export * from './document-number.js';
 export * from './time-format.js';
 export * from './webhook-delivery.js';
 export * from './webhook-url-policy.js';
-export * from './contract/index.js';

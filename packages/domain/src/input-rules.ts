@@ -1,4 +1,4 @@
-// Input that is never accepted (contract decisions §13), as plain checks that every edge shares:
+// Input that is never accepted (docs/input-rules.md), as plain checks that every edge shares:
 // the gateway's schemas and body parser, the internal API's inputs and the importer's rows.
 
 /** Why text with U+0000 is refused: not every database can store it in text, and full-text search stops at it. */

@@ -1,4 +1,4 @@
-// A physical stock count as compare-and-set (decisions §11): every line says what was counted and
+// A physical stock count as compare-and-set (docs/stock-rules.md#stock-counts): every line says what was counted and
 // what the partner last read (`expected`, null to skip the check). Against the levels read under
 // lock, a stale line refuses the whole count; otherwise the differences become the lines of one
 // approved adjustment, each with its own sign.

@@ -9,7 +9,7 @@ const issueOf = (url: string, policy = STRICT) => {
   return result.ok ? null : result.error.details;
 };
 
-/** [URL, the issue a partner reads]: every spelling of a blocked range the brief and §14 name. */
+/** [URL, the issue a partner reads]: every spelling of a blocked range the brief and docs/webhooks.md#endpoint-urls name. */
 const REFUSED: ReadonlyArray<readonly [string, string]> = [
   ['http://127.0.0.1/hook', 'must use https'],
   ['http://partner.example/hook', 'must use https'],

@@ -1,4 +1,4 @@
-// Where a webhook may be sent (contract decisions §14): an https URL without user information,
+// Where a webhook may be sent (docs/webhooks.md#endpoint-urls): an https URL without user information,
 // to a public host. One rule for registration (gateway and internal API) and for every delivery,
 // where it is applied again to the addresses the host name resolves to, right before connecting.
 // Pure: name resolution is a function the caller passes in.

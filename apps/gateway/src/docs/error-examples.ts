@@ -2,7 +2,8 @@
 // not written by hand: the route's own body or query schema refuses a broken copy of the route's
 // example, through the same contract messages the gateway answers with, so the example says what
 // the server would say. Every other kind is the gateway's wording for it on that route.
-import { type DomainError, type ErrorKind, domainError, parseWith } from '@pits/domain';
+import { parseWith } from '@pits/contract';
+import { type DomainError, type ErrorKind, domainError } from '@pits/domain';
 import type { Route } from '../routes/route-spec.js';
 
 /** What a refusal example needs to know about its route. */

@@ -6,7 +6,7 @@ import { type ErrorKind, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from
 import { DEMO_PRODUCTS } from '@pits/persistence';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS } from '../http/index.js';
 
-/** When each error code is answered, in the words of the contract decisions (§3). */
+/** When each error code is answered, as docs/errors.md#kinds-and-statuses states them. */
 export const ERROR_CONDITIONS: Readonly<Record<ErrorKind, string>> = {
   INVALID_REQUEST: 'The body is not JSON or not an object, nests deeper than 32 levels, or `X-Tenant-Id` is missing.',
   UNAUTHORIZED: 'The API key is missing, malformed, unknown or revoked.',

@@ -1,4 +1,4 @@
-import { createAdjustmentBody, envelopeA } from '@pits/domain';
+import { createAdjustmentBody, envelopeA } from '@pits/contract';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from './openapi-document.js';
@@ -38,7 +38,7 @@ describe('OpenAPI document', () => {
   });
   it('documents the errors a route can answer and a JSON public route as an object', () => {
     const responses = doc.paths['/api/partner/v1/things/{id}']!.get!.responses;
-    // 422: the path parameter is checked on every route that has one (decisions §13).
+    // 422: the path parameter is checked on every route that has one (docs/input-rules.md#text).
     expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '404', '422', '429', '500', '503']);
     // A 503 (database unreachable or past its deadline) and a 429 say when to retry.
     for (const status of ['429', '503']) expect((responses[status] as { headers?: Record<string, unknown> }).headers).toHaveProperty('Retry-After');

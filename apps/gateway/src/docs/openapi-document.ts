@@ -2,7 +2,8 @@
 // validate requests. Named schemas (zod `.meta({ id })`) become components. Each operation carries
 // the examples of its route spec (request body, query parameters, the success envelope) and one
 // example refusal per error code it can answer.
-import { ERROR_KINDS, type ErrorKind, errorEnvelope } from '@pits/domain';
+import { errorEnvelope } from '@pits/contract';
+import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS, errorBody } from '../http/index.js';
 import { TENANT_ID } from '../routes/reference-examples.js';
@@ -12,7 +13,7 @@ import { ERROR_CONDITIONS } from './guides.js';
 
 type Json = Record<string, unknown>;
 
-/** Errors any authenticated route can answer (503: the database was unreachable or too slow, decisions §15). */
+/** Errors any authenticated route can answer (503: the database was unreachable or too slow, docs/operating-guarantees.md#database-outages). */
 const COMMON_ERRORS: ErrorKind[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
 const WRITE_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_KEY_REUSED'];
 const TENANT_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'FORBIDDEN'];

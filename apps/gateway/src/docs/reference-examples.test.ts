@@ -2,7 +2,7 @@
 // example validates against the schema published beside it (JSON Schema, Ajv) and against the
 // route's own zod schemas, which is what the gateway itself runs. New routes are covered as they
 // are added to the route list; one without examples fails here.
-import { createAdjustmentResponse, envelopeA } from '@pits/domain';
+import { createAdjustmentResponse, envelopeA } from '@pits/contract';
 import { createCredentialCipher } from '@pits/persistence';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -46,7 +46,7 @@ describe('the examples of the reference', () => {
   it('publish no ±(2^53 - 1) bounds: zod writes them for every integer that has no bound of its own', () => {
     expect(JSON.stringify(document)).not.toContain(String(Number.MAX_SAFE_INTEGER));
     const schemas = (document.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas;
-    // Real bounds stay: per_page 1 to 100, quantities within what keeps totals exact (decisions §13).
+    // Real bounds stay: per_page 1 to 100, quantities within what keeps totals exact (docs/input-rules.md#quantities-and-totals).
     expect(schemas['AdjustmentLineInput']!.properties['quantity']).toMatchObject({ anyOf: expect.arrayContaining([{ type: 'number', maximum: 100000000000, exclusiveMinimum: 0 }]) });
     const perPage = (document.paths as Record<string, Record<string, { parameters: { name: string; schema: unknown }[] }>>)['/api/engine/v1/adjustments']!.get!.parameters.find((p) => p.name === 'per_page');
     expect(JSON.stringify(perPage?.schema)).toMatch(/"minimum":1.*"maximum":100|"maximum":100.*"minimum":1/);

@@ -1,4 +1,5 @@
-import { domainError, envelopeA, envelopeB, ERROR_KINDS, errorEnvelope } from '@pits/domain';
+import { envelopeA, envelopeB, errorEnvelope } from '@pits/contract';
+import { domainError, ERROR_KINDS } from '@pits/domain';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, errorBody, sendEnvelopeA, sendEnvelopeB } from './envelope.js';

@@ -1,4 +1,4 @@
-import { areaSearchQuery, type AreaSearchQuery } from '@pits/domain';
+import { areaSearchQuery, type AreaSearchQuery } from '@pits/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { jsonBody } from './body-parser.js';

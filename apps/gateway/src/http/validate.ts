@@ -4,7 +4,8 @@
 // Path parameters get the contract's text rule (decisions §13), the same for every route.
 import { isUtf8 } from 'node:buffer';
 import type { z } from 'zod';
-import { AppError, type FieldIssue, contractErrorMap, domainError, textIssue, validationError } from '@pits/domain';
+import { contractErrorMap, validationError } from '@pits/contract';
+import { AppError, type FieldIssue, domainError, textIssue } from '@pits/domain';
 import type { GatewayMiddleware } from './gateway-state.js';
 
 /**

@@ -8,12 +8,9 @@ import {
   approveAdjustmentBody,
   createAdjustmentBody,
   createAdjustmentResponse,
-  pageFacts,
   rejectAdjustmentBody,
-  simplePagination,
-  stockKey,
-  ZERO,
-} from '@pits/domain';
+} from '@pits/contract';
+import { pageFacts, simplePagination, stockKey, ZERO } from '@pits/domain';
 import {
   approveAdjustment,
   createAdjustment,

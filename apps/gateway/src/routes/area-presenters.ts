@@ -1,7 +1,7 @@
 // Areas in the v1 contract's shape: coordinates as decimal strings with eight places.
 import { toFixedString } from '@pits/domain';
 import type { AreaRecord } from '@pits/persistence';
-import type * as contract from '@pits/domain';
+import type * as contract from '@pits/contract';
 import type { z } from 'zod';
 
 const EIGHT_PLACES = /^-?\d+\.\d{8}$/;

@@ -1,6 +1,6 @@
 // The area endpoints through the assembled gateway, every success checked against the contract's
 // strict response schemas.
-import { areaDetailResponse, areaSearchResponse, errorEnvelope } from '@pits/domain';
+import { areaDetailResponse, areaSearchResponse, errorEnvelope } from '@pits/contract';
 import { type AreaImportRow, createApiKey, createPartner, upsertAreaBatch } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';

@@ -1,7 +1,8 @@
 // The v1 area endpoints: search the province > city > district > subdistrict hierarchy, and read
 // one area by subdistrict code (envelope B, no tenant). Search has its own rate-limit bucket,
 // `areas.search`.
-import { AppError, areaDetailQuery, areaDetailResponse, areaSearchQuery, areaSearchResponse, domainError, morePagination, pageFacts } from '@pits/domain';
+import { areaDetailQuery, areaDetailResponse, areaSearchQuery, areaSearchResponse } from '@pits/contract';
+import { AppError, domainError, morePagination, pageFacts } from '@pits/domain';
 import { findArea, searchAreas } from '@pits/persistence';
 import { presentArea, presentAreaDetail } from './area-presenters.js';
 import { pageOf } from './route-helpers.js';

@@ -4,7 +4,7 @@
 import { isoMicros, pendingQuantity, toJsonNumber } from '@pits/domain';
 import type { InboundDetailRecord, InboundRecord, LocationRecord, ProductRecord } from '@pits/persistence';
 import { presentTenantLocation } from './tenant-presenters.js';
-import type * as contract from '@pits/domain';
+import type * as contract from '@pits/contract';
 import type { z } from 'zod';
 
 /** A product in the shape the inbound list embeds; the products routes answer the same. */

@@ -1,6 +1,7 @@
 // Inbound shipments for partners: list (envelope B), detail (envelope A) and receive. Each has its
 // own 200-per-minute rate-limit bucket besides the partner's tier.
-import { inboundDetailResponse, inboundListQuery, inboundListResponse, pageFacts, rangePagination, receiveInboundBody, receiveInboundResponse } from '@pits/domain';
+import { inboundDetailResponse, inboundListQuery, inboundListResponse, receiveInboundBody, receiveInboundResponse } from '@pits/contract';
+import { pageFacts, rangePagination } from '@pits/domain';
 import { findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentInboundDetail, presentInboundListEntry, presentReceipt } from './inbound-presenters.js';
 import { actorOf, notFound, numericId, pageOf } from './route-helpers.js';

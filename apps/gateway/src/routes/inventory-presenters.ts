@@ -12,7 +12,7 @@ import type {
   TransferRecord,
   TransferWithItems,
 } from '@pits/persistence';
-import type * as contract from '@pits/domain';
+import type * as contract from '@pits/contract';
 import type { z } from 'zod';
 
 const n = (value: Dec) => toJsonNumber(value);

@@ -15,7 +15,7 @@ import {
   stockMovementsResponse,
   transferDetailResponse,
   transferListResponse,
-} from '@pits/domain';
+} from '@pits/contract';
 import { createApiKey } from '@pits/persistence';
 import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';

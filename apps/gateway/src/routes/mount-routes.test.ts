@@ -1,7 +1,7 @@
 // What every mounted route gets from mountRoutes whatever its spec says: path parameters checked
 // with the text rule, and deep bodies refused before the idempotency layer reads them. Run
 // through the assembled gateway on both dialects, over every route of its OpenAPI document.
-import { errorEnvelope } from '@pits/domain';
+import { errorEnvelope } from '@pits/contract';
 import { createApiKey } from '@pits/persistence';
 import { type TenantWorld, type TestDatabase, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';

@@ -1,7 +1,7 @@
 // The contract's request and response schemas, taken from the routes that serve them: each
 // converts to JSON Schema under a unique id, and every body and query refuses hostile input on the
-// right field without throwing (decisions §13). A route added later is covered without a list to update.
-import { errorEnvelope, formatIssuePath, parseWith } from '@pits/domain';
+// right field without throwing (docs/input-rules.md#text). A route added later is covered without a list to update.
+import { errorEnvelope, formatIssuePath, parseWith } from '@pits/contract';
 import { createCredentialCipher } from '@pits/persistence';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 // Products through the assembled gateway: list and detail in the inbound product shape, filters,
 // tenant scoping, and the contract's refusals; every response checked against its strict schema.
-import { errorEnvelope, productDetailResponse, productListResponse } from '@pits/domain';
+import { errorEnvelope, productDetailResponse, productListResponse } from '@pits/contract';
 import { createCredentialCipher, createProduct } from '@pits/persistence';
 import { type TenantWorld, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

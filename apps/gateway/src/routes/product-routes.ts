@@ -1,7 +1,8 @@
-// The tenant's products for partners (extension, decisions §11): a list by id ascending with exact
+// The tenant's products for partners (docs/extensions.md#products): a list by id ascending with exact
 // SKU and barcode filters and a case-insensitive search, and one product by id. Products without
 // stock are listed too.
-import { pageFacts, productDetailResponse, productListQuery, productListResponse, simplePagination } from '@pits/domain';
+import { productDetailResponse, productListQuery, productListResponse } from '@pits/contract';
+import { pageFacts, simplePagination } from '@pits/domain';
 import { findProduct, listProducts } from '@pits/persistence';
 import { presentProduct } from './inbound-presenters.js';
 import * as ex from './reference-examples.js';

@@ -27,7 +27,7 @@ import type {
   transferListEntry,
   webhookDelivery,
   webhookEndpoint,
-} from '@pits/domain';
+} from '@pits/contract';
 import type { z } from 'zod';
 
 type Example<S extends z.ZodType> = z.input<S>;

@@ -2,8 +2,8 @@
 // route that must not compile (a handler whose data misses a field, renames one or has a wrong
 // type; an envelope, status or example that disagrees with the schemas). Were one to compile, its
 // directive would be unused and the typecheck would fail. The runtime tests check the erased view.
-import type * as domain from '@pits/domain';
-import { areaDetailResponse, envelopeA, listWebhooksResponse, rejectAdjustmentBody } from '@pits/domain';
+import type * as domain from '@pits/contract';
+import { areaDetailResponse, envelopeA, listWebhooksResponse, rejectAdjustmentBody } from '@pits/contract';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { type EnvelopeSchema, type ResponseData, type RouteInput, defineRoute } from './route-spec.js';

@@ -7,7 +7,7 @@ import {
   errorEnvelope,
   stockCountResponse,
   stockLevelsResponse,
-} from '@pits/domain';
+} from '@pits/contract';
 import { type TenantWorld, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TenantGateway, openTenantGateway } from '../testing/tenant-gateway.js';

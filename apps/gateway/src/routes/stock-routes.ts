@@ -1,19 +1,14 @@
 // Stock for partners (extension): levels per location and product, the complete ledger of
 // movements with their causes (cursor-paged newest first), and physical counts (compare-and-set).
 import {
-  AppError,
-  ZERO,
-  domainError,
-  pageFacts,
-  simplePagination,
   stockCountBody,
   stockCountResponse,
-  stockKey,
   stockLevelsResponse,
   stockMovementsQuery,
   stockMovementsResponse,
   stockQuery,
-} from '@pits/domain';
+} from '@pits/contract';
+import { AppError, ZERO, domainError, pageFacts, simplePagination, stockKey } from '@pits/domain';
 import { listStockLevels, listStockMovements, recordStockCount } from '@pits/persistence';
 import { actorOf } from './route-helpers.js';
 import * as p from './inventory-presenters.js';

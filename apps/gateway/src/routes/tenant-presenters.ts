@@ -1,6 +1,6 @@
 // Tenant resources in the v1 contract's shapes.
 import type { InstallationRecord, LocationRecord, LogisticPreferenceView } from '@pits/persistence';
-import type * as contract from '@pits/domain';
+import type * as contract from '@pits/contract';
 import type { z } from 'zod';
 
 /** `data.installations[]` / `data.installation`. */

@@ -6,12 +6,11 @@ import {
   availableLogisticsResponse,
   deauthorizeTenantBody,
   deauthorizeTenantResponse,
-  morePagination,
-  pageFacts,
   tenantListQuery,
   tenantListResponse,
   tenantLocationsResponse,
-} from '@pits/domain';
+} from '@pits/contract';
+import { morePagination, pageFacts } from '@pits/domain';
 import {
   type CredentialCipher,
   authorizeTenant,

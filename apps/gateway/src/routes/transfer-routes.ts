@@ -1,24 +1,19 @@
 // Transfers: create (201), list and detail under /api/engine/v1, approve (reserves), reject, and
 // the documented ship and receive extensions.
 import {
-  type Dec,
   approveTransferResponse,
-  availableQuantity,
   createTransferBody,
   createTransferResponse,
-  emptyStockLevel,
-  pageFacts,
   receiveTransferResponse,
   rejectTransferBody,
   rejectTransferResponse,
   shipTransferResponse,
-  simplePagination,
-  stockKey,
   transferActionBody,
   transferDetailResponse,
   transferListQuery,
   transferListResponse,
-} from '@pits/domain';
+} from '@pits/contract';
+import { type Dec, availableQuantity, emptyStockLevel, pageFacts, simplePagination, stockKey } from '@pits/domain';
 import {
   type Scope,
   type TransferWithItems,

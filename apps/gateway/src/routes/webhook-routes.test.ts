@@ -1,9 +1,10 @@
 // Webhook registration and deliveries through the assembled gateway, on every dialect: the URL
-// policy of contract decisions §14 (with a test resolver, so no real DNS), and what the
+// policy of docs/webhooks.md#endpoint-urls (with a test resolver, so no real DNS), and what the
 // deliveries list shows of each attempt.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type HostResolver, WEBHOOK_HEADERS, errorEnvelope, testWebhookResponse, verifyWebhook, webhookEvent } from '@pits/domain';
+import { errorEnvelope, testWebhookResponse, webhookEvent } from '@pits/contract';
+import { type HostResolver, WEBHOOK_HEADERS, verifyWebhook } from '@pits/domain';
 import {
   claimDueDeliveries,
   createApiKey,

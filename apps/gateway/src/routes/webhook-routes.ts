@@ -1,11 +1,7 @@
 // Webhook endpoints for partners (extension): register (the signing secret is shown once; the URL
-// must pass the policy of contract decisions §14), list, delete, recent deliveries with their
+// must pass the policy of docs/webhooks.md#endpoint-urls), list, delete, recent deliveries with their
 // attempts, and redelivery.
 import {
-  AppError,
-  type HostResolver,
-  type WebhookUrlPolicy,
-  checkWebhookUrlForRegistration,
   deliveriesQuery,
   listDeliveriesResponse,
   listWebhooksResponse,
@@ -16,7 +12,8 @@ import {
   type webhookEndpoint,
   deliveryEventType,
   testWebhookResponse,
-} from '@pits/domain';
+} from '@pits/contract';
+import { AppError, type HostResolver, type WebhookUrlPolicy, checkWebhookUrlForRegistration } from '@pits/domain';
 import {
   type CredentialCipher,
   type DeliveryView,

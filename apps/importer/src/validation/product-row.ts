@@ -1,6 +1,6 @@
 // Checks of one product row (CSV text or a JSON object) against the contract's Product fields,
 // with the catalogue's defaults for what a row leaves out, and one row per SKU in a file. Text and
-// nesting follow the domain's rules for input that is never accepted (decisions §13).
+// nesting follow the domain's rules for input that is never accepted (docs/input-rules.md).
 import { NESTING_ISSUE, dec, exceedsNestingDepth, textIssue } from '@pits/domain';
 import type { ProductImportRow } from '@pits/persistence';
 import type { RowIssue } from '../report/reject-report.js';
@@ -31,7 +31,7 @@ const DEFAULTS: ProductImportRow = {
 const TWO_PLACES = /^\d{1,18}(\.\d{1,2})?$/;
 /**
  * Prices and dimensions stay below 10^13, as the internal API takes them: a cost price becomes a
- * transfer's unit_price, a JSON number that must stay exact (decisions §13).
+ * transfer's unit_price, a JSON number that must stay exact (docs/input-rules.md#quantities-and-totals).
  */
 const DECIMAL_LIMIT = '10000000000000';
 const TRUE = new Set(['true', '1', 'yes']);
@@ -47,7 +47,7 @@ function decimal(value: unknown): string | undefined {
   return `${whole}.${fraction.padEnd(2, '0')}`;
 }
 
-/** The trimmed text, or why it is refused: a NUL or an unpaired surrogate (decisions §13), or more than `max` characters. */
+/** The trimmed text, or why it is refused: a NUL or an unpaired surrogate (docs/input-rules.md#text), or more than `max` characters. */
 function text(value: string, max: number): { value: string } | { reason: string } {
   const unsafe = textIssue(value);
   if (unsafe !== undefined) return { reason: unsafe };

@@ -1,8 +1,7 @@
 // The adjustments routes of the v1 contract: create, list, detail, approve and reject bodies and
 // queries, and the three forms of an adjustment in responses (create, detail, list entry).
 import { z } from 'zod';
-import { ADJUSTMENT_STATUSES } from '../adjustment.js';
-import { type PricedLine, inexactTotals, pricedTotals } from '../exact-totals.js';
+import { ADJUSTMENT_STATUSES, type PricedLine, inexactTotals, pricedTotals } from '@pits/domain';
 import {
   MAX_ITEMS_PER_REQUEST,
   bodyId,
@@ -52,7 +51,7 @@ export const adjustmentLineInput = z
  * strings, product ids as numbers; a product given twice is refused on the later line's
  * `items[i].product_id`; a line whose total_cost (quantity x unit_cost) would not be exact as a
  * JSON number is refused on its `items[i].quantity`, and a total_amount that would not be on
- * `items` (decisions §13).
+ * `items` (docs/input-rules.md#quantities-and-totals).
  *
  * @example parseWith(createAdjustmentBody, body)
  */

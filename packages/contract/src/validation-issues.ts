@@ -2,7 +2,7 @@
 // Messages are decided at parse time by `contractErrorMap` (parseWith passes it), because only
 // then does zod still hold the input and can say "is required".
 import type { z } from 'zod';
-import { type DomainError, type FieldIssue, type Result, domainError, fail, ok } from '../errors.js';
+import { type DomainError, type FieldIssue, type Result, domainError, fail, ok } from '@pits/domain';
 import { MAX_ITEMS_PER_REQUEST } from './common-schemas.js';
 
 
@@ -115,7 +115,7 @@ function isTooManyItems(issue: z.core.$ZodIssue): boolean {
 /**
  * The refusal for a failed parse: VALIDATION_ERROR with `details` = the first issue and `issues`
  * = all of them; or PAYLOAD_TOO_LARGE when the body's `items` holds more than 500 lines
- * (contract decisions §3).
+ * (docs/errors.md#error-envelope).
  *
  * @example validationError(error).details // { field: 'type', issue: 'must be one of: increase, decrease' }
  */

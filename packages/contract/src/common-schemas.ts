@@ -2,9 +2,22 @@
 // integers, exact decimal inputs, product ids, the success and error envelopes and the pagination
 // objects.
 import { z } from 'zod';
-import { ERROR_KINDS } from '../errors.js';
-import { type Dec, EXACT_JSON_DIGITS, INPUT_DECIMALS, dec, hasAtMostDecimals, toPlainString } from '../decimal.js';
-import { DATE_RANGE_ISSUE, EARLIEST_DATE, LATEST_DATE, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange, textIssue } from '../input-rules.js';
+import {
+  DATE_RANGE_ISSUE,
+  type Dec,
+  EARLIEST_DATE,
+  ERROR_KINDS,
+  EXACT_JSON_DIGITS,
+  INPUT_DECIMALS,
+  LATEST_DATE,
+  TIMESTAMP_RANGE_ISSUE,
+  dec,
+  hasAtMostDecimals,
+  isDateInRange,
+  isTimestampInRange,
+  textIssue,
+  toPlainString,
+} from '@pits/domain';
 
 /**
  * An error map for one schema: "is required" when the value is absent, else `message`. It also
@@ -26,7 +39,7 @@ function refuseUnsafeText(text: string, ctx: z.RefinementCtx): void {
 }
 
 /**
- * Text a client sends (decisions §13): a string without U+0000 or unpaired UTF-16 surrogates, so
+ * Text a client sends (docs/input-rules.md#text): a string without U+0000 or unpaired UTF-16 surrogates, so
  * what is stored is what was sent, on every dialect. Every free-text field and text query value
  * of every request schema is built on it; chain `.trim()`, `.min()`, `.max()`, `.regex()` as on
  * `z.string()`.
@@ -75,7 +88,7 @@ function dateFormatMessage(format: string): (issue: { readonly input?: unknown }
 
 /**
  * A calendar date a client sends (`transfer_date`, list filters): a real date `YYYY-MM-DD` from
- * 1900-01-01 to 9999-12-31 (decisions §13), else 422 on the field.
+ * 1900-01-01 to 9999-12-31 (docs/input-rules.md#dates-and-times), else 422 on the field.
  *
  * @example calendarDateInput.parse('1899-12-31') // refused: must be a date from 1900-01-01 to 9999-12-31
  */
@@ -105,7 +118,7 @@ export const microsecondTimestamp = z.iso
 /**
  * A timestamp a client sends (receive's `received_at`): ISO 8601 with `Z` or an offset, any
  * precision, whose instant falls from 1900-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z
- * (decisions §13). The output is the text as sent; convert it with `new Date(text)`.
+ * (docs/input-rules.md#dates-and-times). The output is the text as sent; convert it with `new Date(text)`.
  *
  * @example isoTimestampInput.parse('2026-01-31T15:15:30+07:00')
  */
@@ -361,7 +374,7 @@ export const skuInput = textField({ trim: true, min: 1, max: 100 }).meta({
 });
 
 /**
- * The two ways a line names its product (decisions §11): `product_id` or `sku`, exactly one.
+ * The two ways a line names its product (docs/extensions.md#sku-as-a-product-reference): `product_id` or `sku`, exactly one.
  * Spread into a line's object and check the line with `requireOneProductRef`.
  */
 export const productRefFields = {
@@ -512,7 +525,7 @@ export const genericPaginationSchema = z
 // ---------------------------------------------------------------------------------------------
 // Lines
 
-/** The most lines an adjustment, transfer or receive body may carry; more is 413 (decisions §3). */
+/** The most lines an adjustment, transfer or receive body may carry; more is 413 (docs/input-rules.md#sizes). */
 export const MAX_ITEMS_PER_REQUEST = 500;
 
 /**

@@ -1,4 +1,4 @@
-// The products routes (extension, contract decisions §11): a tenant's catalogue, paged by id, with
+// The products routes (extension, docs/extensions.md#products): a tenant's catalogue, paged by id, with
 // exact SKU and barcode filters and a case-insensitive search; each product in the shape the
 // inbound list embeds.
 import { z } from 'zod';

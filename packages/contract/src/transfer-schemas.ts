@@ -1,7 +1,7 @@
 // The transfers routes of the v1 contract: create, list, detail, approve, reject, and the ship and
 // receive extension; the full and list forms of a transfer and the short forms actions return.
 import { z } from 'zod';
-import { TRANSFER_STATUSES } from '../transfer.js';
+import { TRANSFER_STATUSES } from '@pits/domain';
 import { reasonText } from './adjustment-schemas.js';
 import {
   MAX_ITEMS_PER_REQUEST,

@@ -1,7 +1,7 @@
 // The inbound routes of the v1 contract: the list (envelope B, Laravel-style rows with embedded
 // product and location), the detail (envelope A), and receive.
 import { z } from 'zod';
-import { INBOUND_STATUSES } from '../inbound.js';
+import { INBOUND_STATUSES } from '@pits/domain';
 import {
   MAX_ITEMS_PER_REQUEST,
   decimalString,

@@ -1,4 +1,4 @@
-// Webhooks (extension, contract decisions §11): the registration body, the endpoint resource and
+// Webhooks (extension, docs/webhooks.md): the registration body, the endpoint resource and
 // the payload of a delivered event.
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';

@@ -1,8 +1,7 @@
-// The stock reads (extension, contract decisions §11): levels per location and product, and the
+// The stock reads (extension, docs/extensions.md#stock-reads): levels per location and product, and the
 // ledger of movements, cursor-paged newest first. Envelope A.
 import { z } from 'zod';
-import { DATE_RANGE_ISSUE, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '../input-rules.js';
-import { STOCK_BUCKETS } from '../stock.js';
+import { DATE_RANGE_ISSUE, STOCK_BUCKETS, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '@pits/domain';
 import { adjustmentDetail, stockSource } from './adjustment-schemas.js';
 import {
   MAX_ITEMS_PER_REQUEST,
@@ -45,7 +44,7 @@ export type StockQuery = z.output<typeof stockQuery>;
 
 /**
  * A bound of the movements date range: a calendar date (that whole day) or a timestamp, each in
- * years 1900 to 9999 (decisions §13).
+ * years 1900 to 9999 (docs/input-rules.md#dates-and-times).
  */
 export const dateOrTimestamp = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], {
