@@ -1,7 +1,7 @@
 // The gateway's configuration, read from the environment here and nowhere else, validated at
 // start-up. A bad value stops the process with a message naming the variable, what was wrong and
 // what was found.
-import type { DatabaseConfig } from '@pits/persistence';
+import { DEFAULT_DATABASE_DEADLINES, type DatabaseConfig, parseDatabaseUrl } from '@pits/persistence';
 import {
   ConfigError,
   type Env,
@@ -70,7 +70,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 function common(read: SettingsReader) {
   return {
-    database: readDatabaseConfig(read),
+    database: readDatabaseConfig(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES }),
     credentialsKey: read.required('CREDENTIALS_KEY', { minLength: 32, hint: '64 hex characters, or a passphrase of 32+ characters' }),
     logLevel: readLogLevel(read),
   };
