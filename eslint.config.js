@@ -30,7 +30,7 @@ export default tseslint.config(
   },
   {
     files: ['packages/service-runtime/src/**/*.ts'],
-    rules: restrict(['koa', '@koa/*', '@trpc/*', ...APPS, ...DEEP], 'packages/service-runtime serves every app and knows none of them.'),
+    rules: restrict(['koa', '@koa/*', '@trpc/*', '@pits/persistence', '@pits/persistence/*', ...APPS, ...DEEP], 'packages/service-runtime serves every app and knows none of them, nor the database: the apps pass in what it needs.'),
   },
   {
     files: ['packages/persistence/src/**/*.ts'],

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // Starts the partner gateway: config, server, then the database (migrated; while it is not
 // reachable yet the gateway answers 503 and keeps trying); SIGTERM/SIGINT stop it gracefully.
-import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
+import { createDatabase, describeDatabase, migrateWhenReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { configOrExit, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './create-gateway.js';
 
 const config = configOrExit(() => loadGatewayConfig(process.env));
 const logger = createProcessLogger('gateway', config.logLevel);
-const metrics = createProcessMetrics('gateway');
+const metrics = createProcessMetrics('gateway', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
 const database = createDatabase({ ...config.database, applicationName: `pits-gateway-${process.pid}` }, { logger, ...metrics.databaseEvents });
 const gateway = createGateway(config, { database, logger, ready: false, metrics });
 const stopping = new AbortController();

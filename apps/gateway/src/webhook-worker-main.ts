@@ -2,7 +2,7 @@
 // Starts a webhook delivery worker. Run as many as needed: claims are leased, so no delivery is
 // sent by two workers at once. A database that is unreachable (at start or later) is waited for
 // with backoff; the process never exits for it. SIGTERM/SIGINT finish the round in flight, then exit.
-import { createCredentialCipher, createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
+import { createCredentialCipher, createDatabase, describeDatabase, migrateWhenReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { configOrExit, createOperatorServer, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
 import { loadWebhookWorkerConfig } from './config.js';
 import { webhookMetrics } from './webhooks/webhook-metrics.js';
@@ -10,7 +10,7 @@ import { createWebhookWorker } from './webhooks/webhook-worker.js';
 
 const config = configOrExit(() => loadWebhookWorkerConfig(process.env));
 const logger = createProcessLogger('webhook-worker', config.logLevel);
-const metrics = createProcessMetrics('webhook-worker');
+const metrics = createProcessMetrics('webhook-worker', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
 const database = createDatabase({ ...config.database, applicationName: `pits-webhook-worker-${process.pid}` }, { logger, ...metrics.databaseEvents });
 metrics.watchDatabase(database);
 const worker = createWebhookWorker({
@@ -28,7 +28,7 @@ const worker = createWebhookWorker({
 const stopping = new AbortController();
 
 // The operator port first: a worker whose metrics port is taken says so at once.
-const operator = config.metrics ? createOperatorServer(metrics.registry, config.metrics) : null;
+const operator = config.metrics ? createOperatorServer(metrics, config.metrics) : null;
 let metricsUrl: string | null = null;
 try {
   metricsUrl = operator ? (await operator.listen()).url : null;

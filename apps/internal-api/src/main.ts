@@ -1,6 +1,6 @@
 // Entry point: configuration, server, then the database (migrated; while it is not reachable yet
 // calls answer SERVICE_UNAVAILABLE and it keeps trying), and a graceful stop on SIGTERM/SIGINT.
-import { createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
+import { createDatabase, describeDatabase, migrateWhenReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { configOrExit, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
 import { loadInternalApiConfig } from './config.js';
 import { createInternalApi } from './create-internal-api.js';
@@ -8,7 +8,7 @@ import { createInternalApi } from './create-internal-api.js';
 const config = configOrExit(() => loadInternalApiConfig(process.env));
 
 const logger = createProcessLogger('internal-api', config.logLevel);
-const metrics = createProcessMetrics('internal-api');
+const metrics = createProcessMetrics('internal-api', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
 const database = createDatabase({ ...config.database, applicationName: `pits-internal-api-${process.pid}` }, { logger, ...metrics.databaseEvents });
 const api = createInternalApi(config, { database, logger, ready: false, metrics });
 const stopping = new AbortController();
