@@ -40,13 +40,13 @@ export interface ServiceDefinition {
    * once it is reachable). `signal` aborts when a stop begins; what it does after that is ignored.
    * A rejection before any stop is logged fatal (`messages.prepareFailed`), the service is stopped and released, and the process exits 1.
    */
-  prepare(signal: AbortSignal): Promise<void>;
+  prepare(signal: AbortSignal): Promise<unknown>;
   /** Prepared and not stopping: mark the service ready, start its work, say so. */
   ready(): void;
   /** Stops serving: finishes what is in flight. Called once, after `listen` settled; also after a failed `prepare`. */
-  stop(): Promise<void>;
+  stop(): Promise<unknown>;
   /** Releases what the service holds (the database), always last, also after a failed `listen`. */
-  release(): Promise<void>;
+  release(): Promise<unknown>;
   /** Where the signals come from and the exit goes; the real process by default. */
   process?: ServiceProcess;
 }
