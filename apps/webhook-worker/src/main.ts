@@ -2,11 +2,11 @@
 // Starts a webhook delivery worker. Run as many as needed: claims are leased, so no delivery is
 // sent by two workers at once. A database that is unreachable (at start or later) is waited for
 // with backoff; the process never exits for it. SIGTERM/SIGINT finish the round in flight, then exit.
-import { createCredentialCipher, createDatabase, describeDatabase, migrateWhenReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
-import { configOrExit, createOperatorServer, createProcessLogger, createProcessMetrics } from '@pits/service-runtime';
+import { DATABASE_ERROR_KINDS, classifyDatabaseError, createCredentialCipher, createDatabase, describeDatabase, migrateWhenReachable } from '@pits/persistence';
+import { configOrExit, createOperatorServer, createProcessLogger, createProcessMetrics, runService } from '@pits/service-runtime';
 import { loadWebhookWorkerConfig } from './config.js';
-import { webhookMetrics } from './webhooks/webhook-metrics.js';
-import { createWebhookWorker } from './webhooks/webhook-worker.js';
+import { webhookMetrics } from './webhook-metrics.js';
+import { createWebhookWorker } from './webhook-worker.js';
 
 const config = configOrExit(() => loadWebhookWorkerConfig(process.env));
 const logger = createProcessLogger('webhook-worker', config.logLevel);
@@ -25,44 +25,33 @@ const worker = createWebhookWorker({
   allowPrivateUrls: config.allowPrivateUrls,
   metrics: webhookMetrics(metrics.registry, database),
 });
-const stopping = new AbortController();
-
-// The operator port first: a worker whose metrics port is taken says so at once.
+// The operator port is its only port: a worker whose metrics port is taken says so at once.
 const operator = config.metrics ? createOperatorServer(metrics, config.metrics) : null;
 let metricsUrl: string | null = null;
-try {
-  metricsUrl = operator ? (await operator.listen()).url : null;
-} catch (error) {
-  logger.fatal({ err: error, metrics: config.metrics }, 'cannot listen on the metrics port');
-  await database.destroy().catch(() => undefined);
-  process.exit(1);
-}
 
-async function stop(signal: string): Promise<void> {
-  if (stopping.signal.aborted) return;
-  stopping.abort();
-  logger.info({ signal }, 'webhook worker stopping');
-  await worker.stop();
-  await operator?.close();
-  await database.destroy();
-  process.exit(0);
-}
-process.on('SIGTERM', () => void stop('SIGTERM'));
-process.on('SIGINT', () => void stop('SIGINT'));
-
-try {
-  await migrateWhenReachable(database, {
-    signal: stopping.signal,
-    onUnavailable: (error, retryInMs) => logger.warn({ reason: error.message, retry_in_ms: retryInMs }, 'database not reachable yet'),
-  });
-} catch (error) {
-  if (stopping.signal.aborted) process.exit(0);
-  logger.fatal({ database: describeDatabase(config.database), err: (error as Error).message }, 'cannot migrate the database');
-  await database.destroy().catch(() => undefined);
-  process.exit(1);
-}
-worker.start();
-logger.info(
-  { workerId: worker.workerId, database: describeDatabase(config.database), allowPrivateUrls: config.allowPrivateUrls, metrics_url: metricsUrl ?? 'off (set WEBHOOK_WORKER_METRICS_PORT)' },
-  'webhook worker started',
-);
+void runService({
+  logger,
+  context: { metrics: config.metrics, database: describeDatabase(config.database) },
+  messages: { listenFailed: 'cannot listen on the metrics port', prepareFailed: 'cannot migrate the database', stopping: 'webhook worker stopping', stopped: 'webhook worker stopped' },
+  async listen() {
+    metricsUrl = operator ? (await operator.listen()).url : null;
+  },
+  prepare: (signal) =>
+    migrateWhenReachable(database, {
+      signal,
+      onUnavailable: (error, retryInMs) => logger.warn({ reason: error.message, retry_in_ms: retryInMs }, 'database not reachable yet'),
+    }),
+  ready() {
+    worker.start();
+    logger.info(
+      { workerId: worker.workerId, database: describeDatabase(config.database), allowPrivateUrls: config.allowPrivateUrls, metrics_url: metricsUrl ?? 'off (set WEBHOOK_WORKER_METRICS_PORT)' },
+      'webhook worker started',
+    );
+  },
+  // The round in flight first, then the metrics port (a scrape may come until the last delivery is recorded).
+  stop: async () => {
+    await worker.stop();
+    await operator?.close();
+  },
+  release: () => database.destroy(),
+});
