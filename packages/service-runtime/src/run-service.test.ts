@@ -124,7 +124,7 @@ describe('runService', () => {
 
   it('a stop while preparing aborts the preparation, exits 0 and never becomes ready, even if preparing then succeeds', async () => {
     const preparing = gate();
-    const { steps, proc, service, signal } = harness({ prepare: (abort) => ((steps.push('prepare'), abort.addEventListener('abort', () => steps.push('prepare aborted'))), preparing.promise) });
+    const { steps, proc, service } = harness({ prepare: (abort) => ((steps.push('prepare'), abort.addEventListener('abort', () => steps.push('prepare aborted'))), preparing.promise) });
     const exited = runService(service);
     await until(steps, 'prepare');
     proc.signal('SIGTERM');
