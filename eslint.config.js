@@ -4,7 +4,9 @@
 import tseslint from 'typescript-eslint';
 
 const IO_PACKAGES = ['kysely', 'pg', 'better-sqlite3', 'koa', '@koa/*', '@trpc/*', 'ioredis', 'pino', 'node:fs', 'node:net', 'node:http', 'node:child_process'];
-const APPS = ['@pits/gateway', '@pits/gateway/*', '@pits/internal-api', '@pits/internal-api/*', '@pits/importer', '@pits/importer/*'];
+const APPS = ['@pits/gateway', '@pits/gateway/*', '@pits/internal-api', '@pits/internal-api/*', '@pits/importer', '@pits/importer/*', '@pits/webhook-worker', '@pits/webhook-worker/*'];
+/** Every app but `name`: what an app may not import. */
+const otherApps = (name) => APPS.filter((pattern) => pattern !== name && pattern !== `${name}/*`);
 const DEEP = ['@pits/*/src/*', '**/packages/*/src/**', '**/apps/*/src/**'];
 const CLIENT_ONLY = 'packages/internal-api-client re-exports @pits/internal-api/client and nothing else: its users have no server code.';
 
@@ -35,7 +37,7 @@ export default tseslint.config(
   },
   {
     files: ['packages/service-runtime/src/**/*.ts'],
-    rules: restrict(['koa', '@koa/*', '@trpc/*', ...APPS, ...DEEP], 'packages/service-runtime serves every app and knows none of them.'),
+    rules: restrict(['koa', '@koa/*', '@trpc/*', '@pits/persistence', '@pits/persistence/*', ...APPS, ...DEEP], 'packages/service-runtime serves every app and knows none of them, nor the database: the apps pass in what it needs.'),
   },
   {
     files: ['packages/persistence/src/**/*.ts'],
@@ -43,15 +45,19 @@ export default tseslint.config(
   },
   {
     files: ['apps/gateway/src/**/*.ts'],
-    rules: restrict(['@pits/internal-api', '@pits/internal-api/*', '@pits/importer', '@pits/importer/*', ...DEEP], 'Apps never import each other.'),
+    rules: restrict([...otherApps('@pits/gateway'), ...DEEP], 'Apps never import each other.'),
   },
   {
     files: ['apps/internal-api/src/**/*.ts'],
-    rules: restrict(['@pits/gateway', '@pits/gateway/*', '@pits/importer', '@pits/importer/*', ...DEEP], 'Apps never import each other.'),
+    rules: restrict([...otherApps('@pits/internal-api'), ...DEEP], 'Apps never import each other.'),
   },
   {
     files: ['apps/importer/src/**/*.ts'],
-    rules: restrict(['@pits/gateway', '@pits/gateway/*', '@pits/internal-api', '@pits/internal-api/*', ...DEEP], 'Apps never import each other.'),
+    rules: restrict([...otherApps('@pits/importer'), ...DEEP], 'Apps never import each other.'),
+  },
+  {
+    files: ['apps/webhook-worker/src/**/*.ts'],
+    rules: restrict([...otherApps('@pits/webhook-worker'), ...DEEP], 'Apps never import each other.'),
   },
   {
     // Published to other repositories: it may take the client subpath only, never server code.
@@ -61,7 +67,7 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: '@pits/internal-api', message: CLIENT_ONLY }],
-          patterns: [{ group: [...IO_PACKAGES.filter((name) => name !== '@trpc/*'), 'zod', '@pits/domain', '@pits/contract', '@pits/persistence', '@pits/service-runtime', '@pits/gateway', '@pits/importer', ...DEEP], message: CLIENT_ONLY }],
+          patterns: [{ group: [...IO_PACKAGES.filter((name) => name !== '@trpc/*'), 'zod', '@pits/domain', '@pits/contract', '@pits/persistence', '@pits/service-runtime', '@pits/gateway', '@pits/importer', '@pits/webhook-worker', ...DEEP], message: CLIENT_ONLY }],
         },
       ],
     },

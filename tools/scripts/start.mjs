@@ -28,11 +28,11 @@ const receiverUrl = `http://127.0.0.1:${receiverPort}/webhooks`;
 const apps = [
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
   { name: 'internal-api', main: 'apps/internal-api/dist/main.js' },
-  { name: 'webhook-worker', main: 'apps/gateway/dist/webhook-worker-main.js', optional: true },
+  { name: 'webhook-worker', main: 'apps/webhook-worker/dist/main.js', optional: true },
 ];
 
 console.log('start: building');
-const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static', '--projects=@pits/gateway,@pits/internal-api,@pits/importer'], {
+const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static', '--projects=@pits/gateway,@pits/internal-api,@pits/webhook-worker,@pits/importer'], {
   cwd: root,
   env,
   stdio: ['ignore', 'ignore', 'inherit'],

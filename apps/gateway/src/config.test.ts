@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadGatewayConfig, loadWebhookWorkerConfig } from './config.js';
+import { ConfigError, loadGatewayConfig } from './config.js';
 
 const KEY = 'k'.repeat(64);
 
@@ -84,29 +84,17 @@ describe('gateway configuration', () => {
 
   it('keeps webhooks to public https hosts unless WEBHOOK_ALLOW_PRIVATE_URLS is exactly true or false', () => {
     expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY }).webhookAllowPrivateUrls).toBe(false);
-    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY }).allowPrivateUrls).toBe(false);
     expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).webhookAllowPrivateUrls).toBe(true);
-    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).allowPrivateUrls).toBe(true);
-    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'false' }).allowPrivateUrls).toBe(false);
     for (const value of ['1', 'yes', 'TRUE', 'on']) {
       expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: value }), value).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS: must be one of true, false/);
-      expect(() => loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: value }), value).toThrow(/WEBHOOK_ALLOW_PRIVATE_URLS: must be one of true, false/);
     }
   });
 
-  it('gives the webhook worker a lease longer than its request timeout', () => {
-    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY })).toMatchObject({ pollMs: 100, timeoutMs: 10_000, leaseMs: 30_000 });
-    expect(loadWebhookWorkerConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_LEASE_MS: '2000', WEBHOOK_TIMEOUT_MS: '5000' }).leaseMs).toBe(6000);
-  });
-
-  it('serves metrics on an operator port of their own, off unless GATEWAY_METRICS_PORT (or WEBHOOK_WORKER_METRICS_PORT) is set', () => {
+  it('serves metrics on an operator port of their own, off unless GATEWAY_METRICS_PORT is set', () => {
     const base = { CREDENTIALS_KEY: 'k'.repeat(64) };
     expect(loadGatewayConfig(base).metrics).toBeNull();
     expect(loadGatewayConfig({ ...base, GATEWAY_METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
     expect(loadGatewayConfig({ ...base, GATEWAY_METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics).toEqual({ host: '0.0.0.0', port: 9464 });
     expect(() => loadGatewayConfig({ ...base, GATEWAY_PORT: '8080', GATEWAY_METRICS_PORT: '8080' })).toThrow(/GATEWAY_METRICS_PORT: must differ from GATEWAY_PORT \(8080\)/);
-    expect(loadWebhookWorkerConfig(base).metrics).toBeNull();
-    expect(loadWebhookWorkerConfig({ ...base, WEBHOOK_WORKER_METRICS_PORT: '9466', WEBHOOK_WORKER_METRICS_HOST: '10.1.2.3' }).metrics).toEqual({ host: '10.1.2.3', port: 9466 });
-    expect(() => loadWebhookWorkerConfig({ ...base, WEBHOOK_WORKER_METRICS_PORT: 'x' })).toThrow(/WEBHOOK_WORKER_METRICS_PORT: must be a whole number/);
   });
 });

@@ -9,9 +9,11 @@ import type { Logger } from 'pino';
 import { AppError, type HostResolver, domainError } from '@pits/domain';
 import {
   type Database,
+  DATABASE_ERROR_KINDS,
   DEFAULT_IDEMPOTENCY_TIMINGS,
   abandonIdempotencyKey,
   claimIdempotencyKey,
+  classifyDatabaseError,
   completeIdempotencyKey,
   createCredentialCipher,
   resolveApiKey,
@@ -123,7 +125,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   const { database } = deps;
   const now = deps.now ?? (() => new Date());
   const logger = deps.logger ?? createProcessLogger('gateway', config.logLevel);
-  const metrics = deps.metrics ?? createProcessMetrics('gateway');
+  const metrics = deps.metrics ?? createProcessMetrics('gateway', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
   metrics.watchDatabase(database);
   const counts = gatewayMetrics(metrics.registry);
   const cipher = createCredentialCipher(config.credentialsKey);
@@ -185,7 +187,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     .use(methodNotAllowed([router]));
 
   const http = createLimitedServer(app.callback(), config.http);
-  const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics.registry, config.metrics, config.http) : null;
+  const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics, config.metrics, config.http) : null;
   const retention = createRetentionJob({
     database,
     logger,

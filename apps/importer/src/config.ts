@@ -1,7 +1,7 @@
 // The importer's configuration, the only place that reads the environment: which database, and
 // how long it may keep the import waiting (the same DATABASE_URL and DB_* settings as every app).
 import { resolve } from 'node:path';
-import type { DatabaseConfig } from '@pits/persistence';
+import { DEFAULT_DATABASE_DEADLINES, type DatabaseConfig, parseDatabaseUrl } from '@pits/persistence';
 import { type Env, SettingsReader, readDatabaseConfig } from '@pits/service-runtime';
 
 export interface ImporterConfig {
@@ -17,7 +17,7 @@ export interface ImporterConfig {
  */
 export function loadImporterConfig(env: Env, cwd: string): ImporterConfig {
   const read = new SettingsReader(env);
-  const database = readDatabaseConfig(read, cwd);
+  const database = readDatabaseConfig(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES }, cwd);
   const metricsFile = read.optional('IMPORT_METRICS_FILE');
   read.done('importer');
   return { database, metricsFile: metricsFile === undefined ? null : resolve(cwd, metricsFile) };

@@ -1,6 +1,6 @@
 // The internal API's configuration, read from the environment here and nowhere else, validated at
 // start-up. A bad value stops the process with a message naming every bad variable.
-import { type DatabaseConfig, createCredentialCipher } from '@pits/persistence';
+import { DEFAULT_DATABASE_DEADLINES, type DatabaseConfig, createCredentialCipher, parseDatabaseUrl } from '@pits/persistence';
 import {
   ConfigError,
   type Env,
@@ -69,7 +69,7 @@ export function loadInternalApiConfig(env: Env = process.env): InternalApiConfig
   const config: InternalApiConfig = {
     host: read.text('INTERNAL_API_HOST', '127.0.0.1'),
     port,
-    database: readDatabaseConfig(read),
+    database: readDatabaseConfig(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES }),
     serviceToken: read.required('INTERNAL_API_TOKEN', { minLength: 24 }),
     credentialsKey,
     logLevel: readLogLevel(read),

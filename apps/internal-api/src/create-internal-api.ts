@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HostResolver } from '@pits/domain';
-import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable } from '@pits/persistence';
+import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { type OperatorServer, type ProcessMetrics, type RequestLogFields, type TraceContext, UNMATCHED_ROUTE, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, durationMs, parseTraceparent, systemHostResolver } from '@pits/service-runtime';
 import type { Logger } from 'pino';
 import type { InternalApiConfig } from './config.js';
@@ -71,10 +71,10 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
  */
 export function createInternalApi(config: InternalApiConfig, deps: InternalApiDeps = {}): InternalApi {
   const logger = deps.logger ?? createProcessLogger('internal-api', config.logLevel);
-  const metrics = deps.metrics ?? createProcessMetrics('internal-api');
+  const metrics = deps.metrics ?? createProcessMetrics('internal-api', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
   const database = deps.database ?? createDatabase(config.database, { logger, ...metrics.databaseEvents });
   metrics.watchDatabase(database);
-  const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics.registry, config.metrics, config.http) : null;
+  const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics, config.metrics, config.http) : null;
   const ownsDatabase = deps.database === undefined;
   let ready = deps.ready ?? true;
   const cipher = deps.cipher ?? createCredentialCipher(config.credentialsKey);

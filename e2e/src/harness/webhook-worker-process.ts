@@ -1,4 +1,4 @@
-// The webhook delivery worker (apps/gateway/dist/webhook-worker-main.js) as a real child process.
+// The webhook delivery worker (apps/webhook-worker/dist/main.js) as a real child process.
 // It serves no HTTP, so it is ready once it logs "webhook worker started"; it can be stopped the
 // way an orchestrator stops it (SIGTERM) or killed outright (SIGKILL) to play a crash.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type ExitInfo, REPO_ROOT } from './child-service.js';
 import { pollUntil } from './poll-until.js';
 
-const SCRIPT = 'apps/gateway/dist/webhook-worker-main.js';
+const SCRIPT = 'apps/webhook-worker/dist/main.js';
 
 export interface WorkerProcessOptions {
   databaseUrl: string;
@@ -45,7 +45,7 @@ process.once('exit', () => {
 export async function startWorkerProcess(options: WorkerProcessOptions): Promise<WorkerProcess> {
   const name = options.name ?? 'webhook-worker';
   const script = join(REPO_ROOT, SCRIPT);
-  if (!existsSync(script)) throw new Error(`${SCRIPT} is missing: build first (npx nx run-many -t build --projects=@pits/gateway,@pits/internal-api)`);
+  if (!existsSync(script)) throw new Error(`${SCRIPT} is missing: build first (npx nx run-many -t build --projects=@pits/gateway,@pits/internal-api,@pits/webhook-worker)`);
   const child = spawn(process.execPath, [script], {
     cwd: REPO_ROOT,
     env: {

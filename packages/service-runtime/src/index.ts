@@ -9,3 +9,6 @@ export * from './operator-server.js';
 export * from './metric-sample.js';
 export * from './system-host-resolver.js';
 export * from './deadline.js';
+export * from './run-service.js';
+export * from './webhook-request.js';
+export * from './send-webhook-delivery.js';

@@ -5,8 +5,8 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
-import type { Registry } from 'prom-client';
 import { DEFAULT_HTTP_LIMITS, type HttpServerLimits, createLimitedServer } from './http-server.js';
+import type { ProcessMetrics } from './metrics.js';
 
 /** Where the operator server listens. */
 export interface OperatorEndpoint {
@@ -31,11 +31,14 @@ function answer(res: ServerResponse, status: number, contentType: string, body: 
 }
 
 /**
+ * Serves `metrics.metrics()`: the process's registry and its request metrics (a bare prom-client
+ * registry would leave the request metrics out, so it is not accepted).
+ *
  * @example
- * const operator = createOperatorServer(metrics.registry, { host: '127.0.0.1', port: 9464 });
+ * const operator = createOperatorServer(metrics, { host: '127.0.0.1', port: 9464 });
  * const { url } = await operator.listen(); // http://127.0.0.1:9464/metrics
  */
-export function createOperatorServer(registry: Registry, endpoint: OperatorEndpoint, limits: HttpServerLimits = DEFAULT_HTTP_LIMITS): OperatorServer {
+export function createOperatorServer(metrics: Pick<ProcessMetrics, 'app' | 'contentType' | 'metrics'>, endpoint: OperatorEndpoint, limits: HttpServerLimits = DEFAULT_HTTP_LIMITS): OperatorServer {
   const http = createLimitedServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== '/metrics') return answer(res, 404, 'text/plain; charset=utf-8', 'not found: the operator port serves GET /metrics\n');
@@ -43,8 +46,8 @@ export function createOperatorServer(registry: Registry, endpoint: OperatorEndpo
       res.setHeader('allow', 'GET, HEAD');
       return answer(res, 405, 'text/plain; charset=utf-8', 'method not allowed\n');
     }
-    registry.metrics().then(
-      (text) => answer(res, 200, registry.contentType, text),
+    metrics.metrics().then(
+      (text) => answer(res, 200, metrics.contentType, text),
       (error: unknown) => answer(res, 500, 'text/plain; charset=utf-8', `metrics collection failed: ${(error as Error).message}\n`),
     );
   }, limits);

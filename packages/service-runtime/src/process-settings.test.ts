@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readMetricsEndpoint } from './process-settings.js';
+import { readDatabaseConfig, readMetricsEndpoint } from './process-settings.js';
 import { ConfigError, type Env, SettingsReader } from './settings.js';
 
 function endpoint(env: Env, others: Record<string, number> = {}) {
@@ -36,5 +36,29 @@ describe('readMetricsEndpoint', () => {
 
   it('lets 0 (a free port, tests) sit beside a partner port of 0', () => {
     expect(endpoint({ GATEWAY_METRICS_PORT: '0' }, { GATEWAY_PORT: 0 })).toEqual({ host: '127.0.0.1', port: 0 });
+  });
+});
+
+describe('readDatabaseConfig', () => {
+  const format = {
+    parse(url: string | undefined, cwd: string) {
+      if (url === undefined) return { location: `${cwd}/default.db` };
+      if (url.startsWith('bad:')) throw new Error('DATABASE_URL scheme is not supported');
+      return { location: url };
+    },
+    defaultDeadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 },
+  };
+
+  it('reads DATABASE_URL through the format it is given, with the DB_* deadlines and pool size', () => {
+    const read = new SettingsReader({ DATABASE_URL: '/srv/pits.db', DB_STATEMENT_TIMEOUT_MS: '7000', DB_POOL_SIZE: '3' });
+    expect(readDatabaseConfig(read, format, '/cwd')).toEqual({ location: '/srv/pits.db', poolSize: 3, deadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 7000 } });
+    read.done('test');
+    expect(readDatabaseConfig(new SettingsReader({}), format, '/cwd')).toMatchObject({ location: '/cwd/default.db', poolSize: 10 });
+  });
+
+  it('reports the format’s refusal under DATABASE_URL, beside the other problems', () => {
+    const read = new SettingsReader({ DATABASE_URL: 'bad://x', DB_POOL_SIZE: '0' });
+    readDatabaseConfig(read, format, '/cwd');
+    expect(() => read.done('test')).toThrow(/DB_POOL_SIZE: must be from 1 to 500, got 0\n {2}DATABASE_URL: DATABASE_URL scheme is not supported/);
   });
 });

@@ -1,6 +1,5 @@
 // The settings every process reads the same way: its database (with deadlines), its HTTP server's
 // limits, its log level. One place, so the same variable means the same thing in every app.
-import { type DatabaseConfig, DEFAULT_DATABASE_DEADLINES, parseDatabaseUrl } from '@pits/persistence';
 import { DEFAULT_HTTP_LIMITS, type HttpServerLimits } from './http-server.js';
 import type { SettingsReader } from './settings.js';
 
@@ -12,23 +11,43 @@ export function readLogLevel(read: SettingsReader): LogLevel {
   return read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info');
 }
 
+/** How long a database may take to connect and to answer one statement. */
+export interface DatabaseDeadlineSettings {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+}
+
 /**
- * DATABASE_URL with DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS and DB_POOL_SIZE.
- *
- * @example readDatabaseConfig(read) // { dialect: 'sqlite', location: '/srv/data/pits.sqlite', deadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 } }
+ * What the database layer says about DATABASE_URL: how to read it (throwing with a message for an
+ * operator when it cannot) and the deadlines it uses by default. The apps pass persistence's own,
+ * so this package knows no database.
  */
-export function readDatabaseConfig(read: SettingsReader, cwd = process.cwd()): DatabaseConfig {
+export interface DatabaseUrlFormat<C extends object> {
+  /** `undefined` (unset) gives the default database. */
+  parse(url: string | undefined, cwd: string): C;
+  defaultDeadlines: DatabaseDeadlineSettings;
+}
+
+/**
+ * DATABASE_URL (read by `format.parse`) with DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS and DB_POOL_SIZE.
+ *
+ * @example
+ * readDatabaseConfig(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES })
+ * // { dialect: 'sqlite', location: '/srv/data/pits.sqlite', poolSize: 10, deadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 } }
+ */
+export function readDatabaseConfig<C extends object>(read: SettingsReader, format: DatabaseUrlFormat<C>, cwd = process.cwd()): C & { poolSize: number; deadlines: DatabaseDeadlineSettings } {
   const deadlines = {
-    connectTimeoutMs: read.integer('DB_CONNECT_TIMEOUT_MS', { default: DEFAULT_DATABASE_DEADLINES.connectTimeoutMs, min: 100, max: 60_000 }),
-    statementTimeoutMs: read.integer('DB_STATEMENT_TIMEOUT_MS', { default: DEFAULT_DATABASE_DEADLINES.statementTimeoutMs, min: 100, max: 600_000 }),
+    connectTimeoutMs: read.integer('DB_CONNECT_TIMEOUT_MS', { default: format.defaultDeadlines.connectTimeoutMs, min: 100, max: 60_000 }),
+    statementTimeoutMs: read.integer('DB_STATEMENT_TIMEOUT_MS', { default: format.defaultDeadlines.statementTimeoutMs, min: 100, max: 600_000 }),
   };
   const poolSize = read.integer('DB_POOL_SIZE', { default: 10, min: 1, max: 500 });
-  let config: DatabaseConfig;
+  let config: C;
   try {
-    config = parseDatabaseUrl(read.raw('DATABASE_URL'), cwd);
+    config = format.parse(read.raw('DATABASE_URL'), cwd);
   } catch (error) {
     read.problem('DATABASE_URL', (error as Error).message);
-    return { dialect: 'sqlite', location: ':memory:' };
+    // Never used: the reader's done() throws for the problem just recorded.
+    config = format.parse(undefined, cwd);
   }
   return { ...config, poolSize, deadlines };
 }

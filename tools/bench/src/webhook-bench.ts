@@ -1,6 +1,6 @@
 // npm run bench:webhooks — how long an event takes from the partner's receive call to its webhook
 // arriving, and how many events per second one delivery worker sends. A gateway and one worker
-// (apps/gateway/dist/webhook-worker-main.js) run as child processes; the receiving endpoint is an
+// (apps/webhook-worker/dist/main.js) run as child processes; the receiving endpoint is an
 // HTTP server on loopback in this process that notes when each event arrives and answers 204.
 //
 // Per WEBHOOK_POLL_MS setting (100, the default, and 20):
@@ -99,7 +99,7 @@ interface Worker {
 /** Starts the delivery worker and waits for its "webhook worker started" log line. */
 async function startWorker(env: Record<string, string>): Promise<Worker> {
   const spawnedAt = performance.now();
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'apps/gateway/dist/webhook-worker-main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, 'apps/webhook-worker/dist/main.js')], {
     cwd: ROOT,
     env: { ...process.env, ...env, LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -26,10 +26,10 @@ import {
   recordDeliveryAttempt,
   redeliver,
 } from '@pits/persistence';
+import { sendDelivery } from '@pits/service-runtime';
 import { pino } from 'pino';
 import type { z } from 'zod';
 import type { GatewayLogger } from '../http/index.js';
-import { sendDelivery } from '../webhooks/send-delivery.js';
 import * as ex from './reference-examples.js';
 import { numericId } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';

@@ -6,7 +6,7 @@ import { createServer as createTcpServer } from 'node:net';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { type HostResolver, verifyWebhook } from '@pits/domain';
-import { createCredentialCipher, createInbound, createWebhookEndpoint, listDeliveries, receiveInbound, redeliver } from '@pits/persistence';
+import { createCredentialCipher, createInbound, createWebhookEndpoint, listDeliveries, receiveInbound, redeliver, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { type TestDatabase, type TenantWorld, capabilitiesOf, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,7 +72,7 @@ describe.each(dialects)('[%s] webhook worker', (dialect) => {
     await receive();
     const lines: Record<string, unknown>[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
-    const metrics = createProcessMetrics('webhook-worker');
+    const metrics = createProcessMetrics('webhook-worker', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
     const worker = createWebhookWorker({ database: t.database, cipher, logger, pollMs: 10, retry: fastRetry, allowPrivateUrls: true, metrics: webhookMetrics(metrics.registry, t.database) });
     worker.start();
     await until(() => hook.received.filter((r) => r.answered === 204).length >= 1);

@@ -1,21 +1,40 @@
 // One attempt at one delivery: the signed POST (only where the URL policy allows) and what came of
-// it, ready to record. The worker sends every due delivery this way, and the webhook test route
-// its one test event.
+// it, ready to record. The webhook worker sends every due delivery this way, and the gateway's
+// webhook test route its one test event.
 import { type HostResolver, WEBHOOK_HEADERS, type WebhookUrlPolicy, signWebhook } from '@pits/domain';
-import type { AttemptOutcome, ClaimedDelivery } from '@pits/persistence';
-import type { GatewayLogger } from '../http/index.js';
+import type { Logger } from 'pino';
 import { postWebhook } from './webhook-request.js';
 
-export interface SendOptions {
+/** What a claimed delivery carries that sending it needs (persistence's `ClaimedDelivery` is one). */
+export interface WebhookDelivery {
+  id: number;
+  eventId: string;
+  url: string;
+  /** The endpoint's signing secret, decrypted. */
+  secret: string;
+  payload: string;
+}
+
+export interface SendDeliveryOptions {
   timeoutMs: number;
   policy: WebhookUrlPolicy;
   resolve: HostResolver;
   now: () => Date;
-  logger: GatewayLogger;
+  logger: Pick<Logger, 'error'>;
 }
 
-/** What one attempt did; the caller decides whether and when to retry. */
-export type SentAttempt = Omit<AttemptOutcome, 'retryAt'>;
+/** What one attempt did, as persistence records it; the caller decides whether and when to retry. */
+export interface SentAttempt {
+  startedAt: Date;
+  durationMs: number;
+  /** The receiver's status; null when it never answered. */
+  statusCode: number | null;
+  /** Why it failed (`HTTP 500`, `connection refused`…); null when it succeeded. */
+  error: string | null;
+  /** At most 1 KiB of the receiver's answer; null when none came. */
+  responseBody: string | null;
+  succeeded: boolean;
+}
 
 /**
  * Sends `delivery` once, signed with its endpoint's secret over the timestamp and body, and
@@ -23,7 +42,7 @@ export type SentAttempt = Omit<AttemptOutcome, 'retryAt'>;
  *
  * @example const attempt = await sendDelivery(delivery, { timeoutMs: 10_000, policy, resolve, now: () => new Date(), logger });
  */
-export async function sendDelivery(delivery: ClaimedDelivery, options: SendOptions): Promise<SentAttempt> {
+export async function sendDelivery(delivery: WebhookDelivery, options: SendDeliveryOptions): Promise<SentAttempt> {
   const startedAt = options.now();
   const timestamp = Math.floor(startedAt.getTime() / 1000);
   let statusCode: number | null = null;

@@ -1,6 +1,6 @@
 // The worker's metrics on every dialect: deliveries by outcome, and the backlog counted on each
 // scrape, bounded by its timeout.
-import type { Database } from '@pits/persistence';
+import { type Database, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { createProcessMetrics, metricSample } from '@pits/service-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +33,7 @@ describe.each(dialects)('[%s] webhook worker metrics', (dialect) => {
   afterAll(() => t.cleanup());
 
   it('counts attempts by outcome with their durations, and reports the backlog on each scrape', async () => {
-    const metrics = createProcessMetrics('webhook-worker');
+    const metrics = createProcessMetrics('webhook-worker', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
     const worker = webhookMetrics(metrics.registry, t.database);
     worker.attempted('delivered', 0.02);
     worker.attempted('retrying', 3);
@@ -48,7 +48,7 @@ describe.each(dialects)('[%s] webhook worker metrics', (dialect) => {
   });
 
   it('reports the backlog as NaN, within its timeout, when the database does not answer in time', async () => {
-    const metrics = createProcessMetrics('webhook-worker');
+    const metrics = createProcessMetrics('webhook-worker', { kinds: DATABASE_ERROR_KINDS, classify: classifyDatabaseError });
     const reader = await openTestDatabase(dialect);
     webhookMetrics(metrics.registry, slowed(reader.database, 300), 50);
     const started = performance.now();

@@ -6,15 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type HostResolver, WEBHOOK_RETRY, type RetrySchedule, nextRetryDelayMs } from '@pits/domain';
 import { type ClaimedDelivery, type CredentialCipher, type Database, claimDueDeliveries, isDatabaseUnavailable, recordDeliveryAttempt } from '@pits/persistence';
-import { type DeliveryLogFields, type DeliveryOutcome, systemHostResolver } from '@pits/service-runtime';
-import type { GatewayLogger } from '../http/index.js';
-import { sendDelivery } from './send-delivery.js';
+import { type DeliveryLogFields, type DeliveryOutcome, sendDelivery, systemHostResolver } from '@pits/service-runtime';
+import type { Logger } from 'pino';
 import type { WebhookMetrics } from './webhook-metrics.js';
 
 export interface WebhookWorkerOptions {
   database: Database;
   cipher: CredentialCipher;
-  logger: GatewayLogger;
+  /** The few logger methods the worker uses; a pino `Logger` fits. */
+  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   workerId?: string;
   /** Deliveries claimed per round. */
   batchSize?: number;
