@@ -30,7 +30,6 @@ import {
   accessLog,
   createMemoryRateLimitStore,
   createRedisRateLimitStore,
-  dispatchRoutes,
   errorMapper,
   methodNotAllowed,
   requestDeadline,
@@ -181,8 +180,8 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
       }
       await next();
     })
-    .use(dispatchRoutes(router))
-    .use(methodNotAllowed([router]));
+    .use(router.routes())
+    .use(methodNotAllowed(router));
 
   const http = createLimitedServer(app.callback(), config.http);
   const operator: OperatorServer | null = config.metrics ? createOperatorServer(metrics.registry, config.metrics, config.http) : null;
