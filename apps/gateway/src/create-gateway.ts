@@ -180,6 +180,9 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
       }
       await next();
     })
+    // @koa/router's own dispatch: measured against the earlier hand-made one (a chain composed
+    // once per route), it costs 2 to 5 us more per request, about 1 % of a detail read's CPU and far
+    // inside bench:inventory's run-to-run spread, so no dispatch of our own is kept.
     .use(router.routes())
     .use(methodNotAllowed(router));
 

@@ -24,7 +24,8 @@ export function methodNotAllowed(router: AllowedMethodsSource): GatewayAppMiddle
   return async (ctx, next) => {
     await allowedMethods(ctx as Parameters<typeof allowedMethods>[0], next);
     // `get` answers undefined for a header that is not set, whatever Koa's types say.
-    const allow = ctx.response.has('Allow') ? String(ctx.response.get('Allow')) : '';
+    const header: unknown = ctx.response.get('Allow');
+    const allow = typeof header === 'string' ? header : '';
     // Whatever @koa/router answered (an OPTIONS 200 has a text body) gives way to the envelope.
     ctx.body = undefined;
     if (allow !== '') {
