@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InboundStatus, TransferStatus } from '@pits/domain';
 import type { TRPCClient } from '@trpc/client';
-import type { inferRouterError, inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { inferRouterContext, inferRouterError, inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { type InternalApiInputs, type InternalApiOutputs, type InternalApiRouter, type InternalClient, createInternalClient } from './client.js';
 import type { AppRouter } from './router.js';
@@ -30,7 +30,12 @@ describe('the client subpath', () => {
     expectTypeOf<InternalApiInputs>().toEqualTypeOf<inferRouterInputs<AppRouter>>();
     expectTypeOf<InternalApiOutputs>().toEqualTypeOf<inferRouterOutputs<AppRouter>>();
     expectTypeOf<inferRouterError<InternalApiRouter>>().toEqualTypeOf<inferRouterError<AppRouter>>();
-    expectTypeOf<InternalApiRouter['_def']['_config']['$types']['ctx']>().toEqualTypeOf<object>();
+    expectTypeOf<inferRouterContext<InternalApiRouter>>().toEqualTypeOf<object>();
+  });
+
+  it("names the router as a client sees it through tRPC's exported types, never its `_def` internals", () => {
+    const source = readFileSync(join(here, 'client-router.ts'), 'utf8').replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, '');
+    expect(source).not.toMatch(/\b_def\b|\b_config\b|\$types/);
   });
 
   it('builds a client for a base URL or a /trpc URL without contacting the server', () => {

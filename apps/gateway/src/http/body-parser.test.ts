@@ -1,7 +1,8 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BODY_LIMIT_BYTES, jsonBody } from './body-parser.js';
 import { sendEnvelopeA } from './envelope.js';
-import { json, serveRoutes, type RunningServer } from '../testing/test-server.js';
+import { type LogLine, json, serveRoutes, type RunningServer } from '../testing/test-server.js';
 
 /** A JSON object whose UTF-8 encoding is exactly `bytes` long. */
 function objectOfSize(bytes: number): string {
@@ -10,7 +11,7 @@ function objectOfSize(bytes: number): string {
 }
 
 describe('jsonBody', () => {
-  let server: RunningServer;
+  let server: RunningServer & { lines: LogLine[] };
   let handled = 0;
   beforeAll(async () => {
     server = await serveRoutes((router) => {
@@ -27,6 +28,12 @@ describe('jsonBody', () => {
         await next();
       };
       router.post('/later', later, echo, (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
+      router.post('/later-small', later, jsonBody({ limitBytes: 64 }), (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
+      const preset: Parameters<typeof router.post>[1] = async (ctx, next) => {
+        ctx.request.body = { preset: true };
+        await next();
+      };
+      router.post('/preset', preset, echo, (ctx) => sendEnvelopeA(ctx, { body: ctx.request.body ?? 'absent' }));
     });
   });
   afterAll(() => server.close());
@@ -45,6 +52,8 @@ describe('jsonBody', () => {
     expect((await json(empty)).data).toEqual({ body: {} });
     const blank = await fetch(`${server.url}/echo`, { method: 'PATCH', body: '  \n', headers: { 'Content-Type': 'application/json' } });
     expect((await json(blank)).data).toEqual({ body: {} });
+    const arrived = await fetch(`${server.url}/later`, { method: 'POST' });
+    expect((await json(arrived)).data).toEqual({ body: {} });
   });
 
   it('reads the same body whether it arrived before the parser ran or streams in after, in one chunk or many', async () => {
@@ -183,5 +192,45 @@ describe('jsonBody', () => {
     await post(objectOfSize(3 * DEFAULT_BODY_LIMIT_BYTES));
     const res = await post('{"ok":true}');
     expect(res.status).toBe(200);
+  });
+
+  it('refuses a body that arrived whole before the parser ran but is over the limit, without a Content-Length', async () => {
+    const text = new TextEncoder().encode(objectOfSize(65));
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(text);
+        controller.close();
+      },
+    });
+    const res = await fetch(`${server.url}/later-small`, { method: 'POST', body: chunked, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await json(res)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', details: { issue: 'the request body may be at most 64 bytes' } } });
+    const fits = await fetch(`${server.url}/later-small`, { method: 'POST', body: objectOfSize(64) });
+    expect(fits.status).toBe(200);
+  });
+
+  it('leaves a body another middleware already parsed as it is', async () => {
+    const res = await fetch(`${server.url}/preset`, { method: 'POST', body: '{"sent":true}' });
+    expect((await json(res)).data).toEqual({ body: { preset: true } });
+  });
+
+  it('accepts Content-Encoding: identity', async () => {
+    const res = await post('{"plain":true}', { 'Content-Type': 'application/json', 'Content-Encoding': 'identity' });
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual({ body: { plain: true } });
+  });
+
+  it('gives up on a body whose client goes away before sending it all, without running the handler, and keeps serving', async () => {
+    const before = handled;
+    const finishedBefore = server.lines.filter((line) => line['route'] === '/echo').length;
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+    socket.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"reason":');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    // The request ends (its access-log line is written) instead of waiting for the rest forever.
+    await expect.poll(() => server.lines.filter((line) => line['route'] === '/echo').length, { timeout: 2000 }).toBe(finishedBefore + 1);
+    expect(handled).toBe(before);
+    expect((await post('{"ok":true}')).status).toBe(200);
   });
 });

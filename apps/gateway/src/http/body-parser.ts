@@ -48,8 +48,8 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | 'too
     const cleanup = (): void => {
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('close', onClose);
+      req.off('error', onAbort);
+      req.off('close', onAbort);
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
@@ -65,36 +65,28 @@ function readLimited(req: IncomingMessage, limit: number): Promise<Buffer | 'too
       cleanup();
       resolve(Buffer.concat(chunks, size));
     };
-    const onError = (): void => {
-      cleanup();
-      reject(invalid('the request body could not be read'));
-    };
-    const onClose = (): void => {
-      if (req.complete) return;
+    // The client went away, or the request was destroyed, before the body ended: no more events come.
+    const onAbort = (): void => {
       cleanup();
       reject(invalid('the request body could not be read'));
     };
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('close', onClose);
+    req.on('error', onAbort);
+    req.on('close', onAbort);
   });
 }
 
 /**
  * The body at once when it has arrived whole already and waits in the stream's buffer (a small
  * body comes in the same packet as its headers): no listeners, no ticks. Undefined when it has
- * not, or when it is over `limit` (then `readLimited` reads and refuses it as usual).
+ * not, or when it is over `limit` (then `readLimited` reads and refuses it as usual). Nothing
+ * before the parser reads the request, so the stream is paused, and `read()` without a size
+ * returns everything buffered (null: an empty body).
  */
 function readArrived(req: IncomingMessage, limit: number): Buffer | undefined {
-  if (!req.complete || req.readableFlowing === true || req.readableLength > limit) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for (let chunk = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) {
-    chunks.push(chunk);
-    size += chunk.length;
-  }
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+  if (!req.complete || req.readableLength > limit) return undefined;
+  return (req.read() as Buffer | null) ?? Buffer.alloc(0);
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {

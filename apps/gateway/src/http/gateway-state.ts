@@ -1,6 +1,5 @@
 // The typed `ctx.state` every gateway middleware and route handler shares, and the context types
 // built on it. Middleware fills it in order: request-id, authenticate, tenant guard, validate.
-import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
@@ -125,16 +124,4 @@ export function nameRoute(name: string): GatewayMiddleware {
     ctx.state.routeName = name;
     await next();
   };
-}
-
-/**
- * Sets one string-valued response header straight on Node's response. Koa's `ctx.set` takes a
- * header map or arrays, and builds three arrays, a closure and a lower-cased name per call to
- * allow them; the gateway sets a dozen single headers on every request. Like `ctx.set`, it does
- * nothing once the headers are sent.
- *
- * @example setHeader(ctx, 'X-Request-Id', id);
- */
-export function setHeader(ctx: { readonly res: ServerResponse }, name: string, value: string): void {
-  if (!ctx.res.headersSent) ctx.res.setHeader(name, value);
 }

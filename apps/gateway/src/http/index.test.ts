@@ -76,7 +76,7 @@ describe('the gateway middleware chain', () => {
       .use(accessLog({ logger }))
       .use(errorMapper({ logger }))
       .use(router.routes())
-      .use(methodNotAllowed([router]));
+      .use(methodNotAllowed(router));
     server = await serve(app);
   });
   afterAll(() => server.close());

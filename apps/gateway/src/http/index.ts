@@ -1,7 +1,7 @@
 // The HTTP middleware of the partner gateway. Intended order:
 //
 //   app:        requestId() → accessLog({ logger }) → errorMapper({ logger })
-//               → dispatchRoutes(router) → methodNotAllowed([router])
+//               → router.routes() → methodNotAllowed(router)
 //   each partner route (or router.use for the shared head):
 //               nameRoute('inbound.list')      (or register the route under that name)
 //               → authenticate(resolveApiKey, { tenantScoped })   (key and installation, every request)
@@ -44,8 +44,7 @@ export {
   type ErrorEnvelope,
 } from './envelope.js';
 export { RETRY_AFTER_SECONDS, errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
-export { allowedMethods, methodNotAllowed, type RouteMatcher } from './method-not-allowed.js';
-export { dispatchRoutes } from './route-dispatch.js';
+export { methodNotAllowed, type AllowedMethodsSource } from './method-not-allowed.js';
 export { accessLog, type AccessLogLine, type AccessLogOptions } from './access-log.js';
 export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, jsonBody, type JsonBodyOptions } from './body-parser.js';
 export { authenticate, parseAuthorization, tenantIdOf, type ParsedAuthorization, type ResolveApiKey, type ResolvedKey } from './authenticate.js';

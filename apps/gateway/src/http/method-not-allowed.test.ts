@@ -45,4 +45,29 @@ describe('methodNotAllowed', () => {
     expect(res.headers.get('allow')).toBeNull();
     expect((await json(res)).error?.code).toBe('NOT_FOUND');
   });
+
+  it('answers OPTIONS on a known path with 405 and Allow in the JSON envelope (the API answers no preflight)', async () => {
+    const res = await fetch(`${server.url}/api/partner/v1/adjustments/ADJ-1/approve`, { method: 'OPTIONS' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('allow')?.split(', ').sort()).toEqual(['PATCH', 'POST']);
+    expect((await json(res)).error?.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('answers HEAD on a path without GET with 405', async () => {
+    const res = await fetch(`${server.url}/api/partner/v1/adjustments`, { method: 'HEAD' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+
+  it('answers a method the router does not know with 405 on a known path and 404 without Allow elsewhere', async () => {
+    const known = await fetch(`${server.url}/api/engine/v1/adjustments`, { method: 'PROPFIND' });
+    expect(known.status).toBe(405);
+    expect(known.headers.get('allow')?.split(', ').sort()).toEqual(['GET', 'HEAD']);
+    expect((await json(known)).error?.code).toBe('METHOD_NOT_ALLOWED');
+    const unknown = await fetch(`${server.url}/api/partner/v1/nothing-here`, { method: 'PROPFIND' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('allow')).toBeNull();
+    expect((await json(unknown)).error?.code).toBe('NOT_FOUND');
+  });
 });

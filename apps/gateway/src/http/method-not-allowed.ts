@@ -1,49 +1,42 @@
 // What a partner gets when the router found nothing to run: 405 with `Allow` for a known path
-// called with the wrong method, 404 for an unknown path; both as the contract's error envelope.
+// called with a method it does not serve, 404 for an unknown path; both as the contract's error
+// envelope. Which methods a path serves is @koa/router's own answer, from its `allowedMethods()`.
+import type Router from '@koa/router';
 import { AppError, domainError } from '@pits/domain';
-import type { GatewayAppMiddleware } from './gateway-state.js';
+import type { GatewayAppMiddleware, GatewayState } from './gateway-state.js';
 
 /** The part of an @koa/router `Router` this needs. */
-export interface RouteMatcher {
-  match(path: string, method: string): { path: ReadonlyArray<{ methods: readonly string[] }>; route: boolean };
-}
+export type AllowedMethodsSource = Pick<Router<GatewayState>, 'allowedMethods'>;
 
 /**
- * The methods registered for `path` across `routers` (HEAD comes with GET), in registration order.
- */
-export function allowedMethods(routers: readonly RouteMatcher[], path: string): string[] {
-  const allowed = new Set<string>();
-  for (const router of routers) {
-    for (const layer of router.match(path, '').path) {
-      for (const method of layer.methods) allowed.add(method);
-    }
-  }
-  return [...allowed];
-}
-
-/**
- * Goes after the routers' `routes()` middleware, which call `next()` only when no route matched
- * both path and method. Replaces @koa/router's `allowedMethods()`, which answers with a bare
- * status instead of the envelope.
+ * Goes right after `router.routes()`, which calls `next()` only when no route matched both path
+ * and method. @koa/router's `allowedMethods()` answers such a request itself, with a bare status
+ * (405 or 501 with `Allow`, 200 with `Allow` for OPTIONS); this runs it for its `Allow` and turns
+ * every one of those answers into an error envelope: 405 METHOD_NOT_ALLOWED with that `Allow` when
+ * the path serves any method (OPTIONS and methods the router does not know included: the API
+ * answers no preflight), else 404 NOT_FOUND without `Allow`.
  *
  * @example
- * app.use(router.routes()).use(methodNotAllowed([router]));
+ * app.use(router.routes()).use(methodNotAllowed(router));
  */
-export function methodNotAllowed(routers: readonly RouteMatcher[]): GatewayAppMiddleware {
+export function methodNotAllowed(router: AllowedMethodsSource): GatewayAppMiddleware {
+  const allowedMethods = router.allowedMethods();
   return async (ctx, next) => {
-    if (routers.some((router) => router.match(ctx.path, ctx.method).route)) {
-      await next();
-      return;
-    }
-    const allowed = allowedMethods(routers, ctx.path);
-    if (allowed.length > 0) {
-      ctx.set('Allow', allowed.join(', '));
+    await allowedMethods(ctx as Parameters<typeof allowedMethods>[0], next);
+    // `get` answers undefined for a header that is not set, whatever Koa's types say.
+    const header: unknown = ctx.response.get('Allow');
+    const allow = typeof header === 'string' ? header : '';
+    // Whatever @koa/router answered (an OPTIONS 200 has a text body) gives way to the envelope.
+    ctx.body = undefined;
+    if (allow !== '') {
       throw new AppError(
         domainError('METHOD_NOT_ALLOWED', `method ${ctx.method} is not allowed on this path`, {
-          issue: `allowed methods: ${allowed.join(', ')}`,
+          issue: `allowed methods: ${allow}`,
         }),
       );
     }
+    // A method @koa/router does not know, on a path it has no route for, comes with an empty Allow.
+    ctx.remove('Allow');
     throw new AppError(domainError('NOT_FOUND', 'no such route', { issue: 'no route matches this path' }));
   };
 }

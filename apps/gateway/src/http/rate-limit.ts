@@ -1,7 +1,7 @@
 // Per-partner rate limits (decisions §12): the tier's limit over all calls, plus a bucket of its
 // own for a few expensive operations. Every authenticated response reports the tightest bucket.
 import { AppError, domainError } from '@pits/domain';
-import { operationName, setHeader, type GatewayLogger, type GatewayMiddleware, type PartnerTier } from './gateway-state.js';
+import { operationName, type GatewayLogger, type GatewayMiddleware, type PartnerTier } from './gateway-state.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
 /** Requests per window for each tier. */
@@ -137,15 +137,16 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
 
     const report = buckets.length === 1 ? buckets[0]! : tightest(buckets);
     const secondsToReset = Math.max(0, Math.ceil((report.resetAt - at) / 1000));
-    setHeader(ctx, 'X-RateLimit-Limit', String(report.limit));
-    setHeader(ctx, 'X-RateLimit-Remaining', String(report.remaining));
-    setHeader(ctx, 'X-RateLimit-Reset', String(Math.ceil(report.resetAt / 1000)));
-    setHeader(
-      ctx,
-      'RateLimit-Policy',
-      buckets.length === 1 ? `${report.limit};w=${windowSeconds}` : [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
-    );
-    setHeader(ctx, 'RateLimit', `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`);
+    // Set before the handler runs: the error mapper keeps headers already set, so a refusal
+    // further down (400, 422, 429 below) reports the limits too.
+    ctx.set({
+      'X-RateLimit-Limit': String(report.limit),
+      'X-RateLimit-Remaining': String(report.remaining),
+      'X-RateLimit-Reset': String(Math.ceil(report.resetAt / 1000)),
+      'RateLimit-Policy':
+        buckets.length === 1 ? `${report.limit};w=${windowSeconds}` : [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
+      RateLimit: `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`,
+    });
 
     if (report.exceeded) {
       options.onRefused?.(report.limitName);

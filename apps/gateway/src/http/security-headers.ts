@@ -1,10 +1,17 @@
 // Response headers a security review expects on a JSON API: the browser never sniffs a type, no
 // response with partner data is stored by a cache or a browser, API responses may not be framed
 // or load anything, and no header advertises the server's software.
-import { type GatewayAppMiddleware, setHeader } from './gateway-state.js';
+import type { GatewayAppMiddleware } from './gateway-state.js';
 
 /** Pages meant for people (the reference, its renderer and its document) may be revalidated from a cache; everything else never. */
 const PUBLIC_PAGES = new Set(['/docs', '/docs/scalar.js', '/openapi.json']);
+
+const HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
 
 /**
  * First after `requestId()`, so error responses carry the headers too.
@@ -14,10 +21,7 @@ const PUBLIC_PAGES = new Set(['/docs', '/docs/scalar.js', '/openapi.json']);
  */
 export function securityHeaders(): GatewayAppMiddleware {
   return async (ctx, next) => {
-    setHeader(ctx, 'X-Content-Type-Options', 'nosniff');
-    setHeader(ctx, 'Referrer-Policy', 'no-referrer');
-    setHeader(ctx, 'Cache-Control', 'no-store');
-    setHeader(ctx, 'Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+    ctx.set(HEADERS);
     ctx.remove('X-Powered-By');
     // Decided when the answer is known: the errors of those paths stay uncacheable too.
     const settle = () => {

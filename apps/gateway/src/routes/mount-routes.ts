@@ -24,7 +24,7 @@ import {
 } from '../http/index.js';
 import { AppError, domainError } from '@pits/domain';
 import { type Database, type Scope, withTransaction } from '@pits/persistence';
-import type { Route } from './route-spec.js';
+import type { HttpMethod, Route } from './route-spec.js';
 import type { GatewayMetrics } from '../http/gateway-metrics.js';
 
 export interface RouteServices {
@@ -130,6 +130,24 @@ export function mountRoutes(router: Router<GatewayState>, specs: readonly Route[
     if (spec.body) chain.push(validateBody(spec.body) as GatewayMiddleware);
     if (spec.query) chain.push(validateQuery(spec.query) as GatewayMiddleware);
     chain.push(handle(spec, services.database, services.now));
-    router.register(spec.path, methods, chain as Router.Middleware<GatewayState>[], { name: spec.name });
+    for (const method of methods) addRoute(router, method, spec.name, spec.path, chain as Router.Middleware<GatewayState>[]);
+  }
+}
+
+/** Adds one named route through @koa/router's public method verbs. */
+function addRoute(router: Router<GatewayState>, method: HttpMethod, name: string, path: string, chain: Router.Middleware<GatewayState>[]): void {
+  switch (method) {
+    case 'GET':
+      router.get(name, path, ...chain);
+      return;
+    case 'POST':
+      router.post(name, path, ...chain);
+      return;
+    case 'PATCH':
+      router.patch(name, path, ...chain);
+      return;
+    case 'DELETE':
+      router.delete(name, path, ...chain);
+      return;
   }
 }

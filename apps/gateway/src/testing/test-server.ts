@@ -10,7 +10,6 @@ import { errorMapper } from '../http/error-mapper.js';
 import type { AuthenticatedPartner, GatewayMiddleware, GatewayState } from '../http/gateway-state.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
 import { requestId } from '../http/request-id.js';
-import { dispatchRoutes } from '../http/route-dispatch.js';
 
 export interface RunningServer {
   url: string;
@@ -60,7 +59,7 @@ export function asPartner(partner: AuthenticatedPartner = PARTNER): GatewayMiddl
 }
 
 /**
- * The app-level chain (request id, access log, error mapper, route dispatch, 404/405) around routes that
+ * The app-level chain (request id, access log, error mapper, @koa/router's dispatch, 404/405) around routes that
  * `define` registers; served on an ephemeral port.
  */
 export async function serveRoutes(
@@ -76,8 +75,8 @@ export async function serveRoutes(
     .use(requestId())
     .use(accessLog({ logger, ...(options.metrics ? { metrics: options.metrics } : {}) }))
     .use(errorMapper({ logger }))
-    .use(dispatchRoutes(router))
-    .use(methodNotAllowed([router]));
+    .use(router.routes())
+    .use(methodNotAllowed(router));
   const running = await serve(app);
   return { ...running, lines: recording.lines };
 }
