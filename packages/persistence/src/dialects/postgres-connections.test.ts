@@ -12,6 +12,7 @@ import { isDatabaseUnavailable } from '../database-errors.js';
 import { createTenant } from '../repositories/tenant-repository.js';
 import { withTransaction } from '../transaction.js';
 import { type TestDatabase, openTestDatabase, testDialects, testPostgresUrl } from '../testing/index.js';
+import { execute } from '../execution/execute.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T00:00:00.000Z');
@@ -59,10 +60,10 @@ describe.runIf(dialects.includes('postgres'))('[postgres] lost connections and s
       const open = new Promise<void>((resolve) => (inTransaction = resolve));
       const busy = failure(
         withTransaction(database, async (tx) => {
-          await sql`select 1`.execute(tx.db);
+          await execute(tx, sql`select 1`);
           inTransaction();
           await held;
-          await sql`select 1`.execute(tx.db);
+          await execute(tx, sql`select 1`);
         }),
       );
       await open;
@@ -88,7 +89,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] lost connections and s
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = withTransaction(t.database, async (tx) => {
-      await tx.db.selectFrom('tenants').select('id').where('id', '=', tenant.id).forUpdate().execute();
+      await execute(tx, tx.db.selectFrom('tenants').select('id').where('id', '=', tenant.id).forUpdate());
       locked();
       await held;
     });
