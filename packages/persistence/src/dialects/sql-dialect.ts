@@ -1,7 +1,9 @@
 // Everything that differs between the databases this product runs on, as one interface. This
 // folder is the only place that knows a database by name: the rest of the package (and nothing
 // outside it) reaches a difference through `scope.dialect`, and adding a database means writing one
-// more implementation of `SqlDialect` and listing it in dialect-registry.ts.
+// more implementation of `SqlDialect` (with its statement runner, see execution/statement-runner.ts)
+// and listing it in dialect-registry.ts, plus its area store (repositories/areas/area-store.ts):
+// both records are exhaustive over `DialectName`, so a missing one fails typecheck.
 //
 // Every member is required and does something explicit. Where two databases happen to take the
 // same SQL from Kysely (an upsert, RETURNING, LIKE), the member is a thin typed pass-through that

@@ -112,7 +112,7 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
   },
 
   // SQLite has no row locks, and needs none here: every write transaction begins with BEGIN
-  // IMMEDIATE (sqlite-driver.ts), which takes the write lock of the whole database before its first
+  // IMMEDIATE (sqlite-runner.ts), which takes the write lock of the whole database before its first
   // statement and holds it to the end, so no other transaction can change what this one reads.
   lockRows: (query) => query,
   // Nothing to skip: while this transaction holds the write lock, no other holds any row.
