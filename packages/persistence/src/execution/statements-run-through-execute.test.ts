@@ -34,7 +34,7 @@ describe('repositories and operations', () => {
 
   it('are found, the area stores among them', () => {
     const names = files.map((path) => relative(SRC, path).split('\\').join('/'));
-    expect(names).toEqual(expect.arrayContaining(['repositories/transfer-repository.ts', 'repositories/adjustment-repository.ts', 'repositories/areas/sqlite-area-store.ts', 'operations/adjustment-operations.ts']));
+    expect(names).toEqual(expect.arrayContaining(['repositories/transfer-repository.ts', 'repositories/adjustment-repository.ts', 'repositories/areas/area-repository.ts', 'operations/adjustment-operations.ts']));
   });
 
   it('run every statement with execute(scope, query) and its siblings', () => {
