@@ -42,7 +42,17 @@ export function createDatabase(config: DatabaseConfig, events: DatabaseEvents = 
   const dialect = dialectOf(config);
   const runner = dialect.open(config, events);
   const db = kyselyOver<DB>(runner, dialect.queryDialect);
-  return { db, dialect, runner, connections: () => runner.connections(), destroy: () => db.destroy() };
+  return {
+    db,
+    dialect,
+    runner,
+    connections: () => runner.connections(),
+    // Kysely destroys its driver only if a statement went through it; the runner is closed either way.
+    destroy: async () => {
+      await db.destroy();
+      await runner.destroy();
+    },
+  };
 }
 
 /**

@@ -39,6 +39,7 @@ class RunnerConnection implements DatabaseConnection {
     return settle(() => on.run<R>(compiled));
   }
 
+  // Nothing in this product streams; a stream is the whole result, a row at a time.
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     for (const row of (await this.executeQuery<R>(compiled)).rows) yield { rows: [row] };
   }

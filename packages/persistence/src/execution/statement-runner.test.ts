@@ -280,3 +280,18 @@ describe.each(servers)('[%s] transactions on a pooled connection', (dialect) => 
     expect(total - idle).toBe(0);
   });
 });
+
+describe.each(dialects)('[%s] closing a database', (dialect) => {
+  it('closes its connections even when no statement went through Kysely, and twice is harmless', async () => {
+    const t = await openTestDatabase(dialect, { file: true });
+    try {
+      const database = createDatabase(t.config);
+      expect(await executeTakeFirst(database, tenantNamed.with({ id: 'nobody' }))).toBeUndefined();
+      await database.destroy();
+      await database.destroy();
+      await expect(Promise.resolve().then(() => database.runner.run(tenantNamed.compile(database, { id: 'nobody' })))).rejects.toThrow();
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
