@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import { type AddressInfo, type Server, type Socket, createServer } from 'node:net';
 import { type Database, claimIdempotencyKey, completeIdempotencyKey, createApiKey, createDatabase, withTransaction } from '@pits/persistence';
-import { type TestDatabase, capabilitiesOf, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { type TestDatabase, capabilitiesOf, type TenantWorld, connectTenant, executeWrite, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config.js';
@@ -74,11 +74,13 @@ describe.each(dialects)('[%s] gateway under database faults', (dialect) => {
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = withTransaction(other, async (tx) => {
-      await tx.db
-        .insertInto('document_sequences')
-        .values({ tenant_id: w.tenant.id, prefix: 'ADJ', last_value: 1000 })
-        .onConflict((oc) => oc.columns(['tenant_id', 'prefix']).doUpdateSet({ last_value: 1000 }))
-        .execute();
+      await executeWrite(
+        tx,
+        tx.db
+          .insertInto('document_sequences')
+          .values({ tenant_id: w.tenant.id, prefix: 'ADJ', last_value: 1000 })
+          .onConflict((oc) => oc.columns(['tenant_id', 'prefix']).doUpdateSet({ last_value: 1000 })),
+      );
       locked();
       await held;
     });

@@ -9,6 +9,7 @@ import { DatabaseUnavailableError, isDatabaseUnavailable } from './database-erro
 import { createTenant } from './repositories/tenant-repository.js';
 import { withTransaction } from './transaction.js';
 import { type TestDatabase, openTestDatabase, testDialects } from './testing/index.js';
+import { executeWrite } from './execution/execute.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T00:00:00.000Z');
@@ -75,7 +76,7 @@ describe.each(dialects)('[%s] transactions and deadlines', (dialect) => {
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = withTransaction(t.database, async (tx) => {
-      await tx.db.updateTable('tenants').set({ name: 'held' }).where('id', '=', tenant.id).execute();
+      await executeWrite(tx, tx.db.updateTable('tenants').set({ name: 'held' }).where('id', '=', tenant.id));
       locked();
       await held;
     });
@@ -84,7 +85,7 @@ describe.each(dialects)('[%s] transactions and deadlines', (dialect) => {
       // While it waits, the process keeps running: timers fire (a synchronous busy wait would stop them).
       let ticks = 0;
       const ticker = setInterval(() => (ticks += 1), 10);
-      const { error, ms } = await failure(withTransaction(other, (tx) => tx.db.updateTable('tenants').set({ name: 'blocked' }).where('id', '=', tenant.id).execute()));
+      const { error, ms } = await failure(withTransaction(other, (tx) => executeWrite(tx, tx.db.updateTable('tenants').set({ name: 'blocked' }).where('id', '=', tenant.id))));
       clearInterval(ticker);
       expect(isDatabaseUnavailable(error)).toBe(true);
       expect(ms).toBeGreaterThanOrEqual(250);
@@ -107,13 +108,13 @@ describe.each(dialects)('[%s] transactions and deadlines', (dialect) => {
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = withTransaction(t.database, async (tx) => {
-      await tx.db.updateTable('tenants').set({ name: 'held' }).where('id', '=', tenant.id).execute();
+      await executeWrite(tx, tx.db.updateTable('tenants').set({ name: 'held' }).where('id', '=', tenant.id));
       locked();
       await held;
     });
     try {
       await isLocked;
-      const writes = Array.from({ length: 4 }, () => failure(withTransaction(other, (tx) => tx.db.updateTable('tenants').set({ name: 'w' }).where('id', '=', tenant.id).execute())));
+      const writes = Array.from({ length: 4 }, () => failure(withTransaction(other, (tx) => executeWrite(tx, tx.db.updateTable('tenants').set({ name: 'w' }).where('id', '=', tenant.id)))));
       await new Promise((resolve) => setTimeout(resolve, 50));
       const started = performance.now();
       await other.db.selectFrom('tenants').select('id').where('id', '=', tenant.id).execute();

@@ -15,7 +15,7 @@ export {
   describeDatabase,
   parseDatabaseUrl,
 } from './database-config.js';
-export { type Database, type DatabaseConnections, type DatabaseEvents, createDatabase, isDatabaseReachable } from './create-database.js';
+export { type Database, type DatabaseConnections, type DatabaseEvents, createDatabase, isDatabaseReachable, scopeOf } from './create-database.js';
 export {
   DATABASE_ERROR_KINDS,
   type DatabaseErrorKind,
@@ -150,7 +150,7 @@ export {
   hasAreas,
   searchAreas,
   upsertAreaBatch,
-} from './repositories/area-repository.js';
+} from './repositories/areas/area-repository.js';
 
 // Idempotency, webhooks, retention, demo data
 export {

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execute, executeTakeFirst, executeWrite } from './execution/execute.js';
 import { type ParamRef, markedColumns, markedList, markedRows, preparedQuery } from './parameterised-query.js';
+import { withTransaction } from './transaction.js';
 import { type TenantWorld, type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from './testing/index.js';
 
 const dialects = await testDialects();
@@ -50,10 +52,10 @@ describe.each(dialects)('[%s] parameterised queries', (dialect) => {
 
   it('binds new values into the template and returns what the database holds', async () => {
     const ids = world.products.map((p) => p.id);
-    expect((await byFilters.execute(t.database, { tenantId: world.tenant.id, name: '', ids, limit: 100 })).map((r) => r.id)).toEqual([...ids].sort((a, b) => a - b));
+    expect((await execute(t.database, byFilters.with({ tenantId: world.tenant.id, name: '', ids, limit: 100 }))).map((r) => r.id)).toEqual([...ids].sort((a, b) => a - b));
     const first = world.products[0]!;
-    expect(await byFilters.execute(t.database, { tenantId: world.tenant.id, name: first.name, ids, limit: 100 })).toEqual([{ id: first.id, sku: first.sku }]);
-    expect(await byFilters.takeFirst(t.database, { tenantId: 'no-such-tenant', name: '', ids, limit: 1 })).toBeUndefined();
+    expect(await execute(t.database, byFilters.with({ tenantId: world.tenant.id, name: first.name, ids, limit: 100 }))).toEqual([{ id: first.id, sku: first.sku }]);
+    expect(await executeTakeFirst(t.database, byFilters.with({ tenantId: 'no-such-tenant', name: '', ids, limit: 1 }))).toBeUndefined();
   });
 
   it('builds once per shape: later calls of a shape only bind', async () => {
@@ -66,9 +68,9 @@ describe.each(dialects)('[%s] parameterised queries', (dialect) => {
       },
     });
     const [a, b, c] = world.products.map((p) => p.id);
-    for (const id of [a!, b!, c!]) expect(await counted.execute(t.database, { tenantId: world.tenant.id, ids: [id] })).toEqual([{ id }]);
+    for (const id of [a!, b!, c!]) expect(await execute(t.database, counted.with({ tenantId: world.tenant.id, ids: [id] }))).toEqual([{ id }]);
     expect(builds).toBe(1);
-    await counted.execute(t.database, { tenantId: world.tenant.id, ids: [a!, b!] });
+    await execute(t.database, counted.with({ tenantId: world.tenant.id, ids: [a!, b!] }));
     expect(builds).toBe(2);
   });
 
@@ -77,8 +79,8 @@ describe.each(dialects)('[%s] parameterised queries', (dialect) => {
       build: (scope, param: ParamRef<{ tenantId: string }>) =>
         scope.db.selectFrom('products').select((eb) => eb.fn.countAll<number>().as('n')).where('tenant_id', '=', param('tenantId')).where('sku', '!=', 'never-a-sku'),
     });
-    expect(Number((await count.takeFirst(t.database, { tenantId: world.tenant.id }))!.n)).toBe(world.products.length);
-    const inTx = await t.database.db.transaction().execute((trx) => count.takeFirst({ ...t.database, db: trx }, { tenantId: world.tenant.id }));
+    expect(Number((await executeTakeFirst(t.database, count.with({ tenantId: world.tenant.id })))!.n)).toBe(world.products.length);
+    const inTx = await withTransaction(t.database, (tx) => executeTakeFirst(tx, count.with({ tenantId: world.tenant.id })));
     expect(Number(inTx!.n)).toBe(world.products.length);
 
     const raw = preparedQuery({
@@ -87,7 +89,7 @@ describe.each(dialects)('[%s] parameterised queries', (dialect) => {
         sql<{ sku: string }>`select sku from products where tenant_id = ${param('tenantId')} and sku in (${sql.join(Array.from({ length: n }, (_, i) => param('skus', i)))}) order by sku`,
     });
     const skus = world.products.slice(0, 2).map((p) => p.sku).sort();
-    expect(await raw.execute(t.database, { tenantId: world.tenant.id, skus })).toEqual(skus.map((sku) => ({ sku })));
+    expect(await execute(t.database, raw.with({ tenantId: world.tenant.id, skus }))).toEqual(skus.map((sku) => ({ sku })));
 
     const rename = preparedQuery({
       shape: (p: { rows: { id: number; name: string }[] }) => p.rows.length,
@@ -116,7 +118,7 @@ describe.each(dialects)('[%s] parameterised queries', (dialect) => {
       build: (scope, param: ParamRef<{ ids: number[] }>, n) => scope.db.selectFrom('products').select('id').where('id', 'in', markedList(param, 'ids', n)).orderBy('id'),
     });
     const ids = world.products.slice(0, 2).map((p) => p.id);
-    expect((await listed.execute(t.database, { ids })).map((r) => r.id)).toEqual([...ids].sort((a, b) => a - b));
+    expect((await execute(t.database, listed.with({ ids }))).map((r) => r.id)).toEqual([...ids].sort((a, b) => a - b));
   });
 
   it('binds every column of a one-row insert by name with markedColumns', async () => {
@@ -125,7 +127,7 @@ describe.each(dialects)('[%s] parameterised queries', (dialect) => {
         scope.db.insertInto('tenants').values(markedColumns(param, ['id', 'name', 'tenant_type', 'created_at', 'updated_at'] as const)),
     });
     const at = NOW.toISOString();
-    await insert.run(t.database, { id: 'marked-columns-tenant', name: 'Marked', tenant_type: 'live', created_at: at, updated_at: at });
+    await executeWrite(t.database, insert.with({ id: 'marked-columns-tenant', name: 'Marked', tenant_type: 'live', created_at: at, updated_at: at }));
     const row = await t.database.db.selectFrom('tenants').select(['name']).where('id', '=', 'marked-columns-tenant').executeTakeFirst();
     expect(row).toEqual({ name: 'Marked' });
   });
@@ -135,6 +137,6 @@ describe.each(dialects)('[%s] parameterised queries', (dialect) => {
       build: (scope, param: ParamRef<{ id: number; name: string }>) => scope.db.updateTable('products').set({ name: param('name') }).where('id', '=', param('id')),
     });
     const product = world.products[1]!;
-    expect(Number((await rename.run(t.database, { id: product.id, name: 'Renamed' })).numAffectedRows)).toBe(1);
+    expect((await executeWrite(t.database, rename.with({ id: product.id, name: 'Renamed' }))).affectedRows).toBe(1);
   });
 });

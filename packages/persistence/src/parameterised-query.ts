@@ -7,8 +7,10 @@
 // parameters that change the SQL text (a list's length, which optional filter is set), computed
 // by the definition's own `shape` function on every call and part of the cache key. A build has
 // nothing else to branch on, so a cached template can never stand for another call's SQL.
-import type { Compilable, CompiledQuery, QueryResult, RawBuilder } from 'kysely';
-import type { Scope } from './transaction.js';
+//
+// A prepared query runs like any other query: `execute(scope, query.with(params))` (execution/).
+import type { Compilable, CompiledQuery, RawBuilder } from 'kysely';
+import type { Scope, ScopedQuery } from './execution/scope.js';
 
 type Key = string | number;
 
@@ -56,12 +58,8 @@ export interface QueryDefinition<P, R, S extends QueryShape> {
 }
 
 export interface PreparedQuery<P, R> {
-  /** All rows. */
-  execute(scope: Scope, params: P): Promise<R[]>;
-  /** The first row, or undefined. */
-  takeFirst(scope: Scope, params: P): Promise<R | undefined>;
-  /** The driver's whole result (affected rows, insert id). */
-  run(scope: Scope, params: P): Promise<QueryResult<R>>;
+  /** The query bound to `params`, for the execution functions: `execute(scope, query.with(params))`. */
+  with(params: P): ScopedQuery<R>;
   /** The compiled query for these parameters, as it would run. */
   compile(scope: Scope, params: P): CompiledQuery<R>;
 }
@@ -103,7 +101,7 @@ const shapeKey = (shape: QueryShape): string => (shape === undefined ? '' : type
  *   build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
  *     scope.db.selectFrom('adjustments').selectAll().where('tenant_id', '=', param('tenantId')).where('number', '=', param('number')),
  * });
- * const row = await byNumber.takeFirst(database, { tenantId, number });
+ * const row = await executeTakeFirst(database, byNumber.with({ tenantId, number }));
  *
  * @example
  * const byIds = preparedQuery({
@@ -138,22 +136,9 @@ export function preparedQuery<P extends object, R, S extends QueryShape = undefi
     const { compiled, bindings } = templateFor(scope, params);
     return { ...compiled, parameters: bindings.map((bind) => bind(params)) } as CompiledQuery<R>;
   };
-  // Straight on the driver when the database can take the statement that way, else through Kysely.
-  const run = (scope: Scope, params: P): Promise<QueryResult<R>> => {
-    const compiled = compile(scope, params);
-    let direct: QueryResult<R> | Promise<QueryResult<R>> | undefined;
-    try {
-      direct = scope.direct?.run<R>(compiled, scope.db.isTransaction);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-    return direct ? Promise.resolve(direct) : scope.db.executeQuery(compiled);
-  };
   return {
     compile,
-    run,
-    execute: async (scope, params) => (await run(scope, params)).rows,
-    takeFirst: async (scope, params) => (await run(scope, params)).rows[0],
+    with: (params) => ({ compileIn: (scope) => compile(scope, params) }),
   };
 }
 

@@ -23,7 +23,7 @@ import {
   validateQuery,
 } from '../http/index.js';
 import { AppError, domainError } from '@pits/domain';
-import { type Database, type Scope, withTransaction } from '@pits/persistence';
+import { type Database, type Scope, scopeOf, withTransaction } from '@pits/persistence';
 import type { HttpMethod, Route } from './route-spec.js';
 import type { GatewayMetrics } from '../http/gateway-metrics.js';
 
@@ -59,7 +59,7 @@ function handle(spec: Route, database: Database, now: () => Date): GatewayMiddle
   return async (ctx) => {
     const state = ctx.state as GatewayState & { body?: unknown; query?: unknown };
     // A transaction past the request's deadline must not commit.
-    const scope: Scope = { db: database.db, dialect: database.dialect, signal: state.deadline, direct: database.direct };
+    const scope: Scope = scopeOf(database, state.deadline);
     const input = {
       partner: state.partner!,
       tenantId: state.tenantId ?? '',

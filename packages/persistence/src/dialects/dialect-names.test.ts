@@ -15,6 +15,11 @@ const ALLOWED = [
   'packages/persistence/src/dialects/',
   'packages/persistence/src/database-config.ts',
   'packages/service-runtime/src/process-settings.ts',
+  // The area search and import SQL lives with the area repository (issue 21): one store per
+  // dialect, and the exhaustive record that chooses one, so a new dialect fails typecheck there.
+  'packages/persistence/src/repositories/areas/area-store.ts',
+  'packages/persistence/src/repositories/areas/postgres-area-store.ts',
+  'packages/persistence/src/repositories/areas/sqlite-area-store.ts',
 ];
 
 /** Tests that must spell a name, and why. */

@@ -2,7 +2,7 @@
 // statement_timeout, a server that accepts and never answers. Each surfaces as an error that
 // isDatabaseUnavailable recognises, within its deadline, and the same database object serves again.
 import { once } from 'node:events';
-import { type AddressInfo, type Socket, createServer } from 'node:net';
+import { type AddressInfo, type Socket, connect, createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -12,6 +12,7 @@ import { isDatabaseUnavailable } from '../database-errors.js';
 import { createTenant } from '../repositories/tenant-repository.js';
 import { withTransaction } from '../transaction.js';
 import { type TestDatabase, openTestDatabase, testDialects, testPostgresUrl } from '../testing/index.js';
+import { execute } from '../execution/execute.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T00:00:00.000Z');
@@ -59,10 +60,10 @@ describe.runIf(dialects.includes('postgres'))('[postgres] lost connections and s
       const open = new Promise<void>((resolve) => (inTransaction = resolve));
       const busy = failure(
         withTransaction(database, async (tx) => {
-          await sql`select 1`.execute(tx.db);
+          await execute(tx, sql`select 1`);
           inTransaction();
           await held;
-          await sql`select 1`.execute(tx.db);
+          await execute(tx, sql`select 1`);
         }),
       );
       await open;
@@ -88,7 +89,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] lost connections and s
     let locked!: () => void;
     const isLocked = new Promise<void>((resolve) => (locked = resolve));
     const holder = withTransaction(t.database, async (tx) => {
-      await tx.db.selectFrom('tenants').select('id').where('id', '=', tenant.id).forUpdate().execute();
+      await execute(tx, tx.db.selectFrom('tenants').select('id').where('id', '=', tenant.id).forUpdate());
       locked();
       await held;
     });
@@ -102,6 +103,88 @@ describe.runIf(dialects.includes('postgres'))('[postgres] lost connections and s
       release();
       await holder;
       await blocked.destroy();
+    }
+  });
+
+  /**
+   * A TCP proxy to the test server that can stall: while `stalled`, nothing the server sends
+   * reaches the client (a network or a server that stopped answering mid-session).
+   */
+  async function stallingProxy(): Promise<{ url: string; connections: () => number; stall: (on: boolean) => void; close: () => void }> {
+    const target = new URL(testPostgresUrl());
+    let stalled = false;
+    let opened = 0;
+    const sockets = new Set<Socket>();
+    const proxy = createServer((client) => {
+      opened += 1;
+      const server = connect(Number(target.port || 5432), target.hostname);
+      for (const socket of [client, server]) {
+        sockets.add(socket);
+        socket.on('error', () => undefined);
+        socket.on('close', () => {
+          client.destroy();
+          server.destroy();
+        });
+      }
+      client.on('data', (chunk) => server.write(chunk));
+      server.on('data', (chunk) => {
+        if (!stalled) client.write(chunk);
+      });
+    });
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    const url = new URL(testPostgresUrl());
+    url.host = `127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    return {
+      url: url.toString(),
+      connections: () => opened,
+      stall: (on) => (stalled = on),
+      close: () => {
+        for (const socket of sockets) socket.destroy();
+        proxy.close();
+      },
+    };
+  }
+
+  it('a query that gets no answer is abandoned at its deadline, and its connection destroyed rather than reused', async () => {
+    if (t.config.dialect !== 'postgres') throw new Error('a PostgreSQL test database was expected');
+    const proxy = await stallingProxy();
+    const reported: unknown[] = [];
+    const database = createDatabase({ ...t.config, url: proxy.url, poolSize: 1, deadlines: { statementTimeoutMs: 300 } }, { onQueryError: (e) => reported.push(e) });
+    try {
+      expect((await sql<{ n: number }>`select 1 as n`.execute(database.db)).rows).toEqual([{ n: 1 }]);
+      expect(proxy.connections()).toBe(1);
+
+      // Outside a transaction.
+      proxy.stall(true);
+      const outside = await failure(sql`select 2`.execute(database.db));
+      expect(isDatabaseUnavailable(outside.error)).toBe(true);
+      expect(outside.ms).toBeLessThan(3000);
+      expect(reported).toContain(outside.error);
+      expect(database.connections().total).toBe(0);
+      proxy.stall(false);
+      expect((await sql<{ n: number }>`select 3 as n`.execute(database.db)).rows).toEqual([{ n: 3 }]);
+      expect(proxy.connections()).toBe(2);
+
+      // Inside a transaction: the work fails at the deadline, no ROLLBACK waits behind the lost answer.
+      const inside = failure(
+        withTransaction(database, async (tx) => {
+          await execute(tx, sql`select 4`);
+          proxy.stall(true);
+          await execute(tx, sql`select 5`);
+        }),
+      );
+      const { error, ms } = await inside;
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(ms).toBeLessThan(3000);
+      expect(database.connections().total).toBe(0);
+      proxy.stall(false);
+      expect((await sql<{ n: number }>`select 6 as n`.execute(database.db)).rows).toEqual([{ n: 6 }]);
+      expect(proxy.connections()).toBe(3);
+    } finally {
+      proxy.stall(false);
+      await database.destroy().catch(() => undefined);
+      proxy.close();
     }
   });
 

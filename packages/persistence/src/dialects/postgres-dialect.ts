@@ -1,18 +1,14 @@
-// PostgreSQL (pg) as a SqlDialect. A pool of named-statement clients (postgres-named-statements.ts)
-// with server and client deadlines, type parsers that return what the other dialects return, row
-// locks, pg_trgm indexes for substring search, and bulk writes over unnest()ed arrays.
+// PostgreSQL (pg) as a SqlDialect. A pool (postgres-runner.ts runs its statements) with server and
+// client deadlines, type parsers that return what the other dialects return, row locks, and
+// pg_trgm indexes for substring search (their queries live with the area repository).
 import { randomBytes } from 'node:crypto';
-import { CompiledQuery, type DatabaseConnection, Kysely, PostgresDialect, type QueryResult, Transaction, sql } from 'kysely';
+import { type Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../database-config.js';
 import { deadlinesOf } from '../database-config.js';
-import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
-import { AREA_FIELDS, AREA_INSERT_COLUMNS, SEARCH_COLUMNS, STORED_AREA_COLUMNS } from '../repositories/area-fields.js';
-import type { AreaRegionLevel, DB } from '../schema/index.js';
-import { type GuardedClientConfig, NamedStatementClient } from './postgres-named-statements.js';
-import type { AreaStore, DatabaseEvents, DirectExecutor, SqlDialect, TestEnvironment } from './sql-dialect.js';
-import { queryLog } from './query-events.js';
-import { containsPattern, likePattern, standardSql } from './standard-sql.js';
+import { PostgresRunner } from './postgres-runner.js';
+import type { DatabaseEvents, SqlDialect, TestEnvironment } from './sql-dialect.js';
+import { standardSql } from './standard-sql.js';
 
 type PostgresConfig = Extract<DatabaseConfig, { dialect: 'postgres' }>;
 
@@ -80,84 +76,6 @@ const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when tryin
 const CATALOG_RACE = new Set(['3F000', '42P01', '42703', 'XX000']);
 
 // ---------------------------------------------------------------------------------------------
-// Area search and import
-
-const textArray = (values: readonly string[]) => sql`${values}::text[]`;
-
-const regionMatches = preparedQuery({
-  shape: (p: { levels: AreaRegionLevel[]; pattern: string }) => p.levels.length,
-  build: (scope, param, levels) =>
-  scope.db
-    .selectFrom('area_regions')
-    .select(['level', 'code', 'area_count'])
-    .where('level', 'in', markedList(param, 'levels', levels))
-    .where(({ ref }) => likePattern(ref('name_search'), param('pattern'))),
-});
-
-const villageMatches = preparedQuery({
-  build: (scope, param: ParamRef<{ pattern: string }>) =>
-  scope.db.selectFrom('areas').select('subdistrict_code').where(({ ref }) => likePattern(ref('subdistrict_search'), param('pattern'))),
-});
-
-// LIKE on the lower-cased columns, answered by their pg_trgm GIN indexes; batch writes are one
-// statement per batch over unnest()ed arrays.
-const areas: AreaStore = {
-  // pg_trgm can only answer a substring of at least three characters.
-  shortestIndexedNeedle: 3,
-
-  async matchRegions(scope, levels, needle) {
-    return regionMatches.execute(scope, { levels: [...levels], pattern: containsPattern(needle) });
-  },
-
-  async matchVillageCodes(scope, needle) {
-    return (await villageMatches.execute(scope, { pattern: containsPattern(needle) })).map((r) => r.subdistrict_code);
-  },
-
-  async existingAreas(_database, tx, codes) {
-    const rows = await tx.db.selectFrom('areas').select(STORED_AREA_COLUMNS).where(sql<boolean>`subdistrict_code = any(${textArray(codes)})`).execute();
-    return new Map(rows.map((r) => [r.subdistrict_code, r]));
-  },
-
-  async insertAreas(_database, tx, records, at) {
-    if (records.length === 0) return;
-    const columns = [
-      ...AREA_FIELDS.map((f) => textArray(records.map((r) => r[f]))),
-      ...SEARCH_COLUMNS.map(([, name]) => textArray(records.map((r) => r[name].toLowerCase()))),
-    ];
-    await sql`insert into areas (${sql.join(AREA_INSERT_COLUMNS.map((c) => sql.ref(c)))})
-      select u.*, ${at}::timestamptz, ${at}::timestamptz from unnest(${sql.join(columns)}) as u`.execute(tx.db);
-  },
-
-  async updateAreas(_database, tx, updates, fields, at) {
-    if (updates.length === 0) return;
-    const columns = [...fields, ...SEARCH_COLUMNS.map(([column]) => column)];
-    const arrays = [
-      ...fields.map((f) => textArray(updates.map((u) => u.record[f]))),
-      ...SEARCH_COLUMNS.map(([, name]) => textArray(updates.map((u) => u.record[name].toLowerCase()))),
-    ];
-    await sql`update areas a set ${sql.join(columns.map((c) => sql`${sql.ref(c)} = u.${sql.ref(c)}`))}, updated_at = ${at}::timestamptz
-      from unnest(${sql`${updates.map((u) => u.regionId)}::bigint[]`}, ${sql.join(arrays)}) as u(region_id, ${sql.join(columns.map((c) => sql.ref(c)))})
-      where a.region_id = u.region_id`.execute(tx.db);
-  },
-
-  async insertRegions(_database, tx, regions) {
-    if (regions.length === 0) return;
-    await tx.db
-      .insertInto('area_regions')
-      .values(regions.map((r) => ({ level: r.level, code: r.code, name_search: r.nameSearch, area_count: r.added })))
-      .execute();
-  },
-
-  async updateRegions(_database, tx, regions) {
-    if (regions.length === 0) return;
-    await sql`update area_regions r set name_search = u.name_search, area_count = r.area_count + u.added
-      from unnest(${regions.map((r) => r.id)}::bigint[], ${regions.map((r) => r.nameSearch)}::text[], ${regions.map((r) => r.added)}::bigint[])
-        as u(id, name_search, added)
-      where r.id = u.id`.execute(tx.db);
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
 // Tests
 
 export const DEFAULT_TEST_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/test';
@@ -201,91 +119,7 @@ function urlInSchema(url: string, schema: string): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Statements outside transactions, straight on the pool
-
-const directs = new WeakMap<Kysely<DB>, DirectExecutor>();
-
-const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
-
-/**
- * Statements and transactions straight on the pool's clients, as Kysely's executor and
- * transaction run them with several asynchronous layers more; results have Kysely's shape, and
- * every statement reports to `events` as Kysely's log would.
- *
- * - A statement outside any transaction takes a pooled connection, runs and gives it back.
- * - A transaction takes one connection for its whole life: BEGIN, the work, COMMIT (ROLLBACK when
- *   the work throws). Its statements run on that connection, whether a prepared query sends them
- *   (`direct`) or a Kysely builder does (the transaction object's executor). A connection whose
- *   ROLLBACK failed is in an unknown state: it is destroyed, not given back.
- */
-function pooledExecutor(pool: pg.Pool, db: Kysely<DB>, kyselyDialect: PostgresDialect, events: DatabaseEvents): DirectExecutor {
-  const { onQuery, onQueryError } = events;
-  const connect = () =>
-    pool.connect().catch((error: unknown) => {
-      onQueryError?.(error);
-      throw error;
-    });
-  const runOn = async <R>(client: pg.PoolClient, compiled: CompiledQuery): Promise<QueryResult<R>> => {
-    try {
-      const { command, rowCount, rows } = await client.query(compiled.sql, compiled.parameters as unknown[]);
-      onQuery?.(compiled.sql, compiled.parameters);
-      return { rows: (rows ?? []) as R[], ...(AFFECTING.has(command) ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}) };
-    } catch (error) {
-      onQueryError?.(error);
-      throw error;
-    }
-  };
-  const runOnPool = async <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
-    const client = await connect();
-    try {
-      return await runOn<R>(client, compiled);
-    } finally {
-      client.release();
-    }
-  };
-  // Never asked to do anything: a transaction object does not open, stream through or close a driver.
-  const idleDriver = kyselyDialect.createDriver();
-  const control = (client: pg.PoolClient, statement: 'begin' | 'commit' | 'rollback') => runOn(client, CompiledQuery.raw(statement));
-  return {
-    run: (compiled, fromTransaction) => (fromTransaction ? undefined : runOnPool(compiled)),
-    async transaction(work) {
-      const client = await connect();
-      const connection: DatabaseConnection = {
-        executeQuery: (compiled) => runOn(client, compiled),
-        streamQuery: () => {
-          throw new Error('streaming is not supported inside a transaction');
-        },
-      };
-      const transaction = new Transaction<DB>({
-        config: { dialect: kyselyDialect },
-        dialect: kyselyDialect,
-        driver: idleDriver,
-        executor: db.getExecutor().withConnectionProvider({ provideConnection: (consumer) => consumer(connection) }),
-      });
-      const direct: DirectExecutor = { run: (compiled) => runOn(client, compiled) };
-      let broken: Error | undefined;
-      try {
-        await control(client, 'begin');
-        const result = await work(transaction, direct);
-        await control(client, 'commit');
-        return result;
-      } catch (error) {
-        await control(client, 'rollback').catch((rollbackError: unknown) => {
-          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-        });
-        throw error;
-      } finally {
-        client.release(broken);
-      }
-    },
-  };
-}
-
-// ---------------------------------------------------------------------------------------------
 // The dialect
-
-// The pool under each Kysely instance this dialect opened, for `connections`.
-const pools = new WeakMap<Kysely<DB>, pg.Pool>();
 
 /**
  * PostgreSQL: a pool whose every statement is bounded by statement_timeout on the server and a
@@ -295,42 +129,41 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
   name: 'postgres',
   capabilities: { hasRowLocks: true, embedded: false },
 
-  open(config: PostgresConfig, events: DatabaseEvents): Kysely<DB> {
+  open(config: PostgresConfig, events: DatabaseEvents) {
     const deadlines = deadlinesOf(config);
-    const poolConfig: pg.PoolConfig & GuardedClientConfig = {
-      Client: NamedStatementClient,
+    const pool = new pg.Pool({
       connectionString: config.url,
       max: config.poolSize ?? 10,
       types: postgresTypeParsers(),
       // Bounds both opening a connection and waiting for a free one.
       connectionTimeoutMillis: deadlines.connectTimeoutMs,
       statement_timeout: deadlines.statementTimeoutMs,
+      // The server's statement_timeout cannot help when the network or the server itself stalls
+      // (its cancel never arrives): pg gives up on the answer a little later, and the runner then
+      // destroys the connection instead of giving it back.
+      query_timeout: deadlines.statementTimeoutMs + QUERY_DEADLINE_GRACE_MS,
       // A session that sits in an open transaction (its client stalled or gone) would hold its row
       // locks until TCP noticed; the server ends it instead.
       idle_in_transaction_session_timeout: Math.max(10_000, 2 * deadlines.statementTimeoutMs),
-      queryDeadlineMs: deadlines.statementTimeoutMs + QUERY_DEADLINE_GRACE_MS,
       keepAlive: true,
       keepAliveInitialDelayMillis: 10_000,
       ...(config.applicationName ? { application_name: config.applicationName } : {}),
       ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
-    };
-    const pool = new pg.Pool(poolConfig);
+    });
     // An idle connection that dies (a failover, pg_terminate_backend, a reaper) is reported here and
     // already removed from the pool; without a listener it would end the process.
     pool.on('error', (error: Error) => events.logger?.warn({ err: error.message }, 'database connection lost; it will be replaced'));
-    const kyselyDialect = new PostgresDialect({ pool });
-    const db = new Kysely<DB>({ dialect: kyselyDialect, ...queryLog(events) });
-    pools.set(db, pool);
-    directs.set(db, pooledExecutor(pool, db, kyselyDialect, events));
-    return db;
+    // A connection lost while lent out and between queries emits 'error' on the client, where the
+    // pool listens only while it is idle; unheard, that would end the process. The loss reaches
+    // the next query on it, which fails and takes the connection down.
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    return new PostgresRunner(pool, events);
   },
 
-  directExecutor: (db) => directs.get(db),
-
-  connections(db) {
-    const pool = pools.get(db);
-    if (!pool) throw new Error('connections: this database was not opened by the PostgreSQL dialect');
-    return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+  queryDialect: {
+    createAdapter: () => new PostgresAdapter(),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+    createIntrospector: (db: Kysely<unknown>) => new PostgresIntrospector(db),
   },
 
   migrations: {
@@ -396,7 +229,6 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
   containsLowerCase: standardSql.containsLowerCase,
   // lower() folds every script under the UTF-8 encoding this product's databases use.
   lowerCase: (text) => sql<string>`lower(${text})`,
-  areas,
 
   errors: {
     isUniqueViolation: (error) => code(error) === '23505',
@@ -442,7 +274,7 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
     },
 
     async holdWriteLock(tx, table) {
-      await sql`lock table ${sql.table(table)} in exclusive mode`.execute(tx.db);
+      await tx.runner.run(sql`lock table ${sql.table(table)} in exclusive mode`.compile(tx.db));
     },
   },
 };

@@ -2,7 +2,6 @@
 // locks, what errors it recognises, and what its test support gives.
 import { randomUUID } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { DB } from '../schema/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, createDatabase } from '../create-database.js';
 import type { DatabaseConfig } from '../database-config.js';
@@ -10,6 +9,8 @@ import { classifyDatabaseError, isDatabaseUnavailable } from '../database-errors
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { REGISTERED_DIALECTS, dialectNamed, dialectOf } from './dialect-registry.js';
+import { AREA_STORES, areaStoreOf } from '../repositories/areas/area-store.js';
+import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 const dialects = await testDialects();
 const NOW = '2026-11-22T00:00:00.000Z';
@@ -46,7 +47,7 @@ function holdTransaction(database: Database, work: (tx: Tx) => Promise<unknown>)
 
 async function tenantRow(scope: Scope, name: string): Promise<string> {
   const id = randomUUID();
-  await scope.db.insertInto('tenants').values({ id, name, tenant_type: 'live', created_at: NOW, updated_at: NOW }).execute();
+  await executeWrite(scope, scope.db.insertInto('tenants').values({ id, name, tenant_type: 'live', created_at: NOW, updated_at: NOW }));
   return id;
 }
 
@@ -62,19 +63,21 @@ describe('the dialect registry', () => {
 
   it('declares every operation of the interface on every dialect', () => {
     for (const dialect of REGISTERED_DIALECTS) {
+      // Each dialect's area search and import live with the area repository, one store per dialect name.
+      const areas = AREA_STORES[dialect.name];
       const operations = [
         dialect.open, dialect.lockRows, dialect.lockRowsSkipLocked, dialect.insertReturningAll, dialect.insertReturning,
         dialect.updateReturningAll, dialect.insertIgnoringDuplicates, dialect.upsert, dialect.containsLowerCase,
         dialect.migrations.idColumn, dialect.migrations.migratorOptions, dialect.migrations.lostCatalogRace,
         dialect.migrations.ddl.makeLedgerImmutable, dialect.migrations.ddl.createAreaSubstringIndexes, dialect.migrations.ddl.dropAreaSubstringIndexes,
-        dialect.areas.matchRegions, dialect.areas.matchVillageCodes, dialect.areas.existingAreas, dialect.areas.insertAreas,
-        dialect.areas.updateAreas, dialect.areas.insertRegions, dialect.areas.updateRegions,
+        areas.matchRegions, areas.matchVillageCodes, areas.existingAreas, areas.insertAreas,
+        areas.updateAreas, areas.insertRegions, areas.updateRegions,
         dialect.errors.isUniqueViolation, dialect.errors.isCheckViolation, dialect.errors.isTransientConflict, dialect.errors.isUnavailable,
-        dialect.errors.isTimeout, dialect.connections,
+        dialect.errors.isTimeout, dialect.open, dialect.queryDialect.createAdapter, dialect.queryDialect.createQueryCompiler, dialect.queryDialect.createIntrospector,
         dialect.testing.availability, dialect.testing.createThrowaway, dialect.testing.childDatabaseUrl, dialect.testing.holdWriteLock,
       ];
       expect(operations.every((op) => typeof op === 'function')).toBe(true);
-      expect(Number.isInteger(dialect.areas.shortestIndexedNeedle)).toBe(true);
+      expect(Number.isInteger(areas.shortestIndexedNeedle)).toBe(true);
     }
   });
 });
@@ -118,10 +121,10 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
 
   it('lockRows: a row one transaction locked is read under lock by another only after the first ends', async () => {
     const id = await tenantRow(t.database, 'locked');
-    const lockTenant = (scope: Scope) => scope.dialect.lockRows(scope.db.selectFrom('tenants').select('name').where('id', '=', id)).executeTakeFirst();
+    const lockTenant = (scope: Scope) => executeTakeFirst(scope, scope.dialect.lockRows(scope.db.selectFrom('tenants').select('name').where('id', '=', id)));
     const first = holdTransaction(t.database, async (tx) => {
       await lockTenant(tx);
-      await tx.db.updateTable('tenants').set({ name: 'changed by the first' }).where('id', '=', id).execute();
+      await executeWrite(tx, tx.db.updateTable('tenants').set({ name: 'changed by the first' }).where('id', '=', id));
     });
     await first.started;
     const second = watched(withTransaction(other, lockTenant));
@@ -135,8 +138,8 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
   it('lockRowsSkipLocked: leaves out the rows another transaction holds, and reads the rest', async () => {
     const ids = [await tenantRow(t.database, 'skip-a'), await tenantRow(t.database, 'skip-b')];
     const lockAll = (scope: Scope) =>
-      scope.dialect.lockRowsSkipLocked(scope.db.selectFrom('tenants').select('id').where('id', 'in', ids).orderBy('id')).execute();
-    const first = holdTransaction(t.database, (tx) => tx.dialect.lockRows(tx.db.selectFrom('tenants').select('id').where('id', '=', ids[0]!)).execute());
+      execute(scope, scope.dialect.lockRowsSkipLocked(scope.db.selectFrom('tenants').select('id').where('id', 'in', ids).orderBy('id')));
+    const first = holdTransaction(t.database, (tx) => execute(tx, tx.dialect.lockRows(tx.db.selectFrom('tenants').select('id').where('id', '=', ids[0]!))));
     await first.started;
     const second = watched(withTransaction(other, lockAll));
     await pause(300);
@@ -199,12 +202,12 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
       country: 'Indonesia', country_code: 'ID', state: 'Jawa "Barat"', state_code: '32', city: 'Kota Bandung', city_code: '32.73',
       district: 'Coblong', district_code: '32.73.02', subdistrict: village, subdistrict_code: code, postcode: '40132', latitude: '-6.9', longitude: '107.6',
     });
-    const { upsertAreaBatch } = await import('../repositories/area-repository.js');
+    const { upsertAreaBatch } = await import('../repositories/areas/area-repository.js');
     await upsertAreaBatch(t.database, [area('32.73.02.1001', 'Dago'), area('32.73.02.1002', 'Lebak "Siliwangi"')], { now: new Date(NOW) });
-    expect(await dialect.areas.matchVillageCodes(t.database, 'k "sil')).toEqual(['32.73.02.1002']);
-    expect(await dialect.areas.matchVillageCodes(t.database, 'dag')).toEqual(['32.73.02.1001']);
-    expect(await dialect.areas.matchRegions(t.database, ['province'], 'a "bar')).toEqual([{ level: 'province', code: '32', area_count: 2 }]);
-    expect(await dialect.areas.matchRegions(t.database, ['city', 'district'], 'xyz')).toEqual([]);
+    expect(await areaStoreOf(t.database).matchVillageCodes(t.database, 'k "sil')).toEqual(['32.73.02.1002']);
+    expect(await areaStoreOf(t.database).matchVillageCodes(t.database, 'dag')).toEqual(['32.73.02.1001']);
+    expect(await areaStoreOf(t.database).matchRegions(t.database, ['province'], 'a "bar')).toEqual([{ level: 'province', code: '32', area_count: 2 }]);
+    expect(await areaStoreOf(t.database).matchRegions(t.database, ['city', 'district'], 'xyz')).toEqual([]);
   });
 
   it('recognises a unique violation and a CHECK violation from the driver, and nothing else as one', async () => {
@@ -240,7 +243,6 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
     }
     const after = t.database.connections();
     expect(after.total - after.idle).toBe(0);
-    expect(() => dialect.connections({} as Kysely<DB>)).toThrow(/not opened by/);
   });
 
   it('recognises a lock wait that ran out as unavailable (the write lock held through holdWriteLock)', async () => {

@@ -1,7 +1,9 @@
 // Everything that differs between the databases this product runs on, as one interface. This
 // folder is the only place that knows a database by name: the rest of the package (and nothing
 // outside it) reaches a difference through `scope.dialect`, and adding a database means writing one
-// more implementation of `SqlDialect` and listing it in dialect-registry.ts.
+// more implementation of `SqlDialect` (with its statement runner, see execution/statement-runner.ts)
+// and listing it in dialect-registry.ts, plus its area store (repositories/areas/area-store.ts):
+// both records are exhaustive over `DialectName`, so a missing one fails typecheck.
 //
 // Every member is required and does something explicit. Where two databases happen to take the
 // same SQL from Kysely (an upsert, RETURNING, LIKE), the member is a thin typed pass-through that
@@ -17,63 +19,30 @@
 //   JSON                           -> string (parsed by the table's mapper)
 import type {
   ColumnDefinitionBuilder,
-  CompiledQuery,
   Expression,
   InsertQueryBuilder,
   InsertResult,
   Kysely,
   OnConflictBuilder,
-  QueryResult,
   RawBuilder,
   SelectExpression,
   SelectQueryBuilder,
   Selectable,
   Selection,
-  Transaction,
   UpdateQueryBuilder,
   UpdateResult,
 } from 'kysely';
-import type { Database } from '../create-database.js';
 import type { DatabaseConfig } from '../database-config.js';
-import type { AreaImportRow, AreaUpdate, RegionInsert, RegionMatch, RegionUpdate, StoredArea } from '../repositories/area-fields.js';
-import type { AreaRegionLevel, DB } from '../schema/index.js';
-import type { Scope, Tx } from '../transaction.js';
+import type { QueryDialect } from '../execution/kysely-bridge.js';
+import type { DatabaseEvents, DatabaseRunner, StatementRunner } from '../execution/statement-runner.js';
+import type { DB } from '../schema/index.js';
 
-/**
- * Runs a compiled statement straight on the driver, without the layers of Kysely's executor, when
- * that overtakes no one: an embedded database answers at once (synchronously) while its one
- * connection is free or held by the caller's own transaction (`fromTransaction`); a server
- * database answers a statement outside any transaction on a pooled connection. Undefined means it
- * cannot: run it through Kysely. It reports to the database's events as Kysely's log would, and
- * fails with the driver's own errors.
- */
-export interface DirectExecutor {
-  run<R>(compiled: CompiledQuery, fromTransaction: boolean): QueryResult<R> | Promise<QueryResult<R>> | undefined;
-  /**
-   * `work` in one transaction, as `db.transaction().execute(work)` runs it (commit when it returns,
-   * rollback when it throws), with less machinery per call. `direct` runs statements on the
-   * transaction's own connection: the scope of `work` hands it on. Absent: Kysely's transaction.
-   */
-  transaction?<T>(work: (trx: Transaction<DB>, direct: DirectExecutor) => Promise<T>): Promise<T>;
-}
+export type { DatabaseConnections, DatabaseEvents } from '../execution/statement-runner.js';
 
-/** Where a database reports connections it lost (they are replaced; nothing else needs doing). */
-export interface DatabaseEvents {
-  logger?: { warn(details: object, message: string): void };
-  /** Every statement as the driver receives it (tests and benchmarks compare the SQL sent). */
-  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
-  /** Every statement the database refused or did not answer (metrics count them by `classifyDatabaseError`). */
-  onQueryError?: (error: unknown) => void;
-}
-
-/** How the connections of an open database are used right now (what a metrics scrape reports). */
-export interface DatabaseConnections {
-  /** Connections open (an embedded database: its one handle). */
-  readonly total: number;
-  /** Open and not lent to a query or transaction. */
-  readonly idle: number;
-  /** Callers waiting for a connection. */
-  readonly waiting: number;
+/** What a test's lock holder needs of a transaction scope (a `Tx` is one). */
+export interface LockingScope {
+  readonly db: Kysely<DB>;
+  readonly runner: StatementRunner;
 }
 
 /** What tests may rely on a dialect for (production code asks the operations themselves). */
@@ -145,28 +114,6 @@ export interface DriverErrors {
   isTimeout(error: unknown): boolean;
 }
 
-/**
- * The area search's substring matching and the area import's batch writes, which each database
- * does its own way (everything else about areas is in area-repository.ts).
- */
-export interface AreaStore {
-  /** A needle shorter than this cannot use the substring index; the repository scans instead. */
-  readonly shortestIndexedNeedle: number;
-  /** Regions of `levels` whose lower-cased name contains `needle` (shortestIndexedNeedle or more characters). */
-  matchRegions(scope: Scope, levels: readonly AreaRegionLevel[], needle: string): Promise<RegionMatch[]>;
-  /** Subdistrict codes of the villages whose lower-cased name contains `needle`. */
-  matchVillageCodes(scope: Scope, needle: string): Promise<string[]>;
-  /** The stored areas among `codes`, by code (the batch's transaction `tx` is open on `database`). */
-  existingAreas(database: Database, tx: Tx, codes: readonly string[]): Promise<Map<string, StoredArea>>;
-  /** Inserts new areas, and indexes them for search, in the batch's transaction. */
-  insertAreas(database: Database, tx: Tx, records: readonly AreaImportRow[], at: string): Promise<void>;
-  /** Rewrites `fields` (plus the search columns and updated_at) of existing areas, and their index entries. */
-  updateAreas(database: Database, tx: Tx, updates: readonly AreaUpdate[], fields: readonly (keyof AreaImportRow)[], at: string): Promise<void>;
-  insertRegions(database: Database, tx: Tx, regions: readonly RegionInsert[]): Promise<void>;
-  /** Sets the name and adds `added` villages to the count of existing regions. */
-  updateRegions(database: Database, tx: Tx, regions: readonly RegionUpdate[]): Promise<void>;
-}
-
 /** Settings a test run reads (the process environment, or a test's own). */
 export type TestEnvironment = Readonly<Record<string, string | undefined>>;
 
@@ -188,7 +135,7 @@ export interface DialectTesting {
   /** The DATABASE_URL under which another process reaches the database `db` is connected to. */
   childDatabaseUrl(db: Kysely<DB>, env: TestEnvironment): Promise<string>;
   /** Inside `tx`, keeps every other transaction from writing `table` until `tx` ends. */
-  holdWriteLock(tx: Tx, table: keyof DB & string): Promise<void>;
+  holdWriteLock(tx: LockingScope, table: keyof DB & string): Promise<void>;
 }
 
 /** The extra argument of an upsert: the columns to set on a conflict. */
@@ -198,7 +145,7 @@ export type UpsertSet<Tables, TB extends keyof Tables> = Parameters<OnConflictBu
  * One database as this product uses it. `C` is the configuration variant that opens it.
  *
  * @example
- * const row = await tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('id', '=', id)).executeTakeFirst();
+ * const row = await executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('id', '=', id)));
  */
 export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
   /** The name configuration gives it (`DatabaseConfig['dialect']`). */
@@ -209,16 +156,12 @@ export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
 
   /**
    * Opens the database `config` names with its deadlines (a lock wait, a statement, a connection
-   * bounded; a lost connection replaced, never fatal), returning the value types listed above.
+   * bounded; a lost connection replaced, never fatal): its statement runner, returning the value
+   * types listed above and reporting every statement to `events`.
    */
-  open(config: C, events: DatabaseEvents): Kysely<DB>;
-  /** How the connections of `db` (opened by this dialect's `open`) are used right now; cheap, called on every metrics scrape. */
-  connections(db: Kysely<DB>): DatabaseConnections;
-  /**
-   * For a database that runs in the process: how a compiled statement runs at once, without
-   * Kysely's asynchronous executor, when it can (see `DirectExecutor`). Absent: always through Kysely.
-   */
-  directExecutor?(db: Kysely<DB>): DirectExecutor | undefined;
+  open(config: C, events: DatabaseEvents): DatabaseRunner;
+  /** Kysely's SQL compiler, adapter and introspector for this database (queries are built with them). */
+  readonly queryDialect: QueryDialect;
 
   // ---- migrations ---------------------------------------------------------------------------
 
@@ -268,7 +211,6 @@ export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
    * a case-insensitive match finds the same rows on every database. Lower-case the needle in code.
    */
   lowerCase(text: Expression<string>): RawBuilder<string>;
-  readonly areas: AreaStore;
 
   // ---- errors -------------------------------------------------------------------------------
 

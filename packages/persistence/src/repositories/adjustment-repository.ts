@@ -15,6 +15,7 @@ import { type ParamRef, markedColumns, markedRows, preparedQuery } from '../para
 import type { Scope, Tx } from '../transaction.js';
 import type { AdjustmentItemTable, AdjustmentTable } from '../schema/index.js';
 import { changeAdjustmentCounts, keptAdjustmentTotal } from './list-count-repository.js';
+import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 export type AdjustmentRow = Selectable<AdjustmentTable>;
 export type AdjustmentItemRow = Selectable<AdjustmentItemTable>;
@@ -147,7 +148,7 @@ const itemsOf = preparedQuery({
 });
 
 export async function listAdjustmentItems(scope: Scope, adjustmentId: number): Promise<AdjustmentItemRecord[]> {
-  return (await itemsOf.execute(scope, { adjustmentId })).map(toAdjustmentItemRecord);
+  return (await execute(scope, itemsOf.with({ adjustmentId }))).map(toAdjustmentItemRecord);
 }
 
 const byNumber = preparedQuery({
@@ -157,7 +158,7 @@ const byNumber = preparedQuery({
 
 /** An adjustment of the tenant by its public number, without its items; another tenant's is undefined. */
 export async function findAdjustmentRecord(scope: Scope, tenantId: string, number: string): Promise<AdjustmentRecord | undefined> {
-  const row = await byNumber.takeFirst(scope, { tenantId, number });
+  const row = await executeTakeFirst(scope, byNumber.with({ tenantId, number }));
   return row && fromJoined(row);
 }
 
@@ -178,7 +179,7 @@ const lockByNumber = preparedQuery({
 });
 
 export async function lockAdjustment(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRecord | undefined> {
-  const row = await lockByNumber.takeFirst(tx, { tenantId, number });
+  const row = await executeTakeFirst(tx, lockByNumber.with({ tenantId, number }));
   return row && fromJoined(row);
 }
 
@@ -214,7 +215,7 @@ const insertAdjustmentRow = preparedQuery({
  * the list totals; returns its record at `location`.
  */
 export async function insertAdjustment(tx: Tx, row: NewAdjustment, location: AdjustmentLocation): Promise<AdjustmentRecord> {
-  const inserted = await insertAdjustmentRow.takeFirst(tx, row);
+  const inserted = await executeTakeFirst(tx, insertAdjustmentRow.with(row));
   if (!inserted) throw new Error('insert into adjustments returned no row');
   await changeAdjustmentCounts(tx, inserted.tenant_id, null, { status: inserted.status, location_id: inserted.location_id, type: inserted.type });
   return toAdjustmentRecord(inserted, location);
@@ -233,7 +234,7 @@ const insertItemRows = preparedQuery({
 export async function insertAdjustmentItems(tx: Tx, rows: readonly NewAdjustmentItem[]): Promise<AdjustmentItemRecord[]> {
   const inserted: AdjustmentItemRow[] = [];
   for (let i = 0; i < rows.length; i += 200) {
-    inserted.push(...(await insertItemRows.execute(tx, { rows: rows.slice(i, i + 200) })));
+    inserted.push(...(await execute(tx, insertItemRows.with({ rows: rows.slice(i, i + 200) }))));
   }
   // RETURNING promises no order.
   inserted.sort((a, b) => a.line_no - b.line_no);
@@ -271,15 +272,15 @@ const markRejected = preparedQuery({
 export async function recordAdjustmentDecision(tx: Tx, record: AdjustmentRecord, decision: AdjustmentDecisionColumns): Promise<AdjustmentRecord> {
   const result =
     decision.status === 'approved'
-      ? await markApproved.run(tx, { id: record.id, approvedAt: decision.approvedAt, approvedBy: JSON.stringify(decision.approvedBy), updatedAt: decision.updatedAt })
-      : await markRejected.run(tx, {
+      ? await executeWrite(tx, markApproved.with({ id: record.id, approvedAt: decision.approvedAt, approvedBy: JSON.stringify(decision.approvedBy), updatedAt: decision.updatedAt }))
+      : await executeWrite(tx, markRejected.with({
           id: record.id,
           rejectedAt: decision.rejectedAt,
           rejectedBy: JSON.stringify(decision.rejectedBy),
           rejectionReason: decision.rejectionReason,
           updatedAt: decision.updatedAt,
-        });
-  if (Number(result.numAffectedRows ?? 0) !== 1) throw new Error(`adjustment ${record.number} was not pending when its decision was written`);
+        }));
+  if (result.affectedRows !== 1) throw new Error(`adjustment ${record.number} was not pending when its decision was written`);
   const counted = { location_id: record.location.id, type: record.type };
   await changeAdjustmentCounts(tx, record.tenantId, { ...counted, status: record.status }, { ...counted, status: decision.status });
   return decision.status === 'approved'
@@ -362,6 +363,6 @@ export async function listAdjustments(
     limit: page.perPage,
     offset: pageOffset(page),
   };
-  const [total, rows] = await Promise.all([keptAdjustmentTotal(scope, params), pageFiltered.execute(scope, params)]);
+  const [total, rows] = await Promise.all([keptAdjustmentTotal(scope, params), execute(scope, pageFiltered.with(params))]);
   return { rows: rows.map((row) => toAdjustmentSummary(row, joinedLocation(row))), total };
 }

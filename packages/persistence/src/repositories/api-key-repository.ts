@@ -5,6 +5,7 @@ import { AppError, domainError } from '@pits/domain';
 import type { ApiKeyTable, PartnerTier } from '../schema/index.js';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, withTransaction } from '../transaction.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export type ApiKeyEnvironment = 'live' | 'test';
 
@@ -59,7 +60,7 @@ export async function createApiKey(
   now: Date,
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const secret = generateApiKeySecret(input.environment);
-  const row = await scope.dialect
+  const row = await executeTakeFirstOrThrow(scope, scope.dialect
     .insertReturningAll(
       scope.db
         .insertInto('api_keys')
@@ -72,18 +73,17 @@ export async function createApiKey(
           created_at: now.toISOString(),
           revoked_at: null,
         }),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return { key: toRecord(row), secret };
 }
 
 export async function listApiKeys(scope: Scope, partnerId: number): Promise<ApiKeyRecord[]> {
-  const rows = await scope.db.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId).orderBy('id').execute();
+  const rows = await execute(scope, scope.db.selectFrom('api_keys').selectAll().where('partner_id', '=', partnerId).orderBy('id'));
   return rows.map(toRecord);
 }
 
 async function liveKey(scope: Scope, partnerId: number, keyId: number) {
-  const row = await scope.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('partner_id', '=', partnerId).executeTakeFirst();
+  const row = await executeTakeFirst(scope, scope.db.selectFrom('api_keys').selectAll().where('id', '=', keyId).where('partner_id', '=', partnerId));
   if (!row) throw new AppError(domainError('NOT_FOUND', `API key ${keyId} does not exist for partner ${partnerId}`, { field: 'keyId' }));
   return row;
 }
@@ -92,14 +92,13 @@ async function liveKey(scope: Scope, partnerId: number, keyId: number) {
 export async function revokeApiKey(scope: Scope, partnerId: number, keyId: number, now: Date): Promise<ApiKeyRecord> {
   const row = await liveKey(scope, partnerId, keyId);
   if (row.revoked_at) return toRecord(row);
-  const updated = await scope.dialect
+  const updated = await executeTakeFirstOrThrow(scope, scope.dialect
     .updateReturningAll(
       scope.db
         .updateTable('api_keys')
         .set({ revoked_at: now.toISOString() })
         .where('id', '=', keyId),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return toRecord(updated);
 }
 
@@ -127,7 +126,7 @@ const keyOwner = preparedQuery({
 });
 
 export async function findKeyOwner(scope: Scope, secret: string): Promise<KeyOwner | null> {
-  const row = await keyOwner.takeFirst(scope, { keyHash: hashApiKey(secret) });
+  const row = await executeTakeFirst(scope, keyOwner.with({ keyHash: hashApiKey(secret) }));
   return row ? { keyId: row.key_id, partnerId: row.partner_id, name: row.name, email: row.email, tier: row.tier } : null;
 }
 
@@ -162,10 +161,10 @@ const keyOwnerForTenant = preparedQuery({
 export async function resolveApiKey(scope: Scope, secret: string, tenantId: string | null): Promise<ResolvedApiKey | null> {
   const keyHash = hashApiKey(secret);
   if (tenantId === null) {
-    const owner = await keyOwner.takeFirst(scope, { keyHash });
+    const owner = await executeTakeFirst(scope, keyOwner.with({ keyHash }));
     return owner ? { keyId: owner.key_id, partnerId: owner.partner_id, name: owner.name, email: owner.email, tier: owner.tier, installation: null } : null;
   }
-  const row = await keyOwnerForTenant.takeFirst(scope, { keyHash, tenantId });
+  const row = await executeTakeFirst(scope, keyOwnerForTenant.with({ keyHash, tenantId }));
   if (!row) return null;
   const installation: InstallationState = row.installation_id === null ? 'unknown' : row.uninstall_at === null ? 'active' : 'inactive';
   return { keyId: row.key_id, partnerId: row.partner_id, name: row.name, email: row.email, tier: row.tier, installation };

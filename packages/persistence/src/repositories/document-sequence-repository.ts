@@ -1,6 +1,7 @@
 import type { DocumentPrefix } from '@pits/domain';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import type { Tx } from '../transaction.js';
+import { execute } from '../execution/execute.js';
 
 const next = preparedQuery({
   build: (scope, param: ParamRef<{ tenantId: string; prefix: DocumentPrefix }>) =>
@@ -18,6 +19,6 @@ const next = preparedQuery({
  * a gap, never a duplicate.
  */
 export async function nextDocumentSequence(tx: Tx, tenantId: string, prefix: DocumentPrefix): Promise<number> {
-  const [row] = await next.execute(tx, { tenantId, prefix });
+  const [row] = await execute(tx, next.with({ tenantId, prefix }));
   return row!.last_value;
 }

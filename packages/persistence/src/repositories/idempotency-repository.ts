@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 export type IdempotencyClaim =
   | { state: 'new'; token: string }
@@ -43,7 +44,7 @@ export async function claimIdempotencyKey(
 ): Promise<IdempotencyClaim> {
   const attempt = () =>
     withTransaction(scope, async (tx): Promise<IdempotencyClaim> => {
-      const row = await tx.dialect.lockRows(tx.db.selectFrom('idempotency_records').selectAll().where('partner_id', '=', partnerId).where('key', '=', key)).executeTakeFirst();
+      const row = await executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('idempotency_records').selectAll().where('partner_id', '=', partnerId).where('key', '=', key)));
       const token = randomUUID();
       const claim = {
         fingerprint,
@@ -55,13 +56,13 @@ export async function claimIdempotencyKey(
         expires_at: new Date(now + timings.ttlMs).toISOString(),
       };
       if (!row) {
-        await tx.db.insertInto('idempotency_records').values({ partner_id: partnerId, key, ...claim }).execute();
+        await executeWrite(tx, tx.db.insertInto('idempotency_records').values({ partner_id: partnerId, key, ...claim }));
         return { state: 'new', token };
       }
       const expired = Date.parse(row.expires_at) <= now;
       const deadClaim = row.state === 'in_progress' && now - Date.parse(row.created_at) >= timings.claimLeaseMs;
       if (expired || deadClaim) {
-        await tx.db.updateTable('idempotency_records').set(claim).where('partner_id', '=', partnerId).where('key', '=', key).execute();
+        await executeWrite(tx, tx.db.updateTable('idempotency_records').set(claim).where('partner_id', '=', partnerId).where('key', '=', key));
         return { state: 'new', token };
       }
       if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
@@ -94,17 +95,16 @@ const completeClaim = preparedQuery({
  * transaction back on false: then the work and its response commit together or not at all.
  */
 export async function completeIdempotencyKey(scope: Tx | Scope, partnerId: number, key: string, token: string, status: number, body: unknown): Promise<boolean> {
-  const result = await completeClaim.run(scope, { partnerId, key, token, status, body: JSON.stringify(body) });
-  return Number(result.numAffectedRows ?? 0n) === 1;
+  const result = await executeWrite(scope, completeClaim.with({ partnerId, key, token, status, body: JSON.stringify(body) }));
+  return result.affectedRows === 1;
 }
 
 /** Releases an unfinished claim still held with `token`, so the request can be retried with the same key at once. */
 export async function abandonIdempotencyKey(scope: Scope, partnerId: number, key: string, token: string): Promise<void> {
-  await scope.db
+  await executeWrite(scope, scope.db
     .deleteFrom('idempotency_records')
     .where('partner_id', '=', partnerId)
     .where('key', '=', key)
     .where('claim_token', '=', token)
-    .where('state', '=', 'in_progress')
-    .execute();
+    .where('state', '=', 'in_progress'));
 }

@@ -7,6 +7,7 @@ import type { Scope, Tx } from '../transaction.js';
 import { changeInboundCounts, keptInboundTotal } from './list-count-repository.js';
 import { type LocationRecord, toLocationRecord } from './location-repository.js';
 import { type ProductRecord, toProductRecord } from './product-repository.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 export type InboundRow = Selectable<InboundShipmentTable>;
 export type InboundDetailRow = Selectable<InboundDetailTable>;
@@ -109,11 +110,11 @@ async function withParts(scope: Scope, shipments: InboundRow[]): Promise<Inbound
   const ids = shipments.map((s) => s.id);
   const locationIds = [...new Set(shipments.map((s) => s.location_id))];
   const [locations, details] = await Promise.all([
-    scope.db.selectFrom('locations').selectAll().where('id', 'in', locationIds).execute(),
-    scope.db.selectFrom('inbound_details').selectAll().where('inbound_id', 'in', ids).orderBy('inbound_id').orderBy('id').execute(),
+    execute(scope, scope.db.selectFrom('locations').selectAll().where('id', 'in', locationIds)),
+    execute(scope, scope.db.selectFrom('inbound_details').selectAll().where('inbound_id', 'in', ids).orderBy('inbound_id').orderBy('id')),
   ]);
   const productIds = [...new Set(details.map((d) => d.product_id))];
-  const products = productIds.length ? await scope.db.selectFrom('products').selectAll().where('id', 'in', productIds).execute() : [];
+  const products = productIds.length ? await execute(scope, scope.db.selectFrom('products').selectAll().where('id', 'in', productIds)) : [];
   const locationById = new Map(locations.map((l) => [l.id, toLocationRecord(l)]));
   const productById = new Map(products.map((p) => [p.id, toProductRecord(p)]));
   return shipments.map((shipment) =>
@@ -127,18 +128,18 @@ async function withParts(scope: Scope, shipments: InboundRow[]): Promise<Inbound
 
 /** A shipment of the tenant by id; another tenant's is undefined. */
 export async function findInbound(scope: Scope, tenantId: string, id: number): Promise<InboundRecord | undefined> {
-  const row = await scope.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  const row = await executeTakeFirst(scope, scope.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id));
   return row ? (await withParts(scope, [row]))[0] : undefined;
 }
 
 /** Locks the shipment row until the transaction ends. */
 export async function lockInbound(tx: Tx, tenantId: string, id: number): Promise<InboundRow | undefined> {
-  return tx.dialect.lockRows(tx.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id)).executeTakeFirst();
+  return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id)));
 }
 
 /** Inserts a new shipment and counts it in the list totals; returns its id. */
 export async function insertInbound(tx: Tx, row: Insertable<InboundShipmentTable> & Pick<InboundRow, 'status'>): Promise<number> {
-  const { id } = await tx.dialect.insertReturning(tx.db.insertInto('inbound_shipments').values(row), ['id']).executeTakeFirstOrThrow();
+  const { id } = await executeTakeFirstOrThrow(tx, tx.dialect.insertReturning(tx.db.insertInto('inbound_shipments').values(row), ['id']));
   await changeInboundCounts(tx, row.tenant_id, null, { status: row.status, location_id: row.location_id });
   return id;
 }
@@ -148,19 +149,19 @@ export async function insertInbound(tx: Tx, row: Insertable<InboundShipmentTable
  * status in `row` to `set.status`. Only a row still in `row.status` is changed.
  */
 export async function updateInboundStatus(tx: Tx, row: InboundRow, set: Updateable<InboundShipmentTable> & { status: InboundStatus }): Promise<void> {
-  const result = await tx.db.updateTable('inbound_shipments').set(set).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new Error(`inbound shipment ${row.id} was not ${row.status} when its change was written`);
+  const result = await executeWrite(tx, tx.db.updateTable('inbound_shipments').set(set).where('id', '=', row.id).where('status', '=', row.status));
+  if (result.affectedRows !== 1) throw new Error(`inbound shipment ${row.id} was not ${row.status} when its change was written`);
   await changeInboundCounts(tx, row.tenant_id, { status: row.status, location_id: row.location_id }, { status: set.status, location_id: row.location_id });
 }
 
 /** The expected lines of a new shipment. */
 export async function insertInboundDetails(tx: Tx, rows: readonly Insertable<InboundDetailTable>[]): Promise<void> {
-  if (rows.length > 0) await tx.db.insertInto('inbound_details').values([...rows]).execute();
+  if (rows.length > 0) await executeWrite(tx, tx.db.insertInto('inbound_details').values([...rows]));
 }
 
 /** The shipment's lines that are not deleted, in line order: what a receipt decides on. */
 export async function listOpenInboundDetails(tx: Tx, inboundId: number): Promise<InboundDetailRow[]> {
-  return tx.db.selectFrom('inbound_details').selectAll().where('inbound_id', '=', inboundId).where('deleted_at', 'is', null).orderBy('id').execute();
+  return execute(tx, tx.db.selectFrom('inbound_details').selectAll().where('inbound_id', '=', inboundId).where('deleted_at', 'is', null).orderBy('id'));
 }
 
 /** What a receipt writes on one line: its new cumulative quantities, grid and who received it. */
@@ -170,7 +171,7 @@ export type InboundDetailReceipt = Pick<Updateable<InboundDetailTable>, 'grid_id
 };
 
 export async function recordInboundDetailReceipt(tx: Tx, detailId: number, receipt: InboundDetailReceipt): Promise<void> {
-  await tx.db.updateTable('inbound_details').set(receipt).where('id', '=', detailId).execute();
+  await executeWrite(tx, tx.db.updateTable('inbound_details').set(receipt).where('id', '=', detailId));
 }
 
 export interface InboundFilters {
@@ -194,13 +195,12 @@ export async function listInbounds(scope: Scope, tenantId: string, filters: Inbo
     .limit(page.perPage)
     .offset(pageOffset(page));
   const [rows, total] = await Promise.all([
-    scope.db
+    execute(scope, scope.db
       .selectFrom(ids.as('page'))
       .innerJoin('inbound_shipments', 'inbound_shipments.id', 'page.id')
       .selectAll('inbound_shipments')
       .orderBy('inbound_shipments.created_at', 'desc')
-      .orderBy('inbound_shipments.id', 'desc')
-      .execute(),
+      .orderBy('inbound_shipments.id', 'desc')),
     keptInboundTotal(scope, { tenantId, status: filters.status || undefined, locationId: filters.locationId }),
   ]);
   return { rows: await withParts(scope, rows), total };

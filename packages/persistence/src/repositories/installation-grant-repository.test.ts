@@ -8,6 +8,7 @@ import { ACCESS_WITHDRAWN_REASON, grantAccess, listGrants, withdrawAccess } from
 import { authorizeTenant, deauthorizeTenant, installationState } from './installation-repository.js';
 import { createPartner } from './partner-repository.js';
 import { createTenant } from './tenant-repository.js';
+import { executeWrite } from '../execution/execute.js';
 
 const dialects = await testDialects();
 const T0 = new Date('2026-11-22T08:00:00.000Z');
@@ -115,10 +116,9 @@ describe.each(dialects)('[%s] migration 005: installations that exist keep worki
       const partner = await createPartner(t.database, { name: 'Before', email: 'b@x.example', tier: 'small' }, T0);
       const tenant = await createTenant(t.database, { name: 'Installed before' }, T0);
       await withTransaction(t.database, (tx) =>
-        tx.db
+        executeWrite(tx, tx.db
           .insertInto('installations')
-          .values({ id: randomUUID(), partner_id: partner.id, tenant_id: tenant.id, installation_type: 'custom', days_connected: 3, installed_at: T0.toISOString(), uninstall_at: null, uninstall_reason: null, created_at: T0.toISOString(), updated_at: T0.toISOString() })
-          .execute(),
+          .values({ id: randomUUID(), partner_id: partner.id, tenant_id: tenant.id, installation_type: 'custom', days_connected: 3, installed_at: T0.toISOString(), uninstall_at: null, uninstall_reason: null, created_at: T0.toISOString(), updated_at: T0.toISOString() })),
       );
       expect((await migrateToLatest(t.database)).error).toBeUndefined();
       const grants = await listGrants(t.database, { tenantId: tenant.id }, { limit: 10, offset: 0 });

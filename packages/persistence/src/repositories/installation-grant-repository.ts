@@ -6,6 +6,7 @@ import { AppError, domainError } from '@pits/domain';
 import type { Selectable } from 'kysely';
 import type { InstallationGrantTable } from '../schema/index.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 /** A grant and where the partner's installation for the tenant stands. */
 export interface InstallationGrantRecord {
@@ -48,19 +49,19 @@ function toRecord(row: GrantRow): InstallationGrantRecord {
 }
 
 async function readGrant(scope: Scope, tenantId: string, partnerId: number): Promise<InstallationGrantRecord | undefined> {
-  const row = await grantQuery(scope).where('g.tenant_id', '=', tenantId).where('g.partner_id', '=', partnerId).executeTakeFirst();
+  const row = await executeTakeFirst(scope, grantQuery(scope).where('g.tenant_id', '=', tenantId).where('g.partner_id', '=', partnerId));
   return row && toRecord(row);
 }
 
 /** The grant row of (tenant, partner), locked until the transaction ends, so authorize and withdraw serialise. */
 export async function lockGrant(tx: Tx, tenantId: string, partnerId: number): Promise<Selectable<InstallationGrantTable> | undefined> {
-  return tx.dialect.lockRows(tx.db.selectFrom('installation_grants').selectAll().where('tenant_id', '=', tenantId).where('partner_id', '=', partnerId)).executeTakeFirst();
+  return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('installation_grants').selectAll().where('tenant_id', '=', tenantId).where('partner_id', '=', partnerId)));
 }
 
 async function requireParties(tx: Tx, tenantId: string, partnerId: number): Promise<void> {
   const [tenant, partner] = await Promise.all([
-    tx.db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst(),
-    tx.db.selectFrom('partners').select('id').where('id', '=', partnerId).executeTakeFirst(),
+    executeTakeFirst(tx, tx.db.selectFrom('tenants').select('id').where('id', '=', tenantId)),
+    executeTakeFirst(tx, tx.db.selectFrom('partners').select('id').where('id', '=', partnerId)),
   ]);
   if (!tenant) throw new AppError(domainError('NOT_FOUND', `tenant ${tenantId} does not exist`, { field: 'tenantId' }));
   if (!partner) throw new AppError(domainError('NOT_FOUND', `partner ${partnerId} does not exist`, { field: 'partnerId' }));
@@ -76,21 +77,19 @@ export async function grantAccess(scope: Scope, input: { tenantId: string; partn
     await requireParties(tx, input.tenantId, input.partnerId);
     const existing = await lockGrant(tx, input.tenantId, input.partnerId);
     if (!existing) {
-      await tx.dialect
+      await executeWrite(tx, tx.dialect
         .insertIgnoringDuplicates(
           tx.db
             .insertInto('installation_grants')
             .values({ tenant_id: input.tenantId, partner_id: input.partnerId, granted_at: at, withdrawn_at: null, withdraw_reason: null, created_at: at, updated_at: at }),
           ['tenant_id', 'partner_id'],
-        )
-        .execute();
+        ));
     } else if (existing.withdrawn_at !== null) {
-      await tx.db
+      await executeWrite(tx, tx.db
         .updateTable('installation_grants')
         .set({ granted_at: at, withdrawn_at: null, withdraw_reason: null, updated_at: at })
         .where('tenant_id', '=', input.tenantId)
-        .where('partner_id', '=', input.partnerId)
-        .execute();
+        .where('partner_id', '=', input.partnerId));
     }
     return (await readGrant(tx, input.tenantId, input.partnerId))!;
   });
@@ -110,19 +109,17 @@ export async function withdrawAccess(scope: Scope, input: { tenantId: string; pa
     }
     if (existing.withdrawn_at === null) {
       const reason = input.reason ?? null;
-      await tx.db
+      await executeWrite(tx, tx.db
         .updateTable('installation_grants')
         .set({ withdrawn_at: at, withdraw_reason: reason, updated_at: at })
         .where('tenant_id', '=', input.tenantId)
-        .where('partner_id', '=', input.partnerId)
-        .execute();
-      await tx.db
+        .where('partner_id', '=', input.partnerId));
+      await executeWrite(tx, tx.db
         .updateTable('installations')
         .set({ uninstall_at: at, uninstall_reason: reason ?? ACCESS_WITHDRAWN_REASON, updated_at: at })
         .where('tenant_id', '=', input.tenantId)
         .where('partner_id', '=', input.partnerId)
-        .where('uninstall_at', 'is', null)
-        .execute();
+        .where('uninstall_at', 'is', null));
     }
     return (await readGrant(tx, input.tenantId, input.partnerId))!;
   });
@@ -145,8 +142,8 @@ export async function listGrants(
     count = count.where('g.partner_id', '=', filter.partnerId);
   }
   const [rows, total] = await Promise.all([
-    query.orderBy('g.tenant_id').orderBy('g.partner_id').limit(page.limit).offset(page.offset).execute(),
-    count.executeTakeFirstOrThrow(),
+    execute(scope, query.orderBy('g.tenant_id').orderBy('g.partner_id').limit(page.limit).offset(page.offset)),
+    executeTakeFirstOrThrow(scope, count),
   ]);
   return { rows: rows.map(toRecord), total: Number(total.n) };
 }

@@ -7,6 +7,7 @@ import type { InstallationTable, InstallationType } from '../schema/index.js';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, withTransaction } from '../transaction.js';
 import { lockGrant } from './installation-grant-repository.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 export type InstallationRow = Selectable<InstallationTable>;
 
@@ -58,7 +59,7 @@ function view(scope: Scope) {
 }
 
 async function findView(scope: Scope, partnerId: number, tenantId: string): Promise<InstallationRecord | undefined> {
-  const row = await view(scope).where('installations.partner_id', '=', partnerId).where('installations.tenant_id', '=', tenantId).executeTakeFirst();
+  const row = await executeTakeFirst(scope, view(scope).where('installations.partner_id', '=', partnerId).where('installations.tenant_id', '=', tenantId));
   return row && toInstallationRecord(row);
 }
 
@@ -76,7 +77,7 @@ export async function authorizeTenant(
   const at = now.toISOString();
   const attempt = () =>
     withTransaction(scope, async (tx) => {
-      const tenant = await tx.db.selectFrom('tenants').select('id').where('id', '=', input.tenantId).executeTakeFirst();
+      const tenant = await executeTakeFirst(tx, tx.db.selectFrom('tenants').select('id').where('id', '=', input.tenantId));
       if (!tenant) {
         const issue = `tenant ${input.tenantId} does not exist`;
         throw new AppError(domainError('VALIDATION_ERROR', issue, { field: 'tenant_id', issue }));
@@ -86,14 +87,13 @@ export async function authorizeTenant(
       if (!grant || grant.withdrawn_at !== null) {
         throw new AppError(domainError('FORBIDDEN', 'the tenant has not granted this partner access', { field: 'tenant_id' }));
       }
-      const existing = await tx.db
+      const existing = await executeTakeFirst(tx, tx.db
         .selectFrom('installations')
         .selectAll()
         .where('partner_id', '=', input.partnerId)
-        .where('tenant_id', '=', input.tenantId)
-        .executeTakeFirst();
+        .where('tenant_id', '=', input.tenantId));
       if (!existing) {
-        await tx.db
+        await executeWrite(tx, tx.db
           .insertInto('installations')
           .values({
             id: randomUUID(),
@@ -106,15 +106,14 @@ export async function authorizeTenant(
             uninstall_reason: null,
             created_at: at,
             updated_at: at,
-          })
-          .execute();
+          }));
       } else {
         const changed =
           existing.uninstall_at !== null ||
           existing.days_connected !== input.daysConnected ||
           existing.installation_type !== input.installationType;
         if (changed) {
-          await tx.db
+          await executeWrite(tx, tx.db
             .updateTable('installations')
             .set({
               installation_type: input.installationType,
@@ -124,8 +123,7 @@ export async function authorizeTenant(
               uninstall_reason: null,
               updated_at: at,
             })
-            .where('id', '=', existing.id)
-            .execute();
+            .where('id', '=', existing.id));
         }
       }
       return (await findView(tx, input.partnerId, input.tenantId))!;
@@ -152,11 +150,10 @@ export async function deauthorizeTenant(
     }
     if (existing.uninstallAt !== null) return existing;
     const at = now.toISOString();
-    await tx.db
+    await executeWrite(tx, tx.db
       .updateTable('installations')
       .set({ uninstall_at: at, uninstall_reason: input.reason, updated_at: at })
-      .where('id', '=', existing.id)
-      .execute();
+      .where('id', '=', existing.id));
     return (await findView(tx, input.partnerId, input.tenantId))!;
   });
 }
@@ -168,7 +165,7 @@ const installationOf = preparedQuery({
 
 /** Whether the partner may act for the tenant now. */
 export async function installationState(scope: Scope, partnerId: number, tenantId: string): Promise<'active' | 'inactive' | 'unknown'> {
-  const row = await installationOf.takeFirst(scope, { partnerId, tenantId });
+  const row = await executeTakeFirst(scope, installationOf.with({ partnerId, tenantId }));
   if (!row) return 'unknown';
   return row.uninstall_at === null ? 'active' : 'inactive';
 }
@@ -176,20 +173,18 @@ export async function installationState(scope: Scope, partnerId: number, tenantI
 /** The partner's connected (active) installations, newest first. */
 export async function listConnectedInstallations(scope: Scope, partnerId: number, page: PageRequest): Promise<{ rows: InstallationRecord[]; total: number }> {
   const [rows, count] = await Promise.all([
-    view(scope)
+    execute(scope, view(scope)
       .where('installations.partner_id', '=', partnerId)
       .where('installations.uninstall_at', 'is', null)
       .orderBy('installations.created_at', 'desc')
       .orderBy('installations.id', 'desc')
       .limit(page.perPage)
-      .offset(pageOffset(page))
-      .execute(),
-    scope.db
+      .offset(pageOffset(page))),
+    executeTakeFirstOrThrow(scope, scope.db
       .selectFrom('installations')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('partner_id', '=', partnerId)
-      .where('uninstall_at', 'is', null)
-      .executeTakeFirstOrThrow(),
+      .where('uninstall_at', 'is', null)),
   ]);
   return { rows: rows.map(toInstallationRecord), total: Number(count.n) };
 }

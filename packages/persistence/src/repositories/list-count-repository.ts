@@ -12,6 +12,7 @@
 import type { AdjustmentStatus, AdjustmentType, InboundStatus, TransferStatus } from '@pits/domain';
 import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 /** One adjustment's place among the adjustment list's filters. */
 export interface AdjustmentCountKey {
@@ -75,19 +76,19 @@ const bumpInbounds = preparedQuery({
 /** Counts an adjustment inserted at `to` (`from` null), or moved from `from` to `to`. */
 export async function changeAdjustmentCounts(tx: Tx, tenantId: string, from: AdjustmentCountKey | null, to: AdjustmentCountKey): Promise<void> {
   const rows = changes(tenantId, from, to);
-  if (rows.length > 0) await bumpAdjustments.run(tx, { rows });
+  if (rows.length > 0) await executeWrite(tx, bumpAdjustments.with({ rows }));
 }
 
 /** Counts a transfer inserted at `to` (`from` null), or moved from `from` to `to`. */
 export async function changeTransferCounts(tx: Tx, tenantId: string, from: TransferCountKey | null, to: TransferCountKey): Promise<void> {
   const rows = changes(tenantId, from, to);
-  if (rows.length > 0) await bumpTransfers.run(tx, { rows });
+  if (rows.length > 0) await executeWrite(tx, bumpTransfers.with({ rows }));
 }
 
 /** Counts a shipment inserted at `to` (`from` null), or moved from `from` to `to`. */
 export async function changeInboundCounts(tx: Tx, tenantId: string, from: InboundCountKey | null, to: InboundCountKey): Promise<void> {
   const rows = changes(tenantId, from, to);
-  if (rows.length > 0) await bumpInbounds.run(tx, { rows });
+  if (rows.length > 0) await executeWrite(tx, bumpInbounds.with({ rows }));
 }
 
 // ---- totals -------------------------------------------------------------------------------------
@@ -149,17 +150,17 @@ const total = (row: { total: number | string | null } | undefined): number => Nu
 
 /** The number of the tenant's adjustments matching the list filters, from the kept counts. */
 export async function keptAdjustmentTotal(scope: Scope, params: AdjustmentTotalParams): Promise<number> {
-  return total(await adjustmentTotal.takeFirst(scope, params));
+  return total(await executeTakeFirst(scope, adjustmentTotal.with(params)));
 }
 
 /** The number of the tenant's transfers matching the list filters other than dates, from the kept counts. */
 export async function keptTransferTotal(scope: Scope, params: TransferTotalParams): Promise<number> {
-  return total(await transferTotal.takeFirst(scope, params));
+  return total(await executeTakeFirst(scope, transferTotal.with(params)));
 }
 
 /** The number of the tenant's inbound shipments matching the list filters, from the kept counts. */
 export async function keptInboundTotal(scope: Scope, params: InboundTotalParams): Promise<number> {
-  return total(await inboundTotal.takeFirst(scope, params));
+  return total(await executeTakeFirst(scope, inboundTotal.with(params)));
 }
 
 // ---- recount and check ----------------------------------------------------------------------
@@ -172,28 +173,25 @@ export async function keptInboundTotal(scope: Scope, params: InboundTotalParams)
  */
 export async function recountListCounts(scope: Scope, tenantId: string): Promise<void> {
   await withTransaction(scope, async (tx) => {
-    await tx.db.deleteFrom('adjustment_list_counts').where('tenant_id', '=', tenantId).execute();
-    await tx.db.deleteFrom('transfer_list_counts').where('tenant_id', '=', tenantId).execute();
-    await tx.db.deleteFrom('inbound_list_counts').where('tenant_id', '=', tenantId).execute();
-    await tx.db
+    await executeWrite(tx, tx.db.deleteFrom('adjustment_list_counts').where('tenant_id', '=', tenantId));
+    await executeWrite(tx, tx.db.deleteFrom('transfer_list_counts').where('tenant_id', '=', tenantId));
+    await executeWrite(tx, tx.db.deleteFrom('inbound_list_counts').where('tenant_id', '=', tenantId));
+    await executeWrite(tx, tx.db
       .insertInto('adjustment_list_counts')
       .columns([...ADJUSTMENT_KEY, 'count'])
       .expression(
         tx.db.selectFrom('adjustments').select([...ADJUSTMENT_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...ADJUSTMENT_KEY]),
-      )
-      .execute();
-    await tx.db
+      ));
+    await executeWrite(tx, tx.db
       .insertInto('transfer_list_counts')
       .columns([...TRANSFER_KEY, 'count'])
-      .expression(tx.db.selectFrom('transfers').select([...TRANSFER_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...TRANSFER_KEY]))
-      .execute();
-    await tx.db
+      .expression(tx.db.selectFrom('transfers').select([...TRANSFER_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...TRANSFER_KEY])));
+    await executeWrite(tx, tx.db
       .insertInto('inbound_list_counts')
       .columns([...INBOUND_KEY, 'count'])
       .expression(
         tx.db.selectFrom('inbound_shipments').select([...INBOUND_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...INBOUND_KEY]),
-      )
-      .execute();
+      ));
   });
 }
 
@@ -232,12 +230,12 @@ function compare(list: ListCountMismatch['list'], keyColumns: readonly string[],
 export async function findListCountMismatches(scope: Scope, tenantId: string): Promise<ListCountMismatch[]> {
   const keys = (columns: readonly string[]) => columns.filter((c) => c !== 'tenant_id');
   const [keptAdjustments, keptTransfers, keptInbounds, adjustments, transfers, inbounds] = await Promise.all([
-    scope.db.selectFrom('adjustment_list_counts').selectAll().where('tenant_id', '=', tenantId).execute(),
-    scope.db.selectFrom('transfer_list_counts').selectAll().where('tenant_id', '=', tenantId).execute(),
-    scope.db.selectFrom('inbound_list_counts').selectAll().where('tenant_id', '=', tenantId).execute(),
-    scope.db.selectFrom('adjustments').select([...ADJUSTMENT_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...ADJUSTMENT_KEY]).execute(),
-    scope.db.selectFrom('transfers').select([...TRANSFER_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...TRANSFER_KEY]).execute(),
-    scope.db.selectFrom('inbound_shipments').select([...INBOUND_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...INBOUND_KEY]).execute(),
+    execute(scope, scope.db.selectFrom('adjustment_list_counts').selectAll().where('tenant_id', '=', tenantId)),
+    execute(scope, scope.db.selectFrom('transfer_list_counts').selectAll().where('tenant_id', '=', tenantId)),
+    execute(scope, scope.db.selectFrom('inbound_list_counts').selectAll().where('tenant_id', '=', tenantId)),
+    execute(scope, scope.db.selectFrom('adjustments').select([...ADJUSTMENT_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...ADJUSTMENT_KEY])),
+    execute(scope, scope.db.selectFrom('transfers').select([...TRANSFER_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...TRANSFER_KEY])),
+    execute(scope, scope.db.selectFrom('inbound_shipments').select([...INBOUND_KEY, (eb) => eb.fn.countAll<number>().as('count')]).where('tenant_id', '=', tenantId).groupBy([...INBOUND_KEY])),
   ]);
   return [
     ...compare('adjustments', keys(ADJUSTMENT_KEY), keptAdjustments, adjustments),

@@ -5,6 +5,7 @@ import { boolValue, fromBoolValue } from './boolean-values.js';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import type { Scope } from '../transaction.js';
 import type { LocationTable } from '../schema/index.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export type LocationRow = Selectable<LocationTable>;
 
@@ -97,7 +98,7 @@ export interface NewLocation {
 
 export async function createLocation(scope: Scope, tenantId: string, input: NewLocation, actor: string, now: Date): Promise<LocationRecord> {
   const at = now.toISOString();
-  const row = await scope.dialect
+  const row = await executeTakeFirstOrThrow(scope, scope.dialect
     .insertReturningAll(
       scope.db
         .insertInto('locations')
@@ -127,8 +128,7 @@ export async function createLocation(scope: Scope, tenantId: string, input: NewL
           created_at: at,
           updated_at: at,
         }),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return toLocationRecord(row);
 }
 
@@ -139,7 +139,7 @@ const tenantLocation = preparedQuery({
 });
 
 export async function findTenantLocation(scope: Scope, tenantId: string, id: number): Promise<LocationRecord | undefined> {
-  const row = await tenantLocation.takeFirst(scope, { tenantId, id });
+  const row = await executeTakeFirst(scope, tenantLocation.with({ tenantId, id }));
   return row && toLocationRecord(row);
 }
 
@@ -149,7 +149,7 @@ export async function findTenantLocation(scope: Scope, tenantId: string, id: num
  * its location); throws when the location does not exist.
  */
 export async function receivingGridOf(scope: Scope, locationId: number): Promise<string> {
-  const row = await scope.db.selectFrom('locations').select(['receiving_grid']).where('id', '=', locationId).executeTakeFirstOrThrow();
+  const row = await executeTakeFirstOrThrow(scope, scope.db.selectFrom('locations').select(['receiving_grid']).where('id', '=', locationId));
   return row.receiving_grid;
 }
 
@@ -167,7 +167,7 @@ export async function updateLocation(scope: Scope, tenantId: string, id: number,
     if (value === undefined) continue;
     set[columns[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
   }
-  const row = await scope.dialect
+  const row = await executeTakeFirst(scope, scope.dialect
     .updateReturningAll(
       scope.db
         .updateTable('locations')
@@ -175,8 +175,7 @@ export async function updateLocation(scope: Scope, tenantId: string, id: number,
         .where('tenant_id', '=', tenantId)
         .where('id', '=', id)
         .where('deleted_at', 'is', null),
-    )
-    .executeTakeFirst();
+    ));
   if (!row) throw new AppError(domainError('NOT_FOUND', `location ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
   return toLocationRecord(row);
 }
@@ -193,8 +192,8 @@ const locationCount = preparedQuery({
 
 export async function listLocations(scope: Scope, tenantId: string, page: PageRequest): Promise<{ rows: LocationRecord[]; total: number }> {
   const [rows, count] = await Promise.all([
-    locationPage.execute(scope, { tenantId, limit: page.perPage, offset: pageOffset(page) }),
-    locationCount.takeFirst(scope, { tenantId }),
+    execute(scope, locationPage.with({ tenantId, limit: page.perPage, offset: pageOffset(page) })),
+    executeTakeFirst(scope, locationCount.with({ tenantId })),
   ]);
   return { rows: rows.map(toLocationRecord), total: Number(count?.n ?? 0) };
 }

@@ -6,6 +6,7 @@ import { type CredentialCipher, maskSecret } from '../credential-cipher.js';
 import { boolValue } from './boolean-values.js';
 import type { LogisticPreferenceTable } from '../schema/index.js';
 import type { Scope } from '../transaction.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export type LogisticPreferenceRow = Selectable<LogisticPreferenceTable>;
 
@@ -79,7 +80,7 @@ export async function createLogisticPreference(
   now: Date,
 ): Promise<LogisticPreferenceView> {
   const at = now.toISOString();
-  const row = await scope.dialect
+  const row = await executeTakeFirstOrThrow(scope, scope.dialect
     .insertReturningAll(
       scope.db
         .insertInto('logistic_preferences')
@@ -101,8 +102,7 @@ export async function createLogisticPreference(
           created_at: at,
           updated_at: at,
         }),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return toLogisticPreferenceView(row, cipher);
 }
 
@@ -127,15 +127,14 @@ export async function updateLogisticPreference(
   if (changes.apiSecret !== undefined) set.api_secret_enc = cipher.encrypt(changes.apiSecret);
   if (changes.accountId !== undefined) set.account_id = changes.accountId;
   if (changes.accountName !== undefined) set.account_name = changes.accountName;
-  const row = await scope.dialect
+  const row = await executeTakeFirst(scope, scope.dialect
     .updateReturningAll(
       scope.db
         .updateTable('logistic_preferences')
         .set({ ...set, updated_by: actor, updated_at: now.toISOString() })
         .where('tenant_id', '=', tenantId)
         .where('id', '=', id),
-    )
-    .executeTakeFirst();
+    ));
   if (!row) throw new AppError(domainError('NOT_FOUND', `logistic preference ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
   return toLogisticPreferenceView(row, cipher);
 }
@@ -149,8 +148,8 @@ export async function listLogisticPreferences(
 ): Promise<{ rows: LogisticPreferenceView[]; total: number }> {
   const base = scope.db.selectFrom('logistic_preferences').where('tenant_id', '=', tenantId);
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page)).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    execute(scope, base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page))),
+    executeTakeFirstOrThrow(scope, base.select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return { rows: rows.map((r) => toLogisticPreferenceView(r, cipher)), total: Number(count.n) };
 }

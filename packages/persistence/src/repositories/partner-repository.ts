@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { type Actor, AppError, domainError } from '@pits/domain';
 import type { Scope } from '../transaction.js';
 import type { PartnerTable, PartnerTier } from '../schema/index.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export interface PartnerRecord {
   id: number;
@@ -42,7 +43,7 @@ export async function createPartner(
   now: Date,
 ): Promise<PartnerRecord> {
   const at = now.toISOString();
-  const row = await scope.dialect
+  const row = await executeTakeFirstOrThrow(scope, scope.dialect
     .insertReturningAll(
       scope.db
         .insertInto('partners')
@@ -55,18 +56,17 @@ export async function createPartner(
           created_at: at,
           updated_at: at,
         }),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return toPartnerRecord(row);
 }
 
 /** True once any partner has been created. */
 export async function anyPartnerExists(scope: Scope): Promise<boolean> {
-  return (await scope.db.selectFrom('partners').select('id').limit(1).executeTakeFirst()) !== undefined;
+  return (await executeTakeFirst(scope, scope.db.selectFrom('partners').select('id').limit(1))) !== undefined;
 }
 
 export async function findPartner(scope: Scope, id: number): Promise<PartnerRecord | undefined> {
-  const row = await scope.db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await executeTakeFirst(scope, scope.db.selectFrom('partners').selectAll().where('id', '=', id));
   return row && toPartnerRecord(row);
 }
 
@@ -77,12 +77,12 @@ export async function getPartner(scope: Scope, id: number): Promise<PartnerRecor
 }
 
 export async function listPartners(scope: Scope): Promise<PartnerRecord[]> {
-  const rows = await scope.db.selectFrom('partners').selectAll().orderBy('id').execute();
+  const rows = await execute(scope, scope.db.selectFrom('partners').selectAll().orderBy('id'));
   return rows.map(toPartnerRecord);
 }
 
 export async function setPartnerTier(scope: Scope, id: number, tier: PartnerTable['tier'], now: Date): Promise<PartnerRecord> {
-  const row = await scope.dialect.updateReturningAll(scope.db.updateTable('partners').set({ tier, updated_at: now.toISOString() }).where('id', '=', id)).executeTakeFirst();
+  const row = await executeTakeFirst(scope, scope.dialect.updateReturningAll(scope.db.updateTable('partners').set({ tier, updated_at: now.toISOString() }).where('id', '=', id)));
   if (!row) throw new AppError(domainError('NOT_FOUND', `partner ${id} does not exist`, { field: 'id' }));
   return toPartnerRecord(row);
 }

@@ -6,6 +6,7 @@ import type { Database } from '../create-database.js';
 import { boolValue } from './boolean-values.js';
 import type { ProductTable } from '../schema/index.js';
 import { importBatch } from './import-batch.js';
+import { execute, executeWrite } from '../execution/execute.js';
 
 /** One product as the import reads it: every field of the contract's Product that a file carries. */
 export interface ProductImportRow {
@@ -72,7 +73,7 @@ export async function upsertProductBatch(
     const existing = new Map<string, Record<string, unknown>>();
     const skus = rows.map((r) => r.sku);
     for (let i = 0; i < skus.length; i += 500) {
-      const found = await tx.db.selectFrom('products').selectAll().where('tenant_id', '=', tenantId).where('sku', 'in', skus.slice(i, i + 500)).execute();
+      const found = await execute(tx, tx.db.selectFrom('products').selectAll().where('tenant_id', '=', tenantId).where('sku', 'in', skus.slice(i, i + 500)));
       for (const p of found) existing.set(p.sku, p as unknown as Record<string, unknown>);
     }
     const inserts: Insertable<ProductTable>[] = [];
@@ -89,15 +90,14 @@ export async function upsertProductBatch(
         Object.entries(wanted as Record<string, unknown>).every(([k, v]) => (MONEY.includes(k as (typeof MONEY)[number]) ? toFixedString(String(old[k]), 2) === v : old[k] === v));
       if (same) continue;
       updated += 1;
-      await tx.db
+      await executeWrite(tx, tx.db
         .updateTable('products')
         .set({ ...(wanted satisfies Updateable<ProductTable>), updated_by: options.actor, updated_at: at, deleted_at: null, deleted_by: null })
         .where('tenant_id', '=', tenantId)
-        .where('sku', '=', row.sku)
-        .execute();
+        .where('sku', '=', row.sku));
     }
     for (let i = 0; i < inserts.length; i += 200) {
-      await tx.db.insertInto('products').values(inserts.slice(i, i + 200)).execute();
+      await executeWrite(tx, tx.db.insertInto('products').values(inserts.slice(i, i + 200)));
     }
     return { inserted: inserts.length, updated, unchanged: rows.length - inserts.length - updated };
   });

@@ -5,6 +5,7 @@ import { boolValue, fromBoolValue } from './boolean-values.js';
 import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
 import type { Scope } from '../transaction.js';
 import type { ProductTable } from '../schema/index.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export type ProductRow = Selectable<ProductTable>;
 
@@ -112,7 +113,7 @@ export interface NewProduct {
 
 export async function createProduct(scope: Scope, tenantId: string, input: NewProduct, actor: string, now: Date): Promise<ProductRecord> {
   const at = now.toISOString();
-  const row = await scope.dialect
+  const row = await executeTakeFirstOrThrow(scope, scope.dialect
     .insertReturningAll(
       scope.db
         .insertInto('products')
@@ -146,8 +147,7 @@ export async function createProduct(scope: Scope, tenantId: string, input: NewPr
           created_at: at,
           updated_at: at,
         }),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return toProductRecord(row);
 }
 
@@ -187,7 +187,7 @@ const tenantProducts = preparedQuery({
 
 /** The tenant's live products among `ids`, by id. Ids of other tenants or unknown ids are absent. */
 export async function findTenantProducts(scope: Scope, tenantId: string, ids: readonly number[]): Promise<Map<number, LineProduct>> {
-  const products = await lineProductsIn(ids, (chunk) => tenantProducts.execute(scope, { tenantId, ids: chunk }));
+  const products = await lineProductsIn(ids, (chunk) => execute(scope, tenantProducts.with({ tenantId, ids: chunk })));
   return new Map(products.map((p) => [p.id, p]));
 }
 
@@ -199,31 +199,29 @@ const tenantProductsBySku = preparedQuery({
 
 /** The tenant's live products among `skus` (exact), by SKU. SKUs of other tenants or unknown ones are absent. */
 export async function findTenantProductsBySku(scope: Scope, tenantId: string, skus: readonly string[]): Promise<Map<string, LineProduct>> {
-  const products = await lineProductsIn(skus, (chunk) => tenantProductsBySku.execute(scope, { tenantId, skus: chunk }));
+  const products = await lineProductsIn(skus, (chunk) => execute(scope, tenantProductsBySku.with({ tenantId, skus: chunk })));
   return new Map(products.map((p) => [p.sku, p]));
 }
 
 /** A live product of the tenant by id, or undefined (another tenant's product is undefined too). */
 export async function findProduct(scope: Scope, tenantId: string, id: number): Promise<ProductRecord | undefined> {
-  const row = await scope.db
+  const row = await executeTakeFirst(scope, scope.db
     .selectFrom('products')
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('id', '=', id)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null));
   return row && toProductRecord(row);
 }
 
 /** A live product of the tenant by its SKU (exact match), or undefined. */
 export async function findProductBySku(scope: Scope, tenantId: string, sku: string): Promise<ProductRecord | undefined> {
-  const row = await scope.db
+  const row = await executeTakeFirst(scope, scope.db
     .selectFrom('products')
     .selectAll()
     .where('tenant_id', '=', tenantId)
     .where('sku', '=', sku)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null));
   return row && toProductRecord(row);
 }
 
@@ -256,7 +254,7 @@ export async function updateProduct(scope: Scope, tenantId: string, id: number, 
     if (TWO_PLACE_FIELDS.has(key)) set[PRODUCT_COLUMNS[key]] = two(value as string);
     else set[PRODUCT_COLUMNS[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
   }
-  const row = await scope.dialect
+  const row = await executeTakeFirst(scope, scope.dialect
     .updateReturningAll(
       scope.db
         .updateTable('products')
@@ -264,8 +262,7 @@ export async function updateProduct(scope: Scope, tenantId: string, id: number, 
         .where('tenant_id', '=', tenantId)
         .where('id', '=', id)
         .where('deleted_at', 'is', null),
-    )
-    .executeTakeFirst();
+    ));
   if (!row) throw new AppError(domainError('NOT_FOUND', `product ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
   return toProductRecord(row);
 }
@@ -299,8 +296,8 @@ export async function listProducts(scope: Scope, tenantId: string, filters: Prod
     base = base.where(({ or, ref }) => or([ref('name'), ref('sku')].map((column) => dialect.containsLowerCase(dialect.lowerCase(column), needle))));
   }
   const [rows, count] = await Promise.all([
-    base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page)).execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    execute(scope, base.selectAll().orderBy('id').limit(page.perPage).offset(pageOffset(page))),
+    executeTakeFirstOrThrow(scope, base.select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return { rows: rows.map(toProductRecord), total: Number(count.n) };
 }

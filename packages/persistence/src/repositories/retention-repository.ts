@@ -5,6 +5,7 @@
 // whole database, they wait for every batch).
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Scope } from '../transaction.js';
+import { executeWrite, type WriteResult } from '../execution/execute.js';
 
 export interface RetentionSettings {
   /** Finished (succeeded or failed) deliveries, their attempts and their events are kept this long after they finished. */
@@ -31,12 +32,12 @@ export interface PurgeCounts {
   events: number;
 }
 
-const affected = (result: { numDeletedRows: bigint }[]): number => result.reduce((sum, r) => sum + Number(r.numDeletedRows), 0);
+const affected = (result: WriteResult): number => result.affectedRows;
 
 /** One batch of idempotency records past their expiry (24 h after their request). */
 export async function purgeExpiredIdempotencyRecords(scope: Scope, now: Date, batchSize: number): Promise<number> {
   const at = now.toISOString();
-  const result = await scope.db
+  const result = await executeWrite(scope, scope.db
     .deleteFrom('idempotency_records')
     .where(({ eb, refTuple, selectFrom }) =>
       eb(
@@ -48,27 +49,25 @@ export async function purgeExpiredIdempotencyRecords(scope: Scope, now: Date, ba
           .limit(batchSize)
           .$asTuple('partner_id', 'key'),
       ),
-    )
-    .execute();
+    ));
   return affected(result);
 }
 
 /** One batch of deliveries that finished before `before`; their attempts go with them (cascade). */
 export async function purgeFinishedDeliveries(scope: Scope, before: Date, batchSize: number): Promise<number> {
   const at = before.toISOString();
-  const result = await scope.db
+  const result = await executeWrite(scope, scope.db
     .deleteFrom('webhook_deliveries')
     .where('id', 'in', (eb) =>
       eb.selectFrom('webhook_deliveries').select('id').where('status', 'in', ['succeeded', 'failed']).where('updated_at', '<', at).limit(batchSize),
-    )
-    .execute();
+    ));
   return affected(result);
 }
 
 /** One batch of events older than `before` that no delivery refers to any more. */
 export async function purgeUndeliverableEvents(scope: Scope, before: Date, batchSize: number): Promise<number> {
   const at = before.toISOString();
-  const result = await scope.db
+  const result = await executeWrite(scope, scope.db
     .deleteFrom('event_outbox')
     .where('id', 'in', (eb) =>
       eb
@@ -79,8 +78,7 @@ export async function purgeUndeliverableEvents(scope: Scope, before: Date, batch
           not(exists(selectFrom('webhook_deliveries as d').select('d.id').whereRef('d.event_id', '=', 'e.event_id'))),
         )
         .limit(batchSize),
-    )
-    .execute();
+    ));
   return affected(result);
 }
 

@@ -3,6 +3,7 @@
 import { AppError, type Dec, type PageRequest, type StockBucket, domainError, fromScaled, pageOffset } from '@pits/domain';
 import type { StockCauseType } from '../schema/index.js';
 import type { Scope } from '../transaction.js';
+import { execute, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export interface StockLevelView {
   locationId: number;
@@ -30,14 +31,13 @@ export async function listStockLevels(scope: Scope, tenantId: string, filters: S
   if (filters.productIds !== undefined) base = base.where('stock_levels.product_id', 'in', [...new Set(filters.productIds)]);
   if (filters.skus !== undefined) base = base.where('products.sku', 'in', [...new Set(filters.skus)]);
   const [rows, count] = await Promise.all([
-    base
+    execute(scope, base
       .select(['stock_levels.location_id', 'stock_levels.product_id', 'products.sku', 'products.name', 'stock_levels.good', 'stock_levels.damaged', 'stock_levels.reserved'])
       .orderBy('stock_levels.location_id')
       .orderBy('stock_levels.product_id')
       .limit(page.perPage)
-      .offset(pageOffset(page))
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      .offset(pageOffset(page))),
+    executeTakeFirstOrThrow(scope, base.select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return {
     rows: rows.map((r) => ({
@@ -111,7 +111,7 @@ export async function listStockMovements(
   if (filters.from !== undefined) query = query.where('stock_ledger.occurred_at', '>=', filters.from);
   if (filters.before !== undefined) query = query.where('stock_ledger.occurred_at', '<', filters.before);
   if (page.cursor !== undefined) query = query.where('stock_ledger.id', '<', decodeMovementCursor(page.cursor));
-  const rows = await query.orderBy('stock_ledger.id', 'desc').limit(page.limit + 1).execute();
+  const rows = await execute(scope, query.orderBy('stock_ledger.id', 'desc').limit(page.limit + 1));
   const more = rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
   return {

@@ -14,6 +14,7 @@ import {
 import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { StockCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
+import { execute, executeWrite } from '../execution/execute.js';
 
 /** Why stock moved: the document that caused it. */
 export interface StockCause {
@@ -62,7 +63,7 @@ function byStockKey(rows: readonly LevelRow[]): Map<string, StockLevel> {
 export async function readStockLevels(scope: Scope, keys: readonly StockKey[]): Promise<Map<string, StockLevel>> {
   const wanted = uniqueSorted(keys);
   if (wanted.length === 0) return new Map();
-  return byStockKey(await levelsOf.execute(scope, { keys: wanted }));
+  return byStockKey(await execute(scope, levelsOf.with({ keys: wanted })));
 }
 
 const LEVEL_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'good', 'damaged', 'reserved', 'updated_at'] as const;
@@ -94,7 +95,7 @@ export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly S
   const locked: LevelRow[] = [];
   for (let i = 0; i < wanted.length; i += 500) {
     const rows = wanted.slice(i, i + 500).map((k) => ({ tenant_id: tenantId, location_id: k.locationId, product_id: k.productId, good: 0, damaged: 0, reserved: 0, updated_at: at }));
-    locked.push(...(await lockLevels.execute(tx, { rows })));
+    locked.push(...(await execute(tx, lockLevels.with({ rows }))));
   }
   return byStockKey(locked);
 }
@@ -148,7 +149,7 @@ export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: Stock
     reserved: toScaled(level.reserved),
     updated_at: at,
   }));
-  for (let i = 0; i < levels.length; i += 500) await writeLevels.run(tx, { rows: levels.slice(i, i + 500) });
+  for (let i = 0; i < levels.length; i += 500) await executeWrite(tx, writeLevels.with({ rows: levels.slice(i, i + 500) }));
   const rows = outcome.movements.map((m) => ({
     tenant_id: tenantId,
     location_id: m.locationId,
@@ -164,7 +165,7 @@ export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: Stock
     occurred_at: at,
   }));
   for (let i = 0; i < rows.length; i += 300) {
-    await insertLedgerRows.run(tx, { rows: rows.slice(i, i + 300) });
+    await executeWrite(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) }));
   }
 }
 
@@ -201,7 +202,7 @@ export async function findLedgerMismatches(scope: Scope, tenantId?: string): Pro
     sums = sums.where('tenant_id', '=', tenantId);
     levels = levels.where('tenant_id', '=', tenantId);
   }
-  const [sumRows, levelRows] = await Promise.all([sums.execute(), levels.execute()]);
+  const [sumRows, levelRows] = await Promise.all([execute(scope, sums), execute(scope, levels)]);
   const ledger = new Map(sumRows.map((r) => [stockKey({ locationId: r.location_id, productId: r.product_id }), r]));
   const mismatches: LedgerMismatch[] = [];
   for (const level of levelRows) {

@@ -4,6 +4,7 @@ import type { Selectable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { TenantTable } from '../schema/index.js';
 import type { Scope } from '../transaction.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export interface TenantRecord {
   id: string;
@@ -19,18 +20,17 @@ function toTenantRecord(row: Selectable<TenantTable>): TenantRecord {
 
 export async function createTenant(scope: Scope, input: { name: string; id?: string; tenantType?: string }, now: Date): Promise<TenantRecord> {
   const at = now.toISOString();
-  const row = await scope.dialect
+  const row = await executeTakeFirstOrThrow(scope, scope.dialect
     .insertReturningAll(
       scope.db
         .insertInto('tenants')
         .values({ id: input.id ?? randomUUID(), name: input.name, tenant_type: input.tenantType ?? 'live', created_at: at, updated_at: at }),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return toTenantRecord(row);
 }
 
 export async function findTenant(scope: Scope, id: string): Promise<TenantRecord | undefined> {
-  const row = await scope.db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await executeTakeFirst(scope, scope.db.selectFrom('tenants').selectAll().where('id', '=', id));
   return row && toTenantRecord(row);
 }
 
@@ -42,8 +42,8 @@ export async function getTenant(scope: Scope, id: string): Promise<TenantRecord>
 
 export async function listTenants(scope: Scope, page: { limit: number; offset: number }): Promise<{ rows: TenantRecord[]; total: number }> {
   const [rows, count] = await Promise.all([
-    scope.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute(),
-    scope.db.selectFrom('tenants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    execute(scope, scope.db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset)),
+    executeTakeFirstOrThrow(scope, scope.db.selectFrom('tenants').select((eb) => eb.fn.countAll<number>().as('n'))),
   ]);
   return { rows: rows.map(toTenantRecord), total: Number(count.n) };
 }

@@ -5,6 +5,7 @@ import type { TransferItemTable, TransferTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
 import { parseActor } from './adjustment-repository.js';
 import { changeTransferCounts, keptTransferTotal } from './list-count-repository.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 export type TransferRow = Selectable<TransferTable>;
 export type TransferItemRow = Selectable<TransferItemTable>;
@@ -142,20 +143,20 @@ function fromJoined(row: JoinedRow): TransferRecord {
 }
 
 export async function listTransferItems(scope: Scope, transferId: number): Promise<TransferItemRecord[]> {
-  const rows = await scope.db.selectFrom('transfer_items').selectAll().where('transfer_id', '=', transferId).orderBy('line_no').execute();
+  const rows = await execute(scope, scope.db.selectFrom('transfer_items').selectAll().where('transfer_id', '=', transferId).orderBy('line_no'));
   return rows.map(toTransferItemRecord);
 }
 
 /** A transfer of the tenant by its public number, with items; another tenant's is undefined. */
 export async function findTransfer(scope: Scope, tenantId: string, number: string): Promise<TransferWithItems | undefined> {
-  const row = await joined(scope).where('transfers.tenant_id', '=', tenantId).where('transfers.number', '=', number).executeTakeFirst();
+  const row = await executeTakeFirst(scope, joined(scope).where('transfers.tenant_id', '=', tenantId).where('transfers.number', '=', number));
   if (!row) return undefined;
   return { ...fromJoined(row), items: await listTransferItems(scope, row.id) };
 }
 
 /** Locks the transfer row until the transaction ends. */
 export async function lockTransfer(tx: Tx, tenantId: string, number: string): Promise<TransferRow | undefined> {
-  return tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number)).executeTakeFirst();
+  return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number)));
 }
 
 const countKey = (row: Pick<TransferRow, 'status' | 'from_location_id' | 'to_location_id'>) => ({
@@ -166,7 +167,7 @@ const countKey = (row: Pick<TransferRow, 'status' | 'from_location_id' | 'to_loc
 
 /** Inserts a new transfer and counts it in the list totals; returns its id. */
 export async function insertTransfer(tx: Tx, row: Insertable<TransferTable> & Pick<TransferRow, 'status'>): Promise<number> {
-  const { id } = await tx.dialect.insertReturning(tx.db.insertInto('transfers').values(row), ['id']).executeTakeFirstOrThrow();
+  const { id } = await executeTakeFirstOrThrow(tx, tx.dialect.insertReturning(tx.db.insertInto('transfers').values(row), ['id']));
   await changeTransferCounts(tx, row.tenant_id, null, countKey(row));
   return id;
 }
@@ -176,15 +177,15 @@ export async function insertTransfer(tx: Tx, row: Insertable<TransferTable> & Pi
  * other columns of `set`, and in the list totals. Only a row still in `row.status` is changed.
  */
 export async function updateTransferStatus(tx: Tx, row: TransferRow, set: Updateable<TransferTable> & { status: TransferStatus }): Promise<void> {
-  const result = await tx.db.updateTable('transfers').set(set).where('id', '=', row.id).where('status', '=', row.status).executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new Error(`transfer ${row.number} was not ${row.status} when its change was written`);
+  const result = await executeWrite(tx, tx.db.updateTable('transfers').set(set).where('id', '=', row.id).where('status', '=', row.status));
+  if (result.affectedRows !== 1) throw new Error(`transfer ${row.number} was not ${row.status} when its change was written`);
   await changeTransferCounts(tx, row.tenant_id, countKey(row), countKey({ ...row, status: set.status }));
 }
 
 /** A transfer's lines, 200 rows per statement (a long transfer stays under every driver's parameter limit). */
 export async function insertTransferItems(tx: Tx, rows: readonly Insertable<TransferItemTable>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {
-    await tx.db.insertInto('transfer_items').values(rows.slice(i, i + 200)).execute();
+    await executeWrite(tx, tx.db.insertInto('transfer_items').values(rows.slice(i, i + 200)));
   }
 }
 
@@ -214,9 +215,9 @@ export async function listTransfers(scope: Scope, tenantId: string, filters: Tra
   const ids = base.select('transfers.id').orderBy('transfers.created_at', 'desc').orderBy('transfers.id', 'desc').limit(page.perPage).offset(pageOffset(page));
   const [total, rows] = await Promise.all([
     byDate
-      ? base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow().then((r) => Number(r.total))
+      ? executeTakeFirstOrThrow(scope, base.select((eb) => eb.fn.countAll<number>().as('total'))).then((r) => Number(r.total))
       : keptTransferTotal(scope, { tenantId, status: filters.status || undefined, fromLocationId: filters.fromLocationId, toLocationId: filters.toLocationId }),
-    scope.db
+    execute(scope, scope.db
       .selectFrom(ids.as('page'))
       .innerJoin('transfers', 'transfers.id', 'page.id')
       .innerJoin('locations as f', 'f.id', 'transfers.from_location_id')
@@ -224,8 +225,7 @@ export async function listTransfers(scope: Scope, tenantId: string, filters: Tra
       .select(TRANSFER_COLUMNS)
       .select(LOCATION_COLUMNS)
       .orderBy('transfers.created_at', 'desc')
-      .orderBy('transfers.id', 'desc')
-      .execute(),
+      .orderBy('transfers.id', 'desc')),
   ]);
   return { rows: rows.map(fromJoined), total };
 }

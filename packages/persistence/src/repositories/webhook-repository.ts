@@ -9,6 +9,7 @@ import type { CredentialCipher } from '../credential-cipher.js';
 import type { WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 export type WebhookEventType = 'inbound.status_changed' | 'adjustment.status_changed' | 'transfer.status_changed';
 
@@ -41,7 +42,7 @@ export async function createWebhookEndpoint(
   now: Date,
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-  const row = await scope.dialect
+  const row = await executeTakeFirstOrThrow(scope, scope.dialect
     .insertReturningAll(
       scope.db.insertInto('webhook_endpoints').values({
         partner_id: partnerId,
@@ -52,33 +53,30 @@ export async function createWebhookEndpoint(
         created_at: now.toISOString(),
         deleted_at: null,
       }),
-    )
-    .executeTakeFirstOrThrow();
+    ));
   return { endpoint: toEndpoint(row), secret };
 }
 
 export async function listWebhookEndpoints(scope: Scope, partnerId: number): Promise<WebhookEndpointRecord[]> {
-  const rows = await scope.db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('deleted_at', 'is', null).orderBy('id').execute();
+  const rows = await execute(scope, scope.db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('deleted_at', 'is', null).orderBy('id'));
   return rows.map(toEndpoint);
 }
 
 /** Removes an endpoint: no new deliveries; pending ones to it are dropped. Unknown or another partner's: NOT_FOUND. */
 export async function deleteWebhookEndpoint(scope: Scope, partnerId: number, id: number, now: Date): Promise<void> {
   await withTransaction(scope, async (tx) => {
-    const result = await tx.db
+    const result = await executeWrite(tx, tx.db
       .updateTable('webhook_endpoints')
       .set({ deleted_at: now.toISOString() })
       .where('id', '=', id)
       .where('partner_id', '=', partnerId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${id} does not exist`, { field: 'id' }));
-    await tx.db
+      .where('deleted_at', 'is', null));
+    if (result.affectedRows === 0) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${id} does not exist`, { field: 'id' }));
+    await executeWrite(tx, tx.db
       .updateTable('webhook_deliveries')
       .set({ status: 'failed', last_error: 'endpoint deleted', updated_at: now.toISOString() })
       .where('endpoint_id', '=', id)
-      .where('status', '=', 'pending')
-      .execute();
+      .where('status', '=', 'pending'));
   });
 }
 
@@ -107,7 +105,7 @@ const subscribedEndpoints = preparedQuery({
  * Returns the event ids written.
  */
 export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promise<string[]> {
-  const endpoints = await subscribedEndpoints.execute(tx, { tenantId: event.tenantId });
+  const endpoints = await execute(tx, subscribedEndpoints.with({ tenantId: event.tenantId }));
   const byPartner = new Map<number, number[]>();
   for (const e of endpoints) {
     if (!(JSON.parse(e.event_types) as string[]).includes(event.type)) continue;
@@ -125,7 +123,7 @@ export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promis
       resource: event.resource,
       data: event.data,
     };
-    await tx.db
+    await executeWrite(tx, tx.db
       .insertInto('event_outbox')
       .values({
         event_id: eventId,
@@ -137,9 +135,8 @@ export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promis
         payload: JSON.stringify(payload),
         occurred_at: at,
         dispatched_at: at,
-      })
-      .execute();
-    await tx.db
+      }));
+    await executeWrite(tx, tx.db
       .insertInto('webhook_deliveries')
       .values(
         endpointIds.map((endpointId) => ({
@@ -156,8 +153,7 @@ export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promis
           created_at: at,
           updated_at: at,
         })),
-      )
-      .execute();
+      ));
     ids.push(eventId);
   }
   return ids;
@@ -181,22 +177,20 @@ export async function createTestDelivery(
 ): Promise<ClaimedDelivery> {
   const at = options.now.toISOString();
   return withTransaction(scope, async (tx) => {
-    const endpoint = await tx.db
+    const endpoint = await executeTakeFirst(tx, tx.db
       .selectFrom('webhook_endpoints')
       .select(['id', 'url', 'secret_enc'])
       .where('id', '=', endpointId)
       .where('partner_id', '=', partnerId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+      .where('deleted_at', 'is', null));
     if (!endpoint) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${endpointId} does not exist`, { field: 'id' }));
     const eventId = randomUUID();
     const resource = { type: 'webhook', id: String(endpoint.id) };
     const payload = JSON.stringify({ event_id: eventId, type: 'webhook.test', occurred_at: at, tenant_id: null, resource, data: { message: 'This is a test event sent on request.' } });
-    await tx.db
+    await executeWrite(tx, tx.db
       .insertInto('event_outbox')
-      .values({ event_id: eventId, partner_id: partnerId, tenant_id: '', type: 'webhook.test', resource_type: resource.type, resource_id: resource.id, payload, occurred_at: at, dispatched_at: at })
-      .execute();
-    const delivery = await tx.dialect
+      .values({ event_id: eventId, partner_id: partnerId, tenant_id: '', type: 'webhook.test', resource_type: resource.type, resource_id: resource.id, payload, occurred_at: at, dispatched_at: at }));
+    const delivery = await executeTakeFirstOrThrow(tx, tx.dialect
       .insertReturning(
         tx.db.insertInto('webhook_deliveries').values({
           event_id: eventId,
@@ -213,8 +207,7 @@ export async function createTestDelivery(
           updated_at: at,
         }),
         ['id'],
-      )
-      .executeTakeFirstOrThrow();
+      ));
     return { id: delivery.id, eventId, endpointId: endpoint.id, url: endpoint.url, secret: cipher.decrypt(endpoint.secret_enc), payload, attempts: 0 };
   });
 }
@@ -255,24 +248,23 @@ export async function claimDueDeliveries(
   // claiming transaction would hold off every other writer, the gateway's requests included, on
   // every poll. What becomes due after this look is claimed by the next poll, as it would be after
   // the transaction.
-  if ((await dueIds(scope).limit(1).executeTakeFirst()) === undefined) return [];
+  if ((await executeTakeFirst(scope, dueIds(scope).limit(1))) === undefined) return [];
   const claimed = await withTransaction(scope, async (tx) => {
     // Deliveries another worker is claiming right now are left to it rather than waited for.
-    const ids = (await tx.dialect.lockRowsSkipLocked(dueIds(tx).limit(options.limit)).execute()).map((r) => r.id);
+    const ids = (await execute(tx, tx.dialect.lockRowsSkipLocked(dueIds(tx).limit(options.limit)))).map((r) => r.id);
     if (ids.length === 0) return [];
-    await tx.db.updateTable('webhook_deliveries').set({ locked_by: workerId, locked_until: until }).where('id', 'in', ids).execute();
+    await executeWrite(tx, tx.db.updateTable('webhook_deliveries').set({ locked_by: workerId, locked_until: until }).where('id', 'in', ids));
     return ids;
   });
   if (claimed.length === 0) return [];
-  const rows = await scope.db
+  const rows = await execute(scope, scope.db
     .selectFrom('webhook_deliveries')
     .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
     .innerJoin('event_outbox', 'event_outbox.event_id', 'webhook_deliveries.event_id')
     .select(['webhook_deliveries.id', 'webhook_deliveries.event_id', 'webhook_deliveries.endpoint_id', 'webhook_deliveries.attempts', 'webhook_endpoints.url', 'webhook_endpoints.secret_enc', 'event_outbox.payload'])
     .where('webhook_deliveries.id', 'in', claimed)
     .where('webhook_deliveries.locked_by', '=', workerId)
-    .orderBy('webhook_deliveries.id')
-    .execute();
+    .orderBy('webhook_deliveries.id'));
   return rows.map((r) => ({
     id: r.id,
     eventId: r.event_id,
@@ -292,10 +284,9 @@ export const PENDING_DELIVERIES_COUNT_CAP = 1_000_000;
  * PENDING_DELIVERIES_COUNT_CAP; read on the (status, next_attempt_at) index.
  */
 export async function countPendingDeliveries(scope: Scope): Promise<number> {
-  const row = await scope.db
+  const row = await executeTakeFirstOrThrow(scope, scope.db
     .selectFrom((db) => db.selectFrom('webhook_deliveries').select('id').where('status', '=', 'pending').limit(PENDING_DELIVERIES_COUNT_CAP).as('pending'))
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
+    .select((eb) => eb.fn.countAll<number>().as('n')));
   return Number(row.n);
 }
 
@@ -314,10 +305,10 @@ export interface AttemptOutcome {
 /** Records one attempt and moves the delivery on: succeeded, pending again later, or failed. Only its lease holder may. */
 export async function recordDeliveryAttempt(scope: Scope, delivery: Pick<ClaimedDelivery, 'id'>, workerId: string, outcome: AttemptOutcome): Promise<boolean> {
   return withTransaction(scope, async (tx) => {
-    const row = await tx.dialect.lockRows(tx.db.selectFrom('webhook_deliveries').select(['attempts', 'locked_by', 'status']).where('id', '=', delivery.id)).executeTakeFirst();
+    const row = await executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('webhook_deliveries').select(['attempts', 'locked_by', 'status']).where('id', '=', delivery.id)));
     if (!row || row.locked_by !== workerId || row.status !== 'pending') return false;
     const attemptNo = row.attempts + 1;
-    await tx.db
+    await executeWrite(tx, tx.db
       .insertInto('webhook_delivery_attempts')
       .values({
         delivery_id: delivery.id,
@@ -328,19 +319,17 @@ export async function recordDeliveryAttempt(scope: Scope, delivery: Pick<Claimed
         error: outcome.error,
         succeeded: outcome.succeeded ? 1 : 0,
         response_body: outcome.responseBody ?? null,
-      })
-      .execute();
+      }));
     const at = new Date(outcome.startedAt.getTime() + outcome.durationMs).toISOString();
     const next: Updateable<WebhookDeliveryTable> = outcome.succeeded
       ? { status: 'succeeded', delivered_at: at }
       : outcome.retryAt
         ? { status: 'pending', next_attempt_at: outcome.retryAt.toISOString() }
         : { status: 'failed' };
-    await tx.db
+    await executeWrite(tx, tx.db
       .updateTable('webhook_deliveries')
       .set({ ...next, attempts: attemptNo, last_status_code: outcome.statusCode, last_error: outcome.error, locked_by: null, locked_until: null, updated_at: at })
-      .where('id', '=', delivery.id)
-      .execute();
+      .where('id', '=', delivery.id));
     return true;
   });
 }
@@ -377,9 +366,9 @@ export async function listDeliveries(
   if (options.endpointId !== undefined) query = query.where('webhook_deliveries.endpoint_id', '=', options.endpointId);
   if (options.status !== undefined) query = query.where('webhook_deliveries.status', '=', options.status);
   if (options.deliveryId !== undefined) query = query.where('webhook_deliveries.id', '=', options.deliveryId);
-  const rows = await query.orderBy('webhook_deliveries.id', 'desc').limit(options.limit).execute();
+  const rows = await execute(scope, query.orderBy('webhook_deliveries.id', 'desc').limit(options.limit));
   const attempts = rows.length
-    ? await scope.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('delivery_id').orderBy('attempt_no').execute()
+    ? await execute(scope, scope.db.selectFrom('webhook_delivery_attempts').selectAll().where('delivery_id', 'in', rows.map((r) => r.id)).orderBy('delivery_id').orderBy('attempt_no'))
     : [];
   return rows.map((r) => ({
     id: r.id,
@@ -414,19 +403,17 @@ export async function listDeliveries(
  */
 export async function redeliver(scope: Scope, partnerId: number, deliveryId: number, now: Date): Promise<void> {
   await withTransaction(scope, async (tx) => {
-    const row = await tx.db
+    const row = await executeTakeFirst(tx, tx.db
       .selectFrom('webhook_deliveries')
       .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
       .select(['webhook_deliveries.id', 'webhook_deliveries.status', 'webhook_endpoints.deleted_at'])
       .where('webhook_deliveries.id', '=', deliveryId)
-      .where('webhook_endpoints.partner_id', '=', partnerId)
-      .executeTakeFirst();
+      .where('webhook_endpoints.partner_id', '=', partnerId));
     if (!row || row.deleted_at !== null) throw new AppError(domainError('NOT_FOUND', `delivery ${deliveryId} does not exist`, { field: 'id' }));
     if (row.status === 'pending') throw new AppError(domainError('INVALID_STATE', `delivery ${deliveryId} is still pending`, { field: 'id' }));
-    await tx.db
+    await executeWrite(tx, tx.db
       .updateTable('webhook_deliveries')
       .set({ status: 'pending', next_attempt_at: now.toISOString(), locked_by: null, locked_until: null, updated_at: now.toISOString() })
-      .where('id', '=', deliveryId)
-      .execute();
+      .where('id', '=', deliveryId));
   });
 }

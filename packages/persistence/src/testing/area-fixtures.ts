@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from '../create-database.js';
-import { AREA_FIELDS, type AreaImportRow } from '../repositories/area-fields.js';
+import { AREA_FIELDS, type AreaImportRow } from '../repositories/areas/area-fields.js';
 
 /** Where the shared data set sits: `../shared/data/areas_id.csv` from the repository root. */
 export const SHARED_AREAS_CSV = join(import.meta.dirname, '..', '..', '..', '..', '..', 'shared', 'data', 'areas_id.csv');

@@ -10,12 +10,14 @@
 // number of matching regions and single villages, never the number of villages under them.
 import { type PageRequest, pageOffset } from '@pits/domain';
 import type { Selectable } from 'kysely';
-import type { Database } from '../create-database.js';
-import type { AreaRegionLevel, AreaTable } from '../schema/index.js';
-import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
-import type { Scope, Tx } from '../transaction.js';
-import { importBatch } from './import-batch.js';
+import type { Database } from '../../create-database.js';
+import type { AreaRegionLevel, AreaTable } from '../../schema/index.js';
+import { type ParamRef, markedList, preparedQuery } from '../../parameterised-query.js';
+import type { Scope, Tx } from '../../transaction.js';
+import { importBatch } from '../import-batch.js';
+import { areaStoreOf } from './area-store.js';
 import { AREA_FIELDS, type AreaField, type AreaImportRow, type AreaUpdate, type RegionInsert, type RegionUpdate } from './area-fields.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../../execution/execute.js';
 
 export { AREA_FIELDS, type AreaField, type AreaImportRow } from './area-fields.js';
 
@@ -108,9 +110,9 @@ export async function upsertAreaBatch(database: Database, records: readonly Area
   const keep = new Set<AreaField>(options.keep ?? []);
   const compared = AREA_FIELDS.filter((f) => f !== 'subdistrict_code' && !keep.has(f));
   const at = options.now.toISOString();
-  const store = database.dialect.areas;
+  const store = areaStoreOf(database);
   return importBatch(database, options.dryRun, async (tx) => {
-    const existing = await store.existingAreas(database, tx, records.map((r) => r.subdistrict_code));
+    const existing = await store.existingAreas(tx, records.map((r) => r.subdistrict_code));
     const inserts: AreaImportRow[] = [];
     const updates: AreaUpdate[] = [];
     for (const record of records) {
@@ -120,15 +122,15 @@ export async function upsertAreaBatch(database: Database, records: readonly Area
         updates.push({ regionId: old.region_id, record, oldSubdistrictSearch: old.subdistrict_search });
       }
     }
-    await store.insertAreas(database, tx, inserts, at);
-    await store.updateAreas(database, tx, updates, compared, at);
-    await upsertRegions(database, tx, records, new Set(inserts.map((r) => r.subdistrict_code)));
+    await store.insertAreas(tx, inserts, at);
+    await store.updateAreas(tx, updates, compared, at);
+    await upsertRegions(tx, records, new Set(inserts.map((r) => r.subdistrict_code)));
     return { inserted: inserts.length, updated: updates.length, unchanged: records.length - inserts.length - updates.length };
   });
 }
 
 /** Creates the regions the batch names for the first time, renames changed ones, and counts the new villages in. */
-async function upsertRegions(database: Database, tx: Tx, records: readonly AreaImportRow[], inserted: ReadonlySet<string>): Promise<void> {
+async function upsertRegions(tx: Tx, records: readonly AreaImportRow[], inserted: ReadonlySet<string>): Promise<void> {
   const touched = new Map<string, RegionInsert>();
   for (const record of records) {
     const isNew = inserted.has(record.subdistrict_code);
@@ -142,7 +144,7 @@ async function upsertRegions(database: Database, tx: Tx, records: readonly AreaI
   const stored = new Map<string, { id: number; level: AreaRegionLevel; name_search: string }>();
   const codes = [...touched.keys()];
   for (let i = 0; i < codes.length; i += 1000) {
-    const rows = await tx.db.selectFrom('area_regions').select(['id', 'level', 'code', 'name_search']).where('code', 'in', codes.slice(i, i + 1000)).execute();
+    const rows = await execute(tx, tx.db.selectFrom('area_regions').select(['id', 'level', 'code', 'name_search']).where('code', 'in', codes.slice(i, i + 1000)));
     for (const row of rows) stored.set(row.code, row);
   }
   const inserts: RegionInsert[] = [];
@@ -154,14 +156,14 @@ async function upsertRegions(database: Database, tx: Tx, records: readonly AreaI
       updates.push({ id: old.id, nameSearch: region.nameSearch, oldNameSearch: old.name_search, added: region.added });
     }
   }
-  const store = database.dialect.areas;
-  await store.insertRegions(database, tx, inserts);
-  await store.updateRegions(database, tx, updates);
+  const store = areaStoreOf(tx);
+  await store.insertRegions(tx, inserts);
+  await store.updateRegions(tx, updates);
 }
 
 /** True when at least one area is stored. */
 export async function hasAreas(scope: Scope): Promise<boolean> {
-  return (await scope.db.selectFrom('areas').select('region_id').limit(1).executeTakeFirst()) !== undefined;
+  return (await executeTakeFirst(scope, scope.db.selectFrom('areas').select('region_id').limit(1))) !== undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,7 +171,7 @@ export async function hasAreas(scope: Scope): Promise<boolean> {
 
 /** The area with this subdistrict code, or undefined. */
 export async function findArea(scope: Scope, subdistrictCode: string): Promise<AreaRecord | undefined> {
-  const row = await areaByCode.takeFirst(scope, { code: subdistrictCode });
+  const row = await executeTakeFirst(scope, areaByCode.with({ code: subdistrictCode }));
   return row && toAreaRecord(row);
 }
 
@@ -238,10 +240,10 @@ export async function searchAreas(scope: Scope, search: AreaSearch, page: PageRe
     segments = await childSegments(scope, 'province', '');
   } else if (search.searchBy === 'subdistrict' && isPostcode) {
     segments = villages(await postcodeCodes(scope, needle));
-  } else if ([...needle].length < scope.dialect.areas.shortestIndexedNeedle) {
+  } else if ([...needle].length < areaStoreOf(scope).shortestIndexedNeedle) {
     return scanSearch(scope, search.searchBy, needle, page);
   } else {
-    const store = scope.dialect.areas;
+    const store = areaStoreOf(scope);
     const levels: readonly AreaSearchLevel[] = search.searchBy ? [search.searchBy] : ['province', 'city', 'district', 'subdistrict'];
     const regionLevels = levels.filter((l): l is AreaRegionLevel => l !== 'subdistrict');
     const found: Segment[] = [];
@@ -313,7 +315,7 @@ async function pageWindow(scope: Scope, segments: readonly Segment[], skip: numb
 
 /** The regions of `level` inside the region `parent` ('' for every province), by code. */
 async function childSegments(scope: Scope, level: AreaRegionLevel, parent: string): Promise<Segment[]> {
-  const rows = await regionsOfLevel.execute(scope, parent === '' ? { level } : { level, from: `${parent}.00`, to: `${parent}.99` });
+  const rows = await execute(scope, regionsOfLevel.with(parent === '' ? { level } : { level, from: `${parent}.00`, to: `${parent}.99` }));
   return rows.map((r) => ({ code: r.code, level, count: Number(r.area_count) }));
 }
 
@@ -327,7 +329,7 @@ async function readPieces(scope: Scope, pieces: readonly Piece[]): Promise<AreaR
   const single = pieces.filter((p) => p.segment.level === 'village').map((p) => p.segment.code);
   const byCode = new Map<string, AreaRecord>();
   if (single.length > 0) {
-    const rows = await areasByCodes.execute(scope, { codes: single });
+    const rows = await execute(scope, areasByCodes.with({ codes: single }));
     for (const row of rows) byCode.set(row.subdistrict_code, toAreaRecord(row));
   }
   const out: AreaRecord[] = [];
@@ -338,13 +340,13 @@ async function readPieces(scope: Scope, pieces: readonly Piece[]): Promise<AreaR
       continue;
     }
     const [from, to] = codeRange(segment.code);
-    out.push(...(await areasInRange.execute(scope, { from, to, take, skip })).map(toAreaRecord));
+    out.push(...(await execute(scope, areasInRange.with({ from, to, take, skip }))).map(toAreaRecord));
   }
   return out;
 }
 
 async function postcodeCodes(scope: Scope, postcode: string): Promise<string[]> {
-  const rows = await codesOfPostcode.execute(scope, { postcode });
+  const rows = await execute(scope, codesOfPostcode.with({ postcode }));
   return rows.map((r) => r.subdistrict_code);
 }
 
@@ -356,8 +358,8 @@ async function scanSearch(scope: Scope, searchBy: AreaSearchLevel | undefined, n
   const columns = searchBy ? [SEARCH_LEVEL_COLUMN[searchBy]] : Object.values(SEARCH_LEVEL_COLUMN);
   const base = scope.db.selectFrom('areas').where(({ or, ref }) => or(columns.map((c) => scope.dialect.containsLowerCase(ref(c), needle))));
   const [rows, count] = await Promise.all([
-    base.select(VIEW_COLUMNS).orderBy('subdistrict_code').limit(page.perPage).offset(pageOffset(page)).execute(),
-    base.select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    execute(scope, base.select(VIEW_COLUMNS).orderBy('subdistrict_code').limit(page.perPage).offset(pageOffset(page))),
+    executeTakeFirstOrThrow(scope, base.select(({ fn }) => fn.countAll<number>().as('n'))),
   ]);
   return { rows: rows.map(toAreaRecord), total: Number(count.n) };
 }

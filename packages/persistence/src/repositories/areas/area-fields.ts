@@ -1,6 +1,7 @@
-// The fields of an area as the import reads them, the lower-cased columns search reads, and what
-// the area import hands a dialect's AreaStore (see ../dialects/sql-dialect.ts) to write.
-import type { AreaRegionLevel } from '../schema/index.js';
+// The fields of an area as the import reads them, the lower-cased columns search reads, and the
+// AreaStore each database implements (one file per dialect here, chosen in area-store.ts).
+import type { AreaRegionLevel } from '../../schema/index.js';
+import type { Scope, Tx } from '../../transaction.js';
 
 /** The canonical fields of one area, as the import reads them. */
 export const AREA_FIELDS = [
@@ -68,3 +69,26 @@ export const AREA_INSERT_COLUMNS = [...AREA_FIELDS, ...SEARCH_COLUMNS.map(([colu
 
 /** The stored columns an import compares a record with. */
 export const STORED_AREA_COLUMNS = ['region_id', ...AREA_FIELDS, 'subdistrict_search'] as const;
+
+/**
+ * The area search's substring matching and the area import's batch writes, which each database
+ * does its own way (everything else about areas is in area-repository.ts).
+ */
+export interface AreaStore {
+  /** A needle shorter than this cannot use the substring index; the repository scans instead. */
+  readonly shortestIndexedNeedle: number;
+  /** Regions of `levels` whose lower-cased name contains `needle` (shortestIndexedNeedle or more characters). */
+  matchRegions(scope: Scope, levels: readonly AreaRegionLevel[], needle: string): Promise<RegionMatch[]>;
+  /** Subdistrict codes of the villages whose lower-cased name contains `needle`. */
+  matchVillageCodes(scope: Scope, needle: string): Promise<string[]>;
+  /** The stored areas among `codes`, by code, in the batch's transaction. */
+  existingAreas(tx: Tx, codes: readonly string[]): Promise<Map<string, StoredArea>>;
+  /** Inserts new areas, and indexes them for search, in the batch's transaction. */
+  insertAreas(tx: Tx, records: readonly AreaImportRow[], at: string): Promise<void>;
+  /** Rewrites `fields` (plus the search columns and updated_at) of existing areas, and their index entries. */
+  updateAreas(tx: Tx, updates: readonly AreaUpdate[], fields: readonly (keyof AreaImportRow)[], at: string): Promise<void>;
+  insertRegions(tx: Tx, regions: readonly RegionInsert[]): Promise<void>;
+  /** Sets the name and adds `added` villages to the count of existing regions. */
+  updateRegions(tx: Tx, regions: readonly RegionUpdate[]): Promise<void>;
+}
+

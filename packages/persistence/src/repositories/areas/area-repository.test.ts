@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, openTestDatabase, readAreaRecords, sharedAreasAvailable, testDialects } from '../testing/index.js';
+import { type TestDatabase, openTestDatabase, readAreaRecords, sharedAreasAvailable, testDialects } from '../../testing/index.js';
 import { type AreaImportRow, type AreaSearch, findArea, hasAreas, searchAreas, upsertAreaBatch } from './area-repository.js';
 
 const dialects = await testDialects();

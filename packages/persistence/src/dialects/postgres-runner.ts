@@ -1,0 +1,172 @@
+// PostgreSQL as this product drives it, over pg's public API: a pool; a statement outside any
+// transaction borrows a connection and gives it back; a transaction holds one connection for its
+// life (BEGIN, its statements, COMMIT or ROLLBACK). Fixed-shape data statements are named
+// prepared statements (`client.query({ name, text, values })`): PostgreSQL parses and plans an
+// unnamed statement on every execution, a named one once per connection (the inventory benchmark
+// measured 2 to 3 times less server CPU per request). Bounded per connection: statements with
+// variable shapes (IN lists, multi-row inserts) stop being named once the connection holds
+// MAX_NAMED_PER_CONNECTION of them. A connection in an unknown state (a query left unanswered past
+// pg's `query_timeout`, a failed ROLLBACK) is destroyed through `release(error)`, never reused.
+import { createHash } from 'node:crypto';
+import { CompiledQuery, type QueryResult } from 'kysely';
+import type pg from 'pg';
+import {
+  type DatabaseConnections,
+  type DatabaseEvents,
+  type DatabaseRunner,
+  type OpenTransaction,
+  type StatementRunner,
+  inTransaction,
+  transactionEnded,
+} from '../execution/statement-runner.js';
+
+const MAX_NAMED_PER_CONNECTION = 400;
+const MAX_TEXT_LENGTH = 8000;
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
+
+/** Names by statement text, shared by every connection (a hash per query costs more than the lookup). */
+const namesByText = new Map<string, string>();
+const MAX_REMEMBERED_NAMES = 2000;
+
+function nameOf(text: string): string {
+  let name = namesByText.get(text);
+  if (name === undefined) {
+    name = `k${createHash('sha1').update(text).digest('base64url').slice(0, 22)}`;
+    if (namesByText.size < MAX_REMEMBERED_NAMES) namesByText.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * The names each connection has prepared (a connection that is destroyed takes its set with it).
+ * `statementName` gives a data statement its name while the connection has room for it.
+ */
+export class StatementNames {
+  readonly #named = new WeakMap<object, Set<string>>();
+
+  /** The name `text` runs under on `connection`, or undefined when it stays unnamed. */
+  statementName(connection: object, text: string): string | undefined {
+    if (text.length > MAX_TEXT_LENGTH || !DATA_STATEMENT.test(text)) return undefined;
+    let named = this.#named.get(connection);
+    if (!named) this.#named.set(connection, (named = new Set()));
+    const name = nameOf(text);
+    if (named.has(name)) return name;
+    if (named.size >= MAX_NAMED_PER_CONNECTION) return undefined;
+    named.add(name);
+    return name;
+  }
+}
+
+const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+/** pg's error for a query that got no answer within `query_timeout`; the connection is then in an unknown state. */
+const isReadTimeout = (error: unknown): boolean => error instanceof Error && error.message === 'Query read timeout';
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+/** The runner of one pg pool (opened by the PostgreSQL dialect with its type parsers and deadlines). */
+export class PostgresRunner implements DatabaseRunner {
+  readonly #pool: pg.Pool;
+  readonly #names = new StatementNames();
+  readonly #onQuery: DatabaseEvents['onQuery'];
+  readonly #onQueryError: DatabaseEvents['onQueryError'];
+  /** Connections that must be destroyed rather than given back. */
+  readonly #broken = new WeakMap<pg.PoolClient, Error>();
+  #destroyed: Promise<void> | undefined;
+
+  constructor(pool: pg.Pool, events: DatabaseEvents) {
+    this.#pool = pool;
+    this.#onQuery = events.onQuery;
+    this.#onQueryError = events.onQueryError;
+  }
+
+  async #connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.#pool.connect();
+    } catch (error) {
+      this.#onQueryError?.(error);
+      throw error;
+    }
+  }
+
+  /** Runs `compiled` on `client`, named when it may be, and reports it. */
+  async #runOn<R>(client: pg.PoolClient, compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const text = compiled.sql;
+    const values = compiled.parameters as unknown[];
+    const name = this.#names.statementName(client, text);
+    try {
+      const { command, rowCount, rows } = await client.query(name === undefined ? { text, values } : { name, text, values });
+      this.#onQuery?.(text, compiled.parameters);
+      return { rows: (rows ?? []) as R[], ...(AFFECTING.has(command) ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}) };
+    } catch (error) {
+      if (isReadTimeout(error)) this.#broken.set(client, asError(error));
+      this.#onQueryError?.(error);
+      throw error;
+    }
+  }
+
+  /** Gives `client` back to the pool, or destroys it when its state is unknown. */
+  #release(client: pg.PoolClient, error?: Error): void {
+    client.release(error ?? this.#broken.get(client));
+  }
+
+  async run<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const client = await this.#connect();
+    try {
+      return await this.#runOn<R>(client, compiled);
+    } finally {
+      this.#release(client);
+    }
+  }
+
+  transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T> {
+    return inTransaction(() => this.begin(), work);
+  }
+
+  /** One pooled connection for the transaction's life; a connection whose ROLLBACK failed is destroyed. */
+  async begin(): Promise<OpenTransaction> {
+    const client = await this.#connect();
+    try {
+      await this.#runOn(client, BEGIN);
+    } catch (error) {
+      this.#release(client, asError(error));
+      throw error;
+    }
+    let open = true;
+    const rollback = async (): Promise<void> => {
+      if (!open) return;
+      open = false;
+      let broken = this.#broken.get(client);
+      // A connection still waiting for an abandoned answer would queue ROLLBACK behind it: destroy it instead.
+      if (!broken) await this.#runOn(client, ROLLBACK).catch((error: unknown) => (broken = asError(error)));
+      this.#release(client, broken);
+    };
+    return {
+      run: <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => (open ? this.#runOn<R>(client, compiled) : Promise.reject(transactionEnded())),
+      commit: async () => {
+        if (!open) throw transactionEnded();
+        try {
+          await this.#runOn(client, COMMIT);
+        } catch (error) {
+          await rollback();
+          throw error;
+        }
+        open = false;
+        this.#release(client);
+      },
+      rollback,
+    };
+  }
+
+  connections(): DatabaseConnections {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount };
+  }
+
+  destroy(): Promise<void> {
+    this.#destroyed ??= this.#pool.end();
+    return this.#destroyed;
+  }
+}

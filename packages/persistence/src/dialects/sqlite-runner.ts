@@ -1,0 +1,214 @@
+// SQLite as this product drives it, over better-sqlite3's public API: one connection per process,
+// shared through an asynchronous queue; statements prepared once and kept (bounded); write
+// transactions that take the write lock at BEGIN (BEGIN IMMEDIATE), so none fails on a lock
+// upgrade halfway. While another process holds that lock, a beginning transaction waits
+// asynchronously and lets go of the connection meanwhile: reads, timers and request deadlines go
+// on, and each waiting writer gives up after its own lock wait with SQLITE_BUSY (503).
+// better-sqlite3 is synchronous, so SQLite's own busy wait would stop the whole process; it is
+// kept to a few milliseconds. And because it is synchronous, a statement that overtakes no one
+// (the connection is free, or held by the caller's own transaction) runs at once and answers
+// synchronously, without a promise per layer: on the hot endpoints those cost more than SQLite
+// spends executing.
+import { setTimeout as sleep } from 'node:timers/promises';
+import type BetterSqlite3 from 'better-sqlite3';
+import { CompiledQuery, type QueryResult } from 'kysely';
+import {
+  type DatabaseConnections,
+  type DatabaseEvents,
+  type DatabaseRunner,
+  type OpenTransaction,
+  type StatementRunner,
+  inTransaction,
+  transactionEnded,
+} from '../execution/statement-runner.js';
+
+/** Hands the one connection to one user at a time, in arrival order. */
+export class ConnectionQueue {
+  #held = false;
+  readonly #waiting: (() => void)[] = [];
+
+  /** True when no one holds the connection: a caller may use it now, synchronously, without queueing. */
+  get free(): boolean {
+    return !this.#held;
+  }
+
+  lock(): Promise<void> {
+    if (!this.#held) {
+      this.#held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.#waiting.push(resolve));
+  }
+
+  unlock(): void {
+    const next = this.#waiting.shift();
+    if (next) next();
+    else this.#held = false;
+  }
+}
+
+/** Statements kept per connection; past this the oldest one goes (the hot ones come straight back). */
+const STATEMENT_CACHE_SIZE = 500;
+
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+
+const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
+
+/**
+ * The runner of one better-sqlite3 handle (opened by `openSqlite`); `lockWaitMs` bounds how long a
+ * write transaction waits for another process's write lock.
+ */
+export class SqliteRunner implements DatabaseRunner {
+  readonly #raw: BetterSqlite3.Database;
+  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #queue = new ConnectionQueue();
+  readonly #lockWaitMs: number;
+  readonly #onQuery: DatabaseEvents['onQuery'];
+  readonly #onQueryError: DatabaseEvents['onQueryError'];
+
+  constructor(raw: BetterSqlite3.Database, lockWaitMs: number, events: DatabaseEvents) {
+    this.#raw = raw;
+    this.#lockWaitMs = lockWaitMs;
+    this.#onQuery = events.onQuery;
+    this.#onQueryError = events.onQueryError;
+  }
+
+  #prepare(text: string): BetterSqlite3.Statement {
+    let statement = this.#statements.get(text);
+    if (!statement) {
+      statement = this.#raw.prepare(text);
+      if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
+        const oldest = this.#statements.keys().next().value;
+        if (oldest !== undefined) this.#statements.delete(oldest);
+      }
+      this.#statements.set(text, statement);
+    }
+    return statement;
+  }
+
+  /** Runs `compiled` now on the connection (its caller holds it, or no one does), reporting it. */
+  #runNow<R>(compiled: CompiledQuery): QueryResult<R> {
+    let result: QueryResult<R>;
+    try {
+      const statement = this.#prepare(compiled.sql);
+      const parameters = compiled.parameters as unknown[];
+      if (statement.reader) {
+        result = { rows: statement.all(...parameters) as R[] };
+      } else {
+        const { changes, lastInsertRowid } = statement.run(...parameters);
+        result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+      }
+    } catch (error) {
+      this.#onQueryError?.(error);
+      throw error;
+    }
+    this.#onQuery?.(compiled.sql, compiled.parameters);
+    return result;
+  }
+
+  /**
+   * At once (synchronously) while no one holds the connection: that overtakes no one. Otherwise
+   * queued behind the holder (a transaction), so it never sees that transaction's uncommitted rows.
+   */
+  run<R>(compiled: CompiledQuery): QueryResult<R> | Promise<QueryResult<R>> {
+    if (this.#queue.free) return this.#runNow<R>(compiled);
+    return this.#queue.lock().then(() => {
+      try {
+        return this.#runNow<R>(compiled);
+      } finally {
+        this.#queue.unlock();
+      }
+    });
+  }
+
+  transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T> {
+    return inTransaction(() => this.begin(), work);
+  }
+
+  /**
+   * A write transaction on the one connection: queued behind its holder, BEGIN IMMEDIATE waiting
+   * out another process's write lock (letting go of the connection meanwhile). Its statements run
+   * at once: the transaction holds the connection until it commits or rolls back.
+   */
+  async begin(): Promise<OpenTransaction> {
+    await this.#queue.lock();
+    try {
+      await this.#beginImmediate();
+    } catch (error) {
+      this.#queue.unlock();
+      throw error;
+    }
+    let open = true;
+    const end = () => {
+      if (!open) return false;
+      open = false;
+      this.#queue.unlock();
+      return true;
+    };
+    return {
+      run: <R>(compiled: CompiledQuery) => {
+        if (!open) throw transactionEnded();
+        return this.#runNow<R>(compiled);
+      },
+      commit: async () => {
+        if (!open) throw transactionEnded();
+        try {
+          this.#runNow(COMMIT);
+        } catch (error) {
+          this.#rollbackNow();
+          end();
+          throw error;
+        }
+        end();
+      },
+      rollback: async () => {
+        if (!open) return;
+        this.#rollbackNow();
+        end();
+      },
+    };
+  }
+
+  /** Rolls back what is open; SQLite may have rolled back already (some errors end a transaction). */
+  #rollbackNow(): void {
+    if (!this.#raw.inTransaction) return;
+    try {
+      this.#runNow(ROLLBACK);
+    } catch {
+      // Reported already; the connection is left without a transaction either way.
+    }
+  }
+
+  async #beginImmediate(): Promise<void> {
+    const giveUpAt = Date.now() + this.#lockWaitMs;
+    let pause = 2;
+    for (;;) {
+      try {
+        this.#prepare(BEGIN.sql).run();
+        this.#onQuery?.(BEGIN.sql, BEGIN.parameters);
+        return;
+      } catch (error) {
+        if (!isBusy(error) || Date.now() + pause > giveUpAt) {
+          this.#onQueryError?.(error);
+          throw error;
+        }
+      }
+      // Another process writes: let the connection serve others while this transaction waits.
+      this.#queue.unlock();
+      await sleep(pause);
+      await this.#queue.lock();
+      pause = Math.min(pause * 2, 50);
+    }
+  }
+
+  // One handle, serialised by the queue: nothing to pool, nothing to wait for that a gauge could show.
+  connections(): DatabaseConnections {
+    return { total: 1, idle: 1, waiting: 0 };
+  }
+
+  async destroy(): Promise<void> {
+    if (this.#raw.open) this.#raw.close();
+  }
+}

@@ -1,0 +1,80 @@
+// How a database runs statements: one runner per open database, implemented once per dialect
+// (dialects/*-runner.ts) over its driver's public API. Every
+// statement of the process ends here, whether a repository sent it (execute.ts), a prepared
+// query, or Kysely itself (migrations, tests; see kysely-bridge.ts).
+import type { CompiledQuery, QueryResult } from 'kysely';
+
+/** A statement's result: synchronous when the database answered at once (an embedded database). */
+export type RunResult<R> = QueryResult<R> | Promise<QueryResult<R>>;
+
+/** Runs one compiled statement; what a scope (a database or one transaction) carries. */
+export interface StatementRunner {
+  /**
+   * Runs `compiled` and reports it to the database's events (once). May throw synchronously with
+   * the driver's own error when it answered at once.
+   */
+  run<R>(compiled: CompiledQuery): RunResult<R>;
+}
+
+/** One open transaction: its statements run on its own connection until it commits or rolls back. */
+export interface OpenTransaction extends StatementRunner {
+  /** Commits; when COMMIT fails, the transaction is rolled back (or its connection destroyed) and the error thrown. */
+  commit(): Promise<void>;
+  /** Rolls back; never throws: a connection that cannot roll back is destroyed instead. Safe to call twice. */
+  rollback(): Promise<void>;
+}
+
+/** An open database's statement runner. */
+export interface DatabaseRunner extends StatementRunner {
+  /** `work` in one transaction: commit when it returns, rollback when it throws. */
+  transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T>;
+  /** A transaction whose end the caller decides (Kysely's transactions, for the Migrator). Prefer `transaction`. */
+  begin(): Promise<OpenTransaction>;
+  /** How its connections are used right now (metrics); cheap. */
+  connections(): DatabaseConnections;
+  /** Closes every connection. Idempotent. */
+  destroy(): Promise<void>;
+}
+
+/** Where a database reports statements and connections it lost (they are replaced; nothing else needs doing). */
+export interface DatabaseEvents {
+  logger?: { warn(details: object, message: string): void };
+  /** Every statement as the driver receives it (tests and benchmarks compare the SQL sent). */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** Every statement the database refused or did not answer (metrics count them by `classifyDatabaseError`). */
+  onQueryError?: (error: unknown) => void;
+}
+
+/** How the connections of an open database are used right now (what a metrics scrape reports). */
+export interface DatabaseConnections {
+  /** Connections open (an embedded database: its one handle). */
+  readonly total: number;
+  /** Open and not lent to a query or transaction. */
+  readonly idle: number;
+  /** Callers waiting for a connection. */
+  readonly waiting: number;
+}
+
+/**
+ * `work` in the transaction `begin` opens: commit when it returns, rollback when it throws (or
+ * when the commit fails). The one shape of a transaction every runner shares.
+ *
+ * @example transaction: (work) => inTransaction(() => this.begin(), work)
+ */
+export async function inTransaction<T>(begin: () => Promise<OpenTransaction>, work: (tx: StatementRunner) => Promise<T>): Promise<T> {
+  const tx = await begin();
+  let result: T;
+  try {
+    result = await work(tx);
+  } catch (error) {
+    await tx.rollback();
+    throw error;
+  }
+  await tx.commit();
+  return result;
+}
+
+/** The error of a statement sent to a transaction that has ended already. */
+export function transactionEnded(): Error {
+  return new Error('this transaction has ended: its statements must run inside withTransaction’s work');
+}
