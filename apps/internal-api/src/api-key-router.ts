@@ -9,10 +9,18 @@ import { protectedProcedure, router } from './trpc.js';
 
 const keyRef = z.strictObject({ partnerId: idInput, keyId: idInput });
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const apiKeyInputs = {
+  create: z.strictObject({ partnerId: idInput, environment: z.enum(['live', 'test']), label: safeText.trim().max(100).optional() }),
+  list: z.strictObject({ partnerId: idInput }),
+  rotate: keyRef,
+  revoke: keyRef,
+};
+
 export const apiKeyRouter = router({
   /** A new key: `pk_live_…` or `pk_test_…`. `secret` is shown here once and can never be read again. */
   create: protectedProcedure
-    .input(z.strictObject({ partnerId: idInput, environment: z.enum(['live', 'test']), label: safeText.trim().max(100).optional() }))
+    .input(apiKeyInputs.create)
     .mutation(async ({ ctx, input }) => {
       await requirePartner(ctx.database, input.partnerId);
       const { environment, label } = input;
@@ -21,20 +29,20 @@ export const apiKeyRouter = router({
 
   /** The partner's keys, revoked ones included: prefix, last 4 characters, label and dates only. */
   list: protectedProcedure
-    .input(z.strictObject({ partnerId: idInput }))
+    .input(apiKeyInputs.list)
     .query(async ({ ctx, input }) => {
       await requirePartner(ctx.database, input.partnerId);
       return listApiKeys(ctx.database, input.partnerId);
     }),
 
   /** A new key of the same environment and label, and the old one revoked, together. Rotating a revoked key: CONFLICT. */
-  rotate: protectedProcedure.input(keyRef).mutation(async ({ ctx, input }) => {
+  rotate: protectedProcedure.input(apiKeyInputs.rotate).mutation(async ({ ctx, input }) => {
     await requirePartner(ctx.database, input.partnerId);
     return rotateApiKey(ctx.database, input.partnerId, input.keyId, ctx.now());
   }),
 
   /** Revokes the key at once; revoking twice keeps the first time. */
-  revoke: protectedProcedure.input(keyRef).mutation(async ({ ctx, input }) => {
+  revoke: protectedProcedure.input(apiKeyInputs.revoke).mutation(async ({ ctx, input }) => {
     await requirePartner(ctx.database, input.partnerId);
     return revokeApiKey(ctx.database, input.partnerId, input.keyId, ctx.now());
   }),

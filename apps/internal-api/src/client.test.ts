@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InboundStatus, TransferStatus } from '@pits/domain';
 import type { TRPCClient } from '@trpc/client';
@@ -36,6 +36,15 @@ describe('the client subpath', () => {
   it("names the router as a client sees it through tRPC's exported types, never its `_def` internals", () => {
     const source = readFileSync(join(here, 'client-router.ts'), 'utf8').replace(/^\s*(\/\/|\*|\/\*\*).*$/gm, '');
     expect(source).not.toMatch(/\b_def\b|\b_config\b|\$types/);
+  });
+
+  it("no source of the internal API or its published client names tRPC's internals, tests included", () => {
+    const roots = [here, join(here, '..', '..', '..', 'packages', 'internal-api-client', 'src')];
+    const files = roots.flatMap((root) => readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => /\.[cm]?[jt]sx?$/.test(f)).map((f) => join(root, f)));
+    expect(files).toContain(join(roots[1]!, 'index.ts'));
+    expect(files).toContain(join(here, 'testing', 'test-api.ts'));
+    const naming = files.filter((file) => file !== import.meta.filename && /\b_def\b|\b_config\b|\$types/.test(readFileSync(file, 'utf8')));
+    expect(naming).toEqual([]);
   });
 
   it('builds a client for a base URL or a /trpc URL without contacting the server', () => {

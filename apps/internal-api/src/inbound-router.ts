@@ -101,6 +101,14 @@ function onLineFields(error: unknown): unknown {
 
 const shipmentRef = z.strictObject({ tenantId, id: idInput });
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const inboundInputs = {
+  create: createInput,
+  cancel: shipmentRef,
+  list: z.strictObject({ tenantId, status: z.enum(INBOUND_STATUSES).optional(), locationId: idInput.optional(), ...pageFields }),
+  byId: shipmentRef,
+};
+
 export const inboundRouter = router({
   /**
    * A pending shipment to the tenant's location, one line per product (1 to 500 lines, no product
@@ -109,7 +117,7 @@ export const inboundRouter = router({
    * that is not the tenant's: BAD_REQUEST on `locationId` / `lines[i].productId`; a code the tenant
    * already uses: BAD_REQUEST on `code`.
    */
-  create: protectedProcedure.input(createInput).mutation(async ({ ctx, input }) => {
+  create: protectedProcedure.input(inboundInputs.create).mutation(async ({ ctx, input }) => {
     await requireTenant(ctx.database, input.tenantId);
     try {
       const created = await createInbound(
@@ -144,14 +152,14 @@ export const inboundRouter = router({
    * `inbound.status_changed` event. Anything but pending: CONFLICT, kind INVALID_STATE. Unknown or
    * another tenant's: NOT_FOUND on `id`.
    */
-  cancel: protectedProcedure.input(shipmentRef).mutation(async ({ ctx, input }) => {
+  cancel: protectedProcedure.input(inboundInputs.cancel).mutation(async ({ ctx, input }) => {
     await requireTenant(ctx.database, input.tenantId);
     return toInboundOutput(await cancelInbound(ctx.database, { tenantId: input.tenantId, id: input.id, actor: INTERNAL_ACTOR }, ctx.now()));
   }),
 
   /** A page of the tenant's shipments, newest first; `status` and `locationId` filter exactly. Unknown tenant: NOT_FOUND on `tenantId`. */
   list: protectedProcedure
-    .input(z.strictObject({ tenantId, status: z.enum(INBOUND_STATUSES).optional(), locationId: idInput.optional(), ...pageFields }))
+    .input(inboundInputs.list)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const { rows, total } = await listInbounds(ctx.database, input.tenantId, { status: input.status, locationId: input.locationId }, input);
@@ -159,7 +167,7 @@ export const inboundRouter = router({
     }),
 
   /** One shipment with its lines; unknown or another tenant's: NOT_FOUND on `id`. */
-  byId: protectedProcedure.input(shipmentRef).query(async ({ ctx, input }) => {
+  byId: protectedProcedure.input(inboundInputs.byId).query(async ({ ctx, input }) => {
     await requireTenant(ctx.database, input.tenantId);
     const shipment = await findInbound(ctx.database, input.tenantId, input.id);
     if (!shipment) throw new AppError(domainError('NOT_FOUND', `inbound shipment ${input.id} does not exist`, { field: 'id' }));

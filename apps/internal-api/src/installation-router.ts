@@ -10,20 +10,27 @@ import { protectedProcedure, router } from './trpc.js';
 
 const pair = { tenantId, partnerId: idInput };
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const installationInputs = {
+  grant: z.strictObject(pair),
+  withdraw: z.strictObject({ ...pair, reason: textField({ trim: true, min: 1, max: 500 }).optional() }),
+  list: z.strictObject({ tenantId: tenantId.optional(), partnerId: idInput.optional(), ...pageFields }).prefault({}),
+};
+
 export const installationRouter = router({
   /** The tenant lets the partner connect. Idempotent; after a withdrawal it makes the grant stand again. Unknown tenant or partner: NOT_FOUND. */
   grant: protectedProcedure
-    .input(z.strictObject(pair))
+    .input(installationInputs.grant)
     .mutation(({ ctx, input }) => grantAccess(ctx.database, input, ctx.now())),
 
   /** The tenant withdraws the partner's access: the grant stops standing and the installation ends now. No grant: NOT_FOUND. */
   withdraw: protectedProcedure
-    .input(z.strictObject({ ...pair, reason: textField({ trim: true, min: 1, max: 500 }).optional() }))
+    .input(installationInputs.withdraw)
     .mutation(({ ctx, input }) => withdrawAccess(ctx.database, input, ctx.now())),
 
   /** Grants, with where each installation stands, filtered by tenant and/or partner; paged. */
   list: protectedProcedure
-    .input(z.strictObject({ tenantId: tenantId.optional(), partnerId: idInput.optional(), ...pageFields }).prefault({}))
+    .input(installationInputs.list)
     .query(async ({ ctx, input }) => {
       const { rows, total } = await listGrants(ctx.database, { tenantId: input.tenantId, partnerId: input.partnerId }, { limit: input.perPage, offset: pageOffset(input) });
       return { grants: rows, pagination: paginationOf(total, input, rows.length) };

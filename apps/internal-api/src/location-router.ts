@@ -74,10 +74,17 @@ function codeTaken(error: unknown, field: string, code: string | undefined): unk
   return new AppError(domainError('VALIDATION_ERROR', `location code ${code ?? ''} is taken for this tenant`, { field, issue: 'is taken for this tenant' }));
 }
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const locationInputs = {
+  create: locationFields.partial().required({ code: true, name: true }).extend({ tenantId }),
+  update: z.strictObject({ tenantId, id: idInput, changes: locationFields.partial() }),
+  list: z.strictObject({ tenantId, ...pageFields }),
+};
+
 export const locationRouter = router({
   /** A new location of the tenant: `code` and `name` required, the rest defaulted. Unknown tenant: NOT_FOUND on `tenantId`. */
   create: protectedProcedure
-    .input(locationFields.partial().required({ code: true, name: true }).extend({ tenantId }))
+    .input(locationInputs.create)
     .mutation(async ({ ctx, input }) => {
       const { tenantId: id, code, name, ...rest } = input;
       await requireTenant(ctx.database, id);
@@ -90,7 +97,7 @@ export const locationRouter = router({
 
   /** Changes the given fields of a location; absent fields stay. Unknown tenant or location: NOT_FOUND. */
   update: protectedProcedure
-    .input(z.strictObject({ tenantId, id: idInput, changes: locationFields.partial() }))
+    .input(locationInputs.update)
     .mutation(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       try {
@@ -102,7 +109,7 @@ export const locationRouter = router({
 
   /** A page of the tenant's locations by id. Unknown tenant: NOT_FOUND on `tenantId`. */
   list: protectedProcedure
-    .input(z.strictObject({ tenantId, ...pageFields }))
+    .input(locationInputs.list)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const { rows, total } = await listLocations(ctx.database, input.tenantId, input);

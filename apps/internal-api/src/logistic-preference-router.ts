@@ -34,15 +34,20 @@ const preferenceFields = z.strictObject({
   accountName: safeText.max(200).nullable(),
 });
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const logisticPreferenceInputs = {
+  create: preferenceFields
+    .partial()
+    .required({ logisticProviderId: true, logisticProviderName: true, username: true, password: true, apiKey: true, apiSecret: true })
+    .extend({ tenantId, availableServiceTypes: preferenceFields.shape.availableServiceTypes.default({}) }),
+  update: z.strictObject({ tenantId, id: idInput, changes: preferenceFields.partial() }),
+  list: z.strictObject({ tenantId, ...pageFields }),
+};
+
 export const logisticPreferenceRouter = router({
   /** A new preference; the four credentials are required (may be empty) and returned masked. Unknown tenant: NOT_FOUND on `tenantId`. */
   create: protectedProcedure
-    .input(
-      preferenceFields
-        .partial()
-        .required({ logisticProviderId: true, logisticProviderName: true, username: true, password: true, apiKey: true, apiSecret: true })
-        .extend({ tenantId, availableServiceTypes: preferenceFields.shape.availableServiceTypes.default({}) }),
-    )
+    .input(logisticPreferenceInputs.create)
     .mutation(async ({ ctx, input }) => {
       const { tenantId: id, logisticProviderId, logisticProviderName, availableServiceTypes, username, password, apiKey, apiSecret, ...rest } = input;
       await requireTenant(ctx.database, id);
@@ -58,7 +63,7 @@ export const logisticPreferenceRouter = router({
 
   /** Changes the given fields; a given credential is re-encrypted. Unknown tenant or preference: NOT_FOUND. */
   update: protectedProcedure
-    .input(z.strictObject({ tenantId, id: idInput, changes: preferenceFields.partial() }))
+    .input(logisticPreferenceInputs.update)
     .mutation(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       return updateLogisticPreference(ctx.database, ctx.cipher, input.tenantId, input.id, definedOnly(input.changes), INTERNAL_ACTOR, ctx.now());
@@ -66,7 +71,7 @@ export const logisticPreferenceRouter = router({
 
   /** A page of the tenant's preferences by id, credentials masked. Unknown tenant: NOT_FOUND on `tenantId`. */
   list: protectedProcedure
-    .input(z.strictObject({ tenantId, ...pageFields }))
+    .input(logisticPreferenceInputs.list)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const { rows, total } = await listLogisticPreferences(ctx.database, ctx.cipher, input.tenantId, input);

@@ -16,10 +16,18 @@ export async function requirePartner(scope: Scope, partnerId: number): Promise<v
 /** `small`, `medium` or `large`: decides the partner's rate limit. */
 export const partnerTier = z.enum(['small', 'medium', 'large']);
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`); `null`: it takes none. */
+export const partnerInputs = {
+  create: z.strictObject({ name: safeText.trim().min(1).max(200), email: z.email().max(320), tier: partnerTier }),
+  list: null,
+  byId: z.strictObject({ id: idInput }),
+  setTier: z.strictObject({ id: idInput, tier: partnerTier }),
+};
+
 export const partnerRouter = router({
   /** A new partner; its public `appId`/`appKey` are generated. */
   create: protectedProcedure
-    .input(z.strictObject({ name: safeText.trim().min(1).max(200), email: z.email().max(320), tier: partnerTier }))
+    .input(partnerInputs.create)
     .mutation(({ ctx, input }) => createPartner(ctx.database, input, ctx.now())),
 
   /** Every partner, by id. */
@@ -27,11 +35,11 @@ export const partnerRouter = router({
 
   /** One partner; unknown id: NOT_FOUND on `id`. */
   byId: protectedProcedure
-    .input(z.strictObject({ id: idInput }))
+    .input(partnerInputs.byId)
     .query(({ ctx, input }) => getPartner(ctx.database, input.id)),
 
   /** Changes the partner's tier; unknown id: NOT_FOUND on `id`. */
   setTier: protectedProcedure
-    .input(z.strictObject({ id: idInput, tier: partnerTier }))
+    .input(partnerInputs.setTier)
     .mutation(({ ctx, input }) => setPartnerTier(ctx.database, input.id, input.tier, ctx.now())),
 });

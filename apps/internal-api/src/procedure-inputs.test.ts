@@ -1,11 +1,15 @@
 // Input that is never accepted (docs/input-rules.md), through every procedure of the internal API: text
 // with NUL or unpaired surrogates in any field, dates outside years 1900 to 9999, prototype keys.
-// The table is read from the router itself, so a new text field gets the check without a new test.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The table is read from `procedureInputs`, the schemas the routers parse with, which must name every
+// procedure of the router: a new text field gets the check without a new test.
+import type { inferRouterInputs } from '@trpc/server';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { testDialects } from '@pits/persistence/testing';
-import { appRouter } from './router.js';
+import { type AppRouter, type ProcedureInputs, appRouter, procedureInputs } from './router.js';
+import { procedurePaths } from './testing/procedure-paths.js';
 import { type TestApi, openTestApi, refusal } from './testing/test-api.js';
+import { protectedProcedure, router } from './trpc.js';
 
 type JsonSchema = {
   type?: string | string[];
@@ -32,10 +36,25 @@ function only(path: (string | number)[], value: unknown): unknown {
   return path.reduceRight<unknown>((inner, key) => (typeof key === 'number' ? [inner] : { [key]: inner }), value);
 }
 
-const procedures = Object.entries(appRouter._def.procedures).flatMap(([name, procedure]) => {
-  const input = (procedure as unknown as { _def: { inputs: unknown[] } })._def.inputs[0];
-  return input instanceof z.ZodType ? [{ name, input }] : [];
-});
+/** The inputs of every procedure by sub-router, as the schemas of a map of them accept them; null: none. */
+type InputsOfMap<M> = { [R in keyof M]: { [P in keyof M[R]]: M[R][P] extends z.ZodType ? z.input<M[R][P]> : null } };
+
+/**
+ * A procedure's input as tRPC types it, written as a schema would accept it: tRPC adds `void` to an
+ * input that may be left out, and types no input as `void` alone (null here).
+ */
+type AsSchemaInput<X> = [Exclude<X, void>] extends [never] ? null : undefined extends X ? Exclude<X, void> | undefined : X;
+
+/** The inputs of every procedure of the router by sub-router, as its schemas would accept them. */
+type RouterInputs = inferRouterInputs<AppRouter>;
+type RouterSchemaInputs = { [R in keyof RouterInputs]: { [P in keyof RouterInputs[R]]: AsSchemaInput<RouterInputs[R][P]> } };
+
+/** Every procedure by path (`partners.create`), with its input's schema or null when it takes none. */
+const byResource: Record<string, Record<string, z.ZodType | null>> = procedureInputs;
+const inputsByPath = Object.entries(byResource).flatMap(([resource, inputs]) => Object.entries(inputs).map(([name, input]) => ({ name: `${resource}.${name}`, input })));
+
+/** Every procedure that takes input, with the schema it parses it with. */
+const procedures = inputsByPath.flatMap(({ name, input }) => (input === null ? [] : [{ name, input }]));
 
 const textCases = procedures.flatMap(({ name, input }) => {
   const json = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -47,6 +66,43 @@ const textCases = procedures.flatMap(({ name, input }) => {
       ] as const
     ).map(([what, bad, issue]) => [`${name} ${path.join('.')}: ${what}`, { input, path, free, bad, issue }] as const),
   );
+});
+
+describe('the schemas of the procedures (procedureInputs)', () => {
+  it('name every procedure the router serves, and nothing else', () => {
+    const served = procedurePaths(appRouter);
+    expect(served.length).toBeGreaterThan(0);
+    expect(inputsByPath.map(({ name }) => name).sort()).toEqual(served.sort());
+  });
+
+  it('give no schema to the one procedure without input (partners.list), and a schema to every other', () => {
+    expect(inputsByPath.filter(({ input }) => input === null).map(({ name }) => name)).toEqual(['partners.list']);
+    expect(procedures.length).toBe(inputsByPath.length - 1);
+    expectTypeOf<ProcedureInputs['partners']['list']>().toEqualTypeOf<null>();
+    expectTypeOf<ProcedureInputs['partners']['byId']>().toEqualTypeOf<z.ZodType<unknown, { id: number }>>();
+  });
+
+  // Checked by the compiler (npm run typecheck): the map's inputs must equal the router's, so a
+  // procedure missing from it or not in the router, a schema accepting other input than the router's,
+  // or a schema where the procedure takes none fails it. `satisfies ProcedureInputs` in router.ts
+  // refuses a missing procedure and an incompatible schema in the build as well.
+  it('cannot miss a procedure or hold a schema other than the one the procedure parses with', () => {
+    expectTypeOf<InputsOfMap<typeof procedureInputs>>().toEqualTypeOf<RouterSchemaInputs>();
+    const { apiKeys: _apiKeys, ...withoutApiKeys } = procedureInputs;
+    const { setTier: _setTier, ...withoutSetTier } = procedureInputs.partners;
+    expectTypeOf(procedureInputs).toExtend<ProcedureInputs>();
+    expectTypeOf(withoutApiKeys).not.toExtend<ProcedureInputs>();
+    expectTypeOf(withoutSetTier).not.toExtend<ProcedureInputs['partners']>();
+    expectTypeOf({ ...procedureInputs.partners, byId: procedureInputs.tenants.byId }).not.toExtend<ProcedureInputs['partners']>();
+    expectTypeOf({ ...procedureInputs.partners, list: z.strictObject({}) }).not.toExtend<ProcedureInputs['partners']>();
+  });
+
+  it('are checked against paths read from the router object alone: its procedures, at any depth', () => {
+    const noop = protectedProcedure.query(() => null);
+    const nested = router({ ping: noop, outer: router({ inner: router({ deep: noop }), shallow: noop }) });
+    expect(procedurePaths(nested)).toEqual(['ping', 'outer.inner.deep', 'outer.shallow']);
+    expect(procedurePaths(router({}))).toEqual([]);
+  });
 });
 
 describe('every text field of every procedure', () => {

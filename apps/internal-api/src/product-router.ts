@@ -94,10 +94,19 @@ function notFound(what: string, field: string): AppError {
   return new AppError(domainError('NOT_FOUND', `product ${what} does not exist for this tenant`, { field }));
 }
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const productInputs = {
+  create: productFields.partial().required({ sku: true, name: true }).extend({ tenantId }),
+  update: z.strictObject({ tenantId, id: idInput, changes: productFields.partial() }),
+  list: z.strictObject({ tenantId, sku: sku.optional(), ...pageFields }),
+  byId: z.strictObject({ tenantId, id: idInput }),
+  bySku: z.strictObject({ tenantId, sku }),
+};
+
 export const productRouter = router({
   /** A new product of the tenant: `sku` and `name` required, the rest defaulted. A SKU taken: BAD_REQUEST on `sku`. */
   create: protectedProcedure
-    .input(productFields.partial().required({ sku: true, name: true }).extend({ tenantId }))
+    .input(productInputs.create)
     .mutation(async ({ ctx, input }) => {
       const { tenantId: id, sku: code, name, ...rest } = input;
       await requireTenant(ctx.database, id);
@@ -110,7 +119,7 @@ export const productRouter = router({
 
   /** Changes the given fields of a product; absent fields stay. Unknown tenant or product: NOT_FOUND. */
   update: protectedProcedure
-    .input(z.strictObject({ tenantId, id: idInput, changes: productFields.partial() }))
+    .input(productInputs.update)
     .mutation(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       try {
@@ -122,7 +131,7 @@ export const productRouter = router({
 
   /** A page of the tenant's products by id, optionally only the one with exactly `sku`. Unknown tenant: NOT_FOUND on `tenantId`. */
   list: protectedProcedure
-    .input(z.strictObject({ tenantId, sku: sku.optional(), ...pageFields }))
+    .input(productInputs.list)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const { rows, total } = await listProducts(ctx.database, input.tenantId, { skus: input.sku === undefined ? undefined : [input.sku] }, input);
@@ -131,7 +140,7 @@ export const productRouter = router({
 
   /** One product; unknown or another tenant's: NOT_FOUND on `id`. */
   byId: protectedProcedure
-    .input(z.strictObject({ tenantId, id: idInput }))
+    .input(productInputs.byId)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const row = await findProduct(ctx.database, input.tenantId, input.id);
@@ -141,7 +150,7 @@ export const productRouter = router({
 
   /** One product by its exact SKU; unknown: NOT_FOUND on `sku`. */
   bySku: protectedProcedure
-    .input(z.strictObject({ tenantId, sku }))
+    .input(productInputs.bySku)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const row = await findProductBySku(ctx.database, input.tenantId, input.sku);

@@ -119,6 +119,14 @@ async function openingProduct(scope: Scope, tenant: string, input: { productId?:
   return product;
 }
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const stockInputs = {
+  recordOpening: openingInput,
+  levels: z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: safeText.trim().min(1).max(100).optional(), ...pageFields }),
+  ledger: z.strictObject({ tenantId, locationId: idInput, productId: idInput, limit: z.int().min(1).max(100).default(20), cursor: safeText.min(1).max(200).optional() }),
+  checkLedger: z.strictObject({ tenantId: tenantId.optional() }).prefault({}),
+};
+
 export const stockRouter = router({
   /**
    * Adds counted quantities (each > 0, at most 4 places, number or decimal string) to a location's
@@ -126,7 +134,7 @@ export const stockRouter = router({
    * level after. The product is named by `productId` or by `sku`. A location or product of another
    * tenant: BAD_REQUEST on `locationId` / `productId` / `sku`.
    */
-  recordOpening: protectedProcedure.input(openingInput).mutation(async ({ ctx, input }) => {
+  recordOpening: protectedProcedure.input(stockInputs.recordOpening).mutation(async ({ ctx, input }) => {
     await requireTenant(ctx.database, input.tenantId);
     await requireTenantLocation(ctx.database, input.tenantId, input.locationId, 'locationId');
     const productId = (await openingProduct(ctx.database, input.tenantId, input)).id;
@@ -142,7 +150,7 @@ export const stockRouter = router({
 
   /** A page of the tenant's stock levels by location, then product; filters are exact. Unknown tenant: NOT_FOUND on `tenantId`. */
   levels: protectedProcedure
-    .input(z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: safeText.trim().min(1).max(100).optional(), ...pageFields }))
+    .input(stockInputs.levels)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const { rows, total } = await listStockLevels(ctx.database, input.tenantId, { locationId: input.locationId, productIds: listOf(input.productId), skus: listOf(input.sku) }, input);
@@ -155,7 +163,7 @@ export const stockRouter = router({
    * return: BAD_REQUEST on `cursor`.
    */
   ledger: protectedProcedure
-    .input(z.strictObject({ tenantId, locationId: idInput, productId: idInput, limit: z.int().min(1).max(100).default(20), cursor: safeText.min(1).max(200).optional() }))
+    .input(stockInputs.ledger)
     .query(async ({ ctx, input }) => {
       await requireStockKey(ctx.database, input);
       const page = await listStockMovements(ctx.database, input.tenantId, { locationId: input.locationId, productId: input.productId }, { limit: input.limit, cursor: input.cursor });
@@ -167,7 +175,7 @@ export const stockRouter = router({
    * balance. Of one tenant, or of every tenant when `tenantId` is absent.
    */
   checkLedger: protectedProcedure
-    .input(z.strictObject({ tenantId: tenantId.optional() }).prefault({}))
+    .input(stockInputs.checkLedger)
     .query(async ({ ctx, input }) => {
       if (input.tenantId !== undefined) await requireTenant(ctx.database, input.tenantId);
       const mismatches = await findLedgerMismatches(ctx.database, input.tenantId);

@@ -11,10 +11,17 @@ export async function requireTenant(scope: Scope, id: string, field = 'tenantId'
   if (!(await findTenant(scope, id))) throw new AppError(domainError('NOT_FOUND', `tenant ${id} does not exist`, { field }));
 }
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const tenantInputs = {
+  create: z.strictObject({ name: safeText.trim().min(1).max(200), id: tenantId.optional(), tenantType: safeText.trim().min(1).max(50).optional() }),
+  list: pageInput,
+  byId: z.strictObject({ id: tenantId }),
+};
+
 export const tenantRouter = router({
   /** A new tenant. `id` may be given (a UUID the platform already uses); a taken id: BAD_REQUEST on `id`. */
   create: protectedProcedure
-    .input(z.strictObject({ name: safeText.trim().min(1).max(200), id: tenantId.optional(), tenantType: safeText.trim().min(1).max(50).optional() }))
+    .input(tenantInputs.create)
     .mutation(async ({ ctx, input }) => {
       try {
         return await createTenant(ctx.database, { name: input.name, ...definedOnly({ id: input.id, tenantType: input.tenantType }) }, ctx.now());
@@ -25,13 +32,13 @@ export const tenantRouter = router({
     }),
 
   /** A page of tenants, oldest first. */
-  list: protectedProcedure.input(pageInput).query(async ({ ctx, input }) => {
+  list: protectedProcedure.input(tenantInputs.list).query(async ({ ctx, input }) => {
     const { rows, total } = await listTenants(ctx.database, { limit: input.perPage, offset: pageOffset(input) });
     return { tenants: rows, pagination: paginationOf(total, input, rows.length) };
   }),
 
   /** One tenant; unknown id: NOT_FOUND on `id`. */
   byId: protectedProcedure
-    .input(z.strictObject({ id: tenantId }))
+    .input(tenantInputs.byId)
     .query(({ ctx, input }) => getTenant(ctx.database, input.id)),
 });

@@ -53,8 +53,8 @@ function onNumber(error: unknown): unknown {
 
 type TransferAction = typeof shipTransfer;
 
-function stockAction(action: TransferAction) {
-  return protectedProcedure.input(actionInput).mutation(async ({ ctx, input }) => {
+function stockAction(schema: typeof actionInput, action: TransferAction) {
+  return protectedProcedure.input(schema).mutation(async ({ ctx, input }) => {
     await requireTenant(ctx.database, input.tenantId);
     try {
       const actor = input.actor ?? INTERNAL_TRANSFER_ACTOR;
@@ -65,23 +65,30 @@ function stockAction(action: TransferAction) {
   });
 }
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const transferInputs = {
+  ship: actionInput,
+  receive: actionInput,
+  byNumber: z.strictObject({ tenantId, number: transferNumber }),
+};
+
 export const transferRouter = router({
   /**
    * Ship an approved transfer: the reserved quantities leave the source (reserved and good both go
    * down), status `in_transit`. Not approved: CONFLICT, kind INVALID_STATE. Unknown or another
    * tenant's number: NOT_FOUND on `number`. `actor` defaults to the internal API.
    */
-  ship: stockAction(shipTransfer),
+  ship: stockAction(transferInputs.ship, shipTransfer),
 
   /**
    * Receive a transfer in transit: its quantities arrive as good stock at the destination, status
    * `completed`, `actualArrivalDate` today (UTC). Not in transit: CONFLICT, kind INVALID_STATE.
    */
-  receive: stockAction(receiveTransfer),
+  receive: stockAction(transferInputs.receive, receiveTransfer),
 
   /** A transfer with its items; unknown or another tenant's: NOT_FOUND on `number`. */
   byNumber: protectedProcedure
-    .input(z.strictObject({ tenantId, number: transferNumber }))
+    .input(transferInputs.byNumber)
     .query(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);
       const transfer = await findTransfer(ctx.database, input.tenantId, input.number);

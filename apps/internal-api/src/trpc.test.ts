@@ -5,6 +5,7 @@ import { createCredentialCipher } from '@pits/persistence';
 import { testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { appRouter, createInternalCaller } from './router.js';
+import { procedurePaths } from './testing/procedure-paths.js';
 import { TEST_CREDENTIALS_KEY, TEST_NOW, openTestApi, refusal, silentLogger, testHostResolver } from './testing/test-api.js';
 import { INTERNAL_ERROR_MESSAGE, type InternalApiContext, TRPC_CODE_BY_KIND, createCallerFactory, protectedProcedure, router } from './trpc.js';
 
@@ -95,7 +96,7 @@ describe('error mapping', () => {
 const dialects = await testDialects();
 
 describe.each(dialects)('[%s] the whole router', (dialect) => {
-  const procedures = Object.keys(appRouter._def.procedures);
+  const procedures = procedurePaths(appRouter);
 
   it('serves every resource the issue asks for', () => {
     expect(procedures.sort()).toEqual(

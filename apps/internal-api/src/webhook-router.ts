@@ -40,6 +40,20 @@ function onDeliveryId(error: unknown): unknown {
   return error;
 }
 
+/** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
+export const webhookInputs = {
+  create: createInput,
+  list: z.strictObject({ partnerId: idInput }),
+  delete: z.strictObject({ partnerId: idInput, id: idInput }),
+  deliveries: z.strictObject({
+    partnerId: idInput,
+    limit: z.int().min(1).max(100).default(20),
+    status: z.enum(['pending', 'succeeded', 'failed']).optional(),
+    endpointId: idInput.optional(),
+  }),
+  redeliver: z.strictObject({ partnerId: idInput, deliveryId: idInput }),
+};
+
 export const webhookRouter = router({
   /**
    * A new endpoint of the partner for the given event types. `secret` (`whsec_…`) signs its
@@ -51,7 +65,7 @@ export const webhookRouter = router({
   // The host name is resolved before the transaction opens, so no lock waits on DNS.
   create: protectedProcedure
     .meta({ ownTransaction: true })
-    .input(createInput)
+    .input(webhookInputs.create)
     .mutation(async ({ ctx, input }): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> => {
       await requirePartner(ctx.database, input.partnerId);
       const allowed = await checkWebhookUrlForRegistration(input.url, ctx.webhookUrls.policy, ctx.webhookUrls.resolve);
@@ -62,7 +76,7 @@ export const webhookRouter = router({
 
   /** The partner's endpoints, by id, without their secrets. */
   list: protectedProcedure
-    .input(z.strictObject({ partnerId: idInput }))
+    .input(webhookInputs.list)
     .query(async ({ ctx, input }): Promise<WebhookEndpointRecord[]> => {
       await requirePartner(ctx.database, input.partnerId);
       return listWebhookEndpoints(ctx.database, input.partnerId);
@@ -73,7 +87,7 @@ export const webhookRouter = router({
    * end as failed. Unknown, deleted or another partner's: NOT_FOUND on `id`.
    */
   delete: protectedProcedure
-    .input(z.strictObject({ partnerId: idInput, id: idInput }))
+    .input(webhookInputs.delete)
     .mutation(async ({ ctx, input }): Promise<WebhookEndpointRecord> => {
       await requirePartner(ctx.database, input.partnerId);
       const endpoint = (await listWebhookEndpoints(ctx.database, input.partnerId)).find((e) => e.id === input.id);
@@ -87,14 +101,7 @@ export const webhookRouter = router({
    * attempt: status code or a generic error reason, and at most 1 KiB of the response body.
    */
   deliveries: protectedProcedure
-    .input(
-      z.strictObject({
-        partnerId: idInput,
-        limit: z.int().min(1).max(100).default(20),
-        status: z.enum(['pending', 'succeeded', 'failed']).optional(),
-        endpointId: idInput.optional(),
-      }),
-    )
+    .input(webhookInputs.deliveries)
     .query(async ({ ctx, input }): Promise<DeliveryView[]> => {
       await requirePartner(ctx.database, input.partnerId);
       return listDeliveries(ctx.database, input.partnerId, { limit: input.limit, status: input.status, endpointId: input.endpointId });
@@ -106,7 +113,7 @@ export const webhookRouter = router({
    * endpoint: NOT_FOUND on `deliveryId`.
    */
   redeliver: protectedProcedure
-    .input(z.strictObject({ partnerId: idInput, deliveryId: idInput }))
+    .input(webhookInputs.redeliver)
     .mutation(async ({ ctx, input }): Promise<{ id: number; status: 'pending'; nextAttemptAt: string }> => {
       await requirePartner(ctx.database, input.partnerId);
       const now = ctx.now();
