@@ -215,7 +215,7 @@ describe.each(dialects)('[%s] adjustments', (dialect) => {
     expect(await totalListed(a), 'only the 500-line adjustment was created').toBe(before + 1);
   });
 
-  it('create validation (decisions §6): each rule is 422 VALIDATION_ERROR on its field, and nothing is created', async () => {
+  it('create validation (docs/stock-rules.md#adjustments): each rule is 422 VALIDATION_ERROR on its field, and nothing is created', async () => {
     const location = locationsA[0]!;
     const [p30, p31] = [productsA[30]!, productsA[31]!];
     const valid = () => ({ location_id: location.id, type: 'increase', stock_source: 'good', reason: 'count', items: [line(p30, 1, 1)] as Record<string, unknown>[] });

@@ -266,7 +266,7 @@ describe.each(dialects)('[%s] inbound shipments through the gateway', (dialect) 
       });
     });
 
-    it('both shapes agree on the same shipment (decisions §2)', async () => {
+    it('both shapes agree on the same shipment (docs/envelopes-and-pagination.md)', async () => {
       const entry = (ok200(await list(main.id, { location_id: location.id, per_page: 100 })).data.inbounds as JsonBody[]).find((e) => e.inbound_id === shipment.id);
       const one = ok200(await detail(main.id, entry.inbound_id)).data.inbound;
       expect(entry.inbound_id).toBe(Number(one.id));

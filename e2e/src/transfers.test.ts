@@ -215,7 +215,7 @@ describe.each(dialects)('[%s] transfers', (dialect) => {
     expect(many.items[0]).toMatchObject({ unit_price: 0.33, total_value: 0.033, available_stock: 0 });
   });
 
-  it('create validation (decisions §7): each rule is 422 VALIDATION_ERROR on its field; 501 lines is 413; nothing is created', async () => {
+  it('create validation (docs/stock-rules.md#transfers): each rule is 422 VALIDATION_ERROR on its field; 501 lines is 413; nothing is created', async () => {
     const [p0, p1] = productsA as [CatalogueProduct, CatalogueProduct];
     const valid = (): Record<string, unknown> => ({ from_location_id: l1.id, to_location_id: l2.id, transfer_date: '2026-03-10', items: [{ product_id: String(p0.id), quantity: 1 }] });
     const without = (key: string) => Object.fromEntries(Object.entries(valid()).filter(([k]) => k !== key));

@@ -43,7 +43,7 @@ function keyBytes(secret: string): Buffer {
   return createHash('sha256').update(secret, 'utf8').digest();
 }
 
-/** All but the last 4 characters replaced by `*` (decisions §9). @example maskSecret('abcdef123456') === '********3456' */
+/** All but the last 4 characters replaced by `*` (docs/identity-and-consent.md#logistics-credentials). @example maskSecret('abcdef123456') === '********3456' */
 export function maskSecret(plain: string): string {
   if (plain.length <= 4) return '*'.repeat(plain.length);
   return '*'.repeat(plain.length - 4) + plain.slice(-4);

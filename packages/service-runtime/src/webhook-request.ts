@@ -1,4 +1,4 @@
-// One webhook POST, sent only where the URL policy allows (contract decisions §14): the URL is
+// One webhook POST, sent only where the URL policy allows (docs/webhooks.md#endpoint-urls): the URL is
 // checked, its host resolved once and every address checked, and the socket connects to those
 // checked addresses only (a custom `lookup`), so a second DNS answer can never redirect it. What
 // comes back is the status and at most 1 KiB of body; a failure is a generic reason, never the

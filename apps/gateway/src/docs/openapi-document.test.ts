@@ -44,7 +44,7 @@ describe('OpenAPI document', () => {
     for (const status of ['429', '503']) expect((responses[status] as { headers?: Record<string, unknown> }).headers).toHaveProperty('Retry-After');
     expect(doc.paths['/openapi.json']!.get!.responses['200']!.content!['application/json']!.schema).toEqual({ type: 'object' });
   });
-  it('publishes the bounds of quantities and unit costs that keep every total exact (decisions §13)', () => {
+  it('publishes the bounds of quantities and unit costs that keep every total exact (docs/input-rules.md#quantities-and-totals)', () => {
     const create = defineRoute({
       name: 'adjustments.create',
       method: 'POST',

@@ -1,6 +1,6 @@
 // Who is calling: the API key from `Authorization` (bare or `Bearer`), resolved to its partner on
 // every request, never from a cache: a key revoked through the internal API fails on the very next
-// request, in every gateway process (decisions §1). On tenant-scoped routes the same lookup reads
+// request, in every gateway process (docs/identity-and-consent.md#api-keys). On tenant-scoped routes the same lookup reads
 // the partner's installation for the `X-Tenant-Id` tenant, so a request costs one statement for
 // both, and the tenant guard decides without asking again.
 import { AppError, domainError } from '@pits/domain';

@@ -11,9 +11,9 @@ declare module 'koa' {
   }
 }
 
-/** 1 MiB, decisions §3. */
+/** 1 MiB (docs/input-rules.md#sizes). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1_048_576;
-/** At most this many `items` per request, decisions §3. */
+/** At most this many `items` per request (docs/input-rules.md#sizes). */
 export const DEFAULT_MAX_ITEMS = 500;
 
 export interface JsonBodyOptions {
@@ -96,7 +96,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 /**
  * Parses JSON bodies of POST, PUT and PATCH into `ctx.request.body` (other methods: left unset).
  * Over `limitBytes` → 413 PAYLOAD_TOO_LARGE (a declared Content-Length is checked before reading);
- * not UTF-8, not JSON, not a JSON object, or nested deeper than 32 levels (decisions §13) → 400
+ * not UTF-8, not JSON, not a JSON object, or nested deeper than 32 levels (docs/input-rules.md#nesting) → 400
  * INVALID_REQUEST; empty body → `{}`; a top-level `items` array longer than `maxItems` → 413
  * PAYLOAD_TOO_LARGE on `items`. The Content-Type is not checked: whatever it says, the body must be
  * a JSON object. The depth is measured without recursion before anything else (the idempotency

@@ -60,7 +60,7 @@ describe('envelopes', () => {
     });
   });
 
-  it('maps every error kind as decisions §3 says', () => {
+  it('maps every error kind as docs/errors.md says', () => {
     expect(ERROR_STATUS).toEqual({
       INVALID_REQUEST: { http: 400, status: 'bad_request' },
       UNAUTHORIZED: { http: 401, status: 'unauthorized' },

@@ -1,5 +1,5 @@
 // The v1 response shapes (spec "Response envelopes" and "Errors") and the one table that maps an
-// error kind to its HTTP status and textual status (decisions §3). Nothing else decides a status.
+// error kind to its HTTP status and textual status (docs/errors.md#kinds-and-statuses). Nothing else decides a status.
 import type { DomainError, ErrorKind, FieldIssue } from '@pits/domain';
 
 /** Error kind → HTTP status and the envelope's textual `status`. */

@@ -1,4 +1,4 @@
-// `Idempotency-Key` on POST/PUT/PATCH (decisions §11): the first request with a key claims it and
+// `Idempotency-Key` on POST/PUT/PATCH (docs/idempotency.md): the first request with a key claims it and
 // runs; a repeat with the same fingerprint replays the stored response without running again; a
 // repeat with a different fingerprint is 422 IDEMPOTENCY_KEY_REUSED. Keys are per partner.
 import { createHash, randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // Counters for fixed rate-limit windows, behind one small interface so one gateway process can
-// count in memory and several can share Redis (decisions §12).
+// count in memory and several can share Redis (docs/rate-limits.md#several-processes).
 
 /** The state of one bucket after counting a request in it. */
 export interface RateLimitHit {

@@ -1,4 +1,4 @@
-// Per-partner rate limits (decisions §12): the tier's limit over all calls, plus a bucket of its
+// Per-partner rate limits (docs/rate-limits.md): the tier's limit over all calls, plus a bucket of its
 // own for a few expensive operations. Every authenticated response reports the tightest bucket.
 import { AppError, domainError } from '@pits/domain';
 import { operationName, type GatewayLogger, type GatewayMiddleware, type PartnerTier } from './gateway-state.js';

@@ -1,6 +1,6 @@
 // Gives every request a fresh UUID v4: `ctx.state.requestId`, the `X-Request-Id` response header
 // and the `request_id` of every envelope. Incoming `X-Request-Id` headers are ignored on purpose
-// (decisions §2: a fresh id on every response).
+// (docs/envelopes-and-pagination.md#request-ids: a fresh id on every response).
 import { randomUUID } from 'node:crypto';
 import type { GatewayAppMiddleware } from './gateway-state.js';
 

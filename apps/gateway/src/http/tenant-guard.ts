@@ -1,5 +1,5 @@
 // On whose behalf: `X-Tenant-Id` must name a tenant the calling partner holds an active
-// installation for (decisions §1). Unknown, foreign and deauthorized tenants look the same: 403.
+// installation for (docs/identity-and-consent.md#acting-for-a-tenant). Unknown, foreign and deauthorized tenants look the same: 403.
 // The installation was read by `authenticate` in the same statement as the key.
 import { AppError, domainError } from '@pits/domain';
 import { tenantIdOf } from './authenticate.js';

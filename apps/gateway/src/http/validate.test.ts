@@ -82,7 +82,7 @@ describe('validateBody / validateQuery', () => {
   });
 });
 
-describe('hostile query values and path parameters (decisions §13)', () => {
+describe('hostile query values and path parameters (docs/input-rules.md)', () => {
   let server: RunningServer;
   let handled = 0;
   beforeAll(async () => {

@@ -1,7 +1,7 @@
 // Request validation at the edge: zod schemas (from @pits/domain's contract) parse the body or
 // the query with the contract's messages; a failure is 422 VALIDATION_ERROR with field paths
 // (or 413 when `items` is too long, as `validationError` decides), a success is stored typed.
-// Path parameters get the contract's text rule (decisions §13), the same for every route.
+// Path parameters get the contract's text rule (docs/input-rules.md#text), the same for every route.
 import { isUtf8 } from 'node:buffer';
 import type { z } from 'zod';
 import { contractErrorMap, validationError } from '@pits/contract';
@@ -104,7 +104,7 @@ export function validateQuery<S extends z.ZodType>(schema: S): GatewayMiddleware
 
 /**
  * Checks every path parameter of the matched route (`:id`, whatever the route) with the text rule
- * of decisions §13: a NUL (`%00`), or bytes that are not UTF-8 (`%ED%A0%80`, a lone surrogate),
+ * of docs/input-rules.md#text: a NUL (`%00`), or bytes that are not UTF-8 (`%ED%A0%80`, a lone surrogate),
  * is 422 VALIDATION_ERROR on the parameter's name, before any handler looks the value up.
  * @koa/router keeps the raw text of a parameter it cannot decode, so such a parameter is the raw
  * path segment itself.

@@ -136,7 +136,7 @@ function withValue(input: Record<string, unknown>, path: (string | number)[], va
   return copy;
 }
 
-describe('hostile text in every request (decisions §13)', () => {
+describe('hostile text in every request (docs/input-rules.md#text)', () => {
   it('has a valid sample of every request schema', () => {
     for (const { name, schema } of requests) {
       expect(VALID_REQUESTS[name], name).toBeDefined();

@@ -1,5 +1,5 @@
 // What a receiver answered, per delivery attempt: at most 1 KiB of the response body (contract
-// decisions §14), null when no response came. Number 003 belongs to another change. Frozen once landed.
+// docs/webhooks.md#delivery-and-retries), null when no response came. Number 003 belongs to another change. Frozen once landed.
 import type { Kysely } from 'kysely';
 import type { MigrationContext } from './migration-context.js';
 

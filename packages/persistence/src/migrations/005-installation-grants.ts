@@ -1,4 +1,4 @@
-// Merchant consent (decisions §9): a partner connects only to a tenant that granted it access.
+// Merchant consent (docs/identity-and-consent.md#consent-and-installations): a partner connects only to a tenant that granted it access.
 // Every installation that exists already keeps working: a grant is recorded for each. Frozen once landed.
 import { type Kysely, sql } from 'kysely';
 import type { MigrationContext } from './migration-context.js';

@@ -33,7 +33,7 @@ export async function requireTenantProducts(
   return rows;
 }
 
-/** How a document line names its product: by `productId` or by `sku`, exactly one (decisions §11). */
+/** How a document line names its product: by `productId` or by `sku`, exactly one (docs/extensions.md#sku-as-a-product-reference). */
 export interface ProductRef {
   productId?: number | undefined;
   sku?: string | undefined;

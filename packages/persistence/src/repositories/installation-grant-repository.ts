@@ -1,4 +1,4 @@
-// Merchant consent (decisions §9): a grant names a tenant and a partner and stands until the
+// Merchant consent (docs/identity-and-consent.md#consent-and-installations): a grant names a tenant and a partner and stands until the
 // merchant withdraws it. Authorize needs a standing grant; withdrawing one also ends the partner's
 // installation for that tenant at once. Grants are written by the internal API (the merchant
 // dashboard's backend), never by partners.

@@ -1,4 +1,4 @@
-// Retention (decisions §15): expired idempotency records, finished webhook deliveries with their
+// Retention (docs/operating-guarantees.md#retention): expired idempotency records, finished webhook deliveries with their
 // attempts, and events no delivery refers to any more are deleted by the service itself. Each
 // batch is one short statement over an index, so a purge never holds a lock for long; the caller
 // pauses between batches so other writers get their turn (where a write transaction holds the

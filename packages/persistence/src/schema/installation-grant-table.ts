@@ -1,4 +1,4 @@
-/** A merchant's consent: the tenant lets this partner connect (decisions §9). One row per tenant and partner. */
+/** A merchant's consent: the tenant lets this partner connect (docs/identity-and-consent.md#consent-and-installations). One row per tenant and partner. */
 export interface InstallationGrantTable {
   tenant_id: string;
   partner_id: number;
