@@ -148,7 +148,11 @@ describe.skipIf(!dialects.includes('postgres'))('[postgres] database faults agai
       const underLock = outcome.records.filter((r) => r.target === 'gateway' && r.startedAt >= lockedAt && r.endedAt <= releasedAt);
       expect(underLock.length, 'calls were made while the lock held').toBeGreaterThan(0);
       expect(underLock.filter((r) => r.status !== 503).map((r) => `${r.op} → ${r.status}`), 'every adjustment call under the lock: 503').toEqual([]);
-      const slow = underLock.filter((r) => r.latencyMs > FAULT_SETTINGS.statementTimeoutMs + MARGIN_MS).map((r) => `${r.op} ${Math.round(r.latencyMs)} ms`);
+      // A create can wait twice: for the tenant's document-sequence row, which an earlier create
+      // holds while it waits out its own statement timeout on the lock, and then on the lock itself.
+      // The request deadline bounds that chain; every other call waits once.
+      const boundOf = (op: string) => (op === 'create' ? FAULT_SETTINGS.requestDeadlineMs : FAULT_SETTINGS.statementTimeoutMs) + MARGIN_MS;
+      const slow = underLock.filter((r) => r.latencyMs > boundOf(r.op)).map((r) => `${r.op} ${Math.round(r.latencyMs)} ms`);
       expect(slow, 'refused within DB_STATEMENT_TIMEOUT_MS + margin').toEqual([]);
     } finally {
       await holder.end();
