@@ -1,22 +1,17 @@
 // What the gateway sends to the database for each benchmarked endpoint, captured rather than
-// assumed: the persistence functions the routes call run once on a Kysely instance with a `log`
-// hook, on the benchmark's database, and every statement text is recorded. The benchmark compares
+// assumed: the persistence functions the routes call run once on a database opened with an
+// `onQuery` event, on the benchmark's database, and every statement text is recorded. The benchmark compares
 // them with the bare routes' statements (inventory-sql.ts) before it measures anything.
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import {
-  type Scope,
   approveAdjustment,
   createAdjustment,
+  createDatabase,
   findAdjustment,
   resolveApiKey,
-  dialectNamed,
   listAdjustments,
   readStockLevels,
   recordStockCount,
 } from '@pits/persistence';
-import { type DB, postgresTypeParsers } from '@pits/persistence/bench';
 import { type BenchDialect, type InventoryCase, inventorySql, plannedStatements } from './inventory-sql.js';
 import type { SeedTenant } from './inventory-seed.js';
 
@@ -48,14 +43,10 @@ export async function checkBareRoutesAgainstGateway(
   samples: CaptureSamples,
 ): Promise<SqlCheck[]> {
   let statements: string[] = [];
-  const log = (event: { level: string; query: { sql: string } }) => {
-    if (!TRANSACTION_CONTROL.test(event.query.sql)) statements.push(event.query.sql);
+  const onQuery = (text: string) => {
+    if (!TRANSACTION_CONTROL.test(text)) statements.push(text);
   };
-  const db =
-    target.dialect === 'sqlite'
-      ? new Kysely<DB>({ dialect: new SqliteDialect({ database: new BetterSqlite3(target.location) }), log })
-      : new Kysely<DB>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: target.url, max: 2, types: postgresTypeParsers() }) }), log });
-  const scope: Scope = { db, dialect: dialectNamed(target.dialect) };
+  const scope = createDatabase(target, { onQuery });
   const dialect: BenchDialect = target.dialect;
   const { tenant } = samples;
   const actor = { id: tenant.partnerId, name: tenant.partnerName, email: tenant.partnerEmail };
@@ -122,7 +113,7 @@ export async function checkBareRoutesAgainstGateway(
     );
     take('count', counted.length, plannedStatements('count', dialect, counted.length));
   } finally {
-    await db.destroy();
+    await scope.destroy();
   }
   return checks;
 }
