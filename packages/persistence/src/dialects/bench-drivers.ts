@@ -5,3 +5,4 @@ export type { DB } from '../schema/index.js';
 export { openSqlite } from './sqlite-dialect.js';
 export { postgresTypeParsers } from './postgres-dialect.js';
 export { keptAdjustmentTotal } from '../repositories/list-count-repository.js';
+export * from '../bench/bench-statements.js';
