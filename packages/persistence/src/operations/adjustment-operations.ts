@@ -78,7 +78,7 @@ export interface NewAdjustmentFields {
  *
  * @example insertAdjustment(tx, newAdjustmentRow({ ...input, number, locationId, totalAmount: '12.5', itemCount: 1, approval: null, at }), location)
  */
-export function newAdjustmentRow(a: NewAdjustmentFields): NewAdjustment {
+export function newAdjustmentRow(a: NewAdjustmentFields): Omit<NewAdjustment, 'id'> {
   return {
     tenant_id: a.tenantId,
     partner_id: a.partnerId,

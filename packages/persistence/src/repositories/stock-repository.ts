@@ -82,7 +82,7 @@ export function ledgerRow(
   movement: StockKey & { bucket: Insertable<StockLedgerTable>['bucket']; delta: number; before: number; after: number },
   cause: StockCause,
   at: string,
-): Insertable<StockLedgerTable> {
+): Omit<Insertable<StockLedgerTable>, 'id'> {
   return {
     tenant_id: tenantId,
     location_id: movement.locationId,
