@@ -48,7 +48,7 @@ const compilesOnly: StatementRunner = {
  * A scope that compiles `dialect`'s SQL and runs nothing (its Kysely instance refuses to execute,
  * its runner throws): what prepared queries need to compile without an open database.
  *
- * @example const compiled = someQuery.compile(buildOnlyScope('sqlite'), params);
+ * @example const compiled = someQuery.compile(buildOnlyScope(config.dialect), params);
  */
 export function buildOnlyScope(dialect: DialectName): Scope {
   const sqlDialect = dialectNamed(dialect);
@@ -61,7 +61,7 @@ export function buildOnlyScope(dialect: DialectName): Scope {
  * only binds a cached template (parameterised-query.ts), as on the gateway.
  *
  * @example
- * const statements = inventoryStatements('sqlite');
+ * const statements = inventoryStatements(config.dialect);
  * const { sql, parameters } = statements.adjustmentByNumber({ tenantId, number });
  * const row = db.prepare(sql).get(...parameters);
  */
