@@ -1,10 +1,13 @@
 // The bare routes of the inventory benchmark: a plain Koa app, started as its own process on the
-// benchmark's database, whose four adjustment routes and stock count route run the same SQL statements as the gateway
-// (inventory-sql.ts, checked against the gateway before each run) straight on the driver:
-// better-sqlite3 prepared statements, or named (prepared) queries on a pg pool of the same size.
-// Like the gateway, every request resolves its API key (SHA-256) and the tenant's installation
-// with one query, never from a cache. Left out on purpose: rate limiting, the
-// request id header, access log, idempotency lookup (a no-op without the header), zod
+// benchmark's database, whose four adjustment routes and stock count route run the gateway's own
+// statements straight on the driver: each statement (text and parameters) is compiled from the
+// repository's prepared query by @pits/persistence/bench (inventoryStatements), and its rows are
+// built with the same row builders as the gateway's; no Kysely executor, no zod, no middleware.
+// The drivers: better-sqlite3 prepared statements, or named (prepared) queries on a pg pool of the
+// same size. The order of the statements is checked against the gateway before each run
+// (gateway-sql-capture.ts). Like the gateway, every request resolves its API key (SHA-256) and the
+// tenant's installation with one query, never from a cache. Left out on purpose: rate limiting,
+// the request id header, access log, idempotency lookup (a no-op without the header), zod
 // validation (only what the SQL needs is checked) and exact-decimal presentation (JSON numbers
 // are built with Number()). It answers with the same JSON shapes.
 import { createHash, randomUUID } from 'node:crypto';
@@ -13,17 +16,30 @@ import type BetterSqlite3 from 'better-sqlite3';
 import Koa, { type Context } from 'koa';
 import pg from 'pg';
 import { parseDatabaseUrl } from '@pits/persistence';
-import { openSqlite, postgresTypeParsers } from '@pits/persistence/bench';
-import { type BenchDialect, inventorySql } from './inventory-sql.js';
+import {
+  type BenchStatement,
+  type InventoryStatements,
+  type NewAdjustmentFields,
+  countChanges,
+  emptyLevelRow,
+  inventoryStatements,
+  ledgerActor,
+  ledgerRow,
+  levelRow,
+  newAdjustmentItemRow,
+  newAdjustmentRow,
+  openSqlite,
+  postgresTypeParsers,
+} from '@pits/persistence/bench';
+import type { BenchDialect } from './inventory-sql.js';
 
-type Param = string | number | null;
 type Row = Record<string, unknown>;
 
 /** The few driver calls the routes make; SQLite's are synchronous underneath. */
 interface Queries {
-  one(text: string, params: readonly Param[]): Promise<Row | undefined>;
-  all(text: string, params: readonly Param[]): Promise<Row[]>;
-  run(text: string, params: readonly Param[]): Promise<void>;
+  one(statement: BenchStatement): Promise<Row | undefined>;
+  all(statement: BenchStatement): Promise<Row[]>;
+  run(statement: BenchStatement): Promise<void>;
 }
 
 interface Driver extends Queries {
@@ -43,10 +59,10 @@ function sqliteDriver(location: string): Driver {
     return statement;
   };
   const queries: Queries = {
-    one: async (text, params) => prepared(text).get(...params) as Row | undefined,
-    all: async (text, params) => prepared(text).all(...params) as Row[],
-    run: async (text, params) => {
-      prepared(text).run(...params);
+    one: async ({ sql, parameters }) => prepared(sql).get(...parameters) as Row | undefined,
+    all: async ({ sql, parameters }) => prepared(sql).all(...parameters) as Row[],
+    run: async ({ sql, parameters }) => {
+      prepared(sql).run(...parameters);
     },
   };
   let open = false;
@@ -77,19 +93,19 @@ function sqliteDriver(location: string): Driver {
 function postgresDriver(url: string): Driver {
   const pool = new pg.Pool({ connectionString: url, max: 10, types: postgresTypeParsers() });
   const names = new Map<string, string>();
-  const query = (text: string, values: readonly Param[]): pg.QueryConfig<Param[]> => {
-    let name = names.get(text);
+  const query = ({ sql, parameters }: BenchStatement): pg.QueryConfig<unknown[]> => {
+    let name = names.get(sql);
     if (!name) {
       name = `bare_${names.size + 1}`;
-      names.set(text, name);
+      names.set(sql, name);
     }
-    return { name, text, values: [...values] };
+    return { name, text: sql, values: parameters as unknown[] };
   };
   const on = (target: pg.Pool | pg.PoolClient): Queries => ({
-    one: async (text, params) => (await target.query<Row>(query(text, params))).rows[0],
-    all: async (text, params) => (await target.query<Row>(query(text, params))).rows,
-    run: async (text, params) => {
-      await target.query(query(text, params));
+    one: async (statement) => (await target.query<Row>(query(statement))).rows[0],
+    all: async (statement) => (await target.query<Row>(query(statement))).rows,
+    run: async (statement) => {
+      await target.query(query(statement));
     },
   });
   return {
@@ -123,13 +139,17 @@ class HttpError extends Error {
 
 const config = parseDatabaseUrl(process.env.DATABASE_URL);
 const driver = config.dialect === 'sqlite' ? sqliteDriver(config.location) : postgresDriver(config.url);
-const sql = inventorySql(driver.dialect);
+const sql: InventoryStatements = inventoryStatements(driver.dialect);
 
 interface Partner {
   partnerId: number;
   name: string;
   email: string;
 }
+
+type AdjustmentType = NewAdjustmentFields['type'];
+type ListStatus = Parameters<InventoryStatements['listPage']>[0]['status'];
+const actorOf = (partner: Partner) => ({ id: partner.partnerId, name: partner.name, email: partner.email });
 
 /** The key's partner and its installation for the tenant, in one query on every request. */
 async function authenticate(ctx: Context): Promise<{ partner: Partner; tenantId: string }> {
@@ -138,7 +158,7 @@ async function authenticate(ctx: Context): Promise<{ partner: Partner; tenantId:
   const tenantId = ctx.get('x-tenant-id').trim().toLowerCase();
   if (tenantId === '') throw new HttpError(400, 'INVALID_REQUEST');
   const digest = createHash('sha256').update(key).digest('hex');
-  const row = await driver.one(sql.keyAndInstallation, [tenantId, digest]);
+  const row = await driver.one(sql.keyAndInstallation({ keyHash: digest, tenantId }));
   if (!row) throw new HttpError(401, 'UNAUTHORIZED');
   if (row.installation_id === null || row.uninstall_at !== null) throw new HttpError(403, 'FORBIDDEN');
   return { partner: { partnerId: Number(row.partner_id), name: String(row.name), email: String(row.email) }, tenantId };
@@ -216,9 +236,9 @@ const joinedLocation = (row: Row) => ({ id: row.location_id, code: row.location_
 
 /** The tenant's location and the products of the lines, by id; 422 when any is not the tenant's. */
 async function locationAndProducts(tx: Queries, tenantId: string, locationId: number, productIds: number[]): Promise<{ location: Row; byId: Map<number, Row> }> {
-  const location = await tx.one(sql.location, [tenantId, locationId]);
+  const location = await tx.one(sql.location({ tenantId, id: locationId }));
   if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
-  const products = await tx.all(sql.products(productIds.length), [tenantId, ...productIds]);
+  const products = await tx.all(sql.products({ tenantId, ids: productIds }));
   const byId = new Map(products.map((p) => [Number(p.id), p]));
   if (productIds.some((id) => !byId.has(id))) throw new HttpError(422, 'VALIDATION_ERROR');
   return { location, byId };
@@ -235,24 +255,33 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
     return { productId: Number(l.product_id), quantity: q, unitCost: plain(cost, 4), totalCost: q * cost, notes: typeof l.notes === 'string' ? l.notes : '' };
   });
   const total = parsed.reduce((sum, l) => sum + l.totalCost, 0n);
-  const now = new Date();
-  const at = now.toISOString();
-  const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
+  const at = new Date().toISOString();
+  const type = String(body.type) as AdjustmentType;
   const n = parsed.length;
   const created = await driver.transaction(async (tx) => {
     const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
-    const sequence = await tx.one(sql.nextSequence, [tenantId, 'ADJ', 1, 1]);
+    const sequence = await tx.one(sql.nextSequence({ tenantId, prefix: 'ADJ' }));
     const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
-    const row = (await tx.one(sql.insertAdjustment, [
-      tenantId, partner.partnerId, number, locationId, String(body.type), String(body.stock_source), String(body.reason), 'pending',
-      plain(total, 8), n, actor, null, null, null, null, null, at, at,
-    ]))!;
-    await tx.run(sql.countChange(1), [tenantId, 'pending', locationId, String(body.type), 1]);
+    const fields = { tenantId, partnerId: partner.partnerId, actor: actorOf(partner), number, locationId, type, reason: String(body.reason) };
+    const row = (await tx.one(
+      sql.insertAdjustment(newAdjustmentRow({ ...fields, stockSource: String(body.stock_source) as NewAdjustmentFields['stockSource'], totalAmount: plain(total, 8), itemCount: n, approval: null, at })),
+    ))!;
+    await tx.run(sql.changeCounts({ rows: countChanges(tenantId, null, { status: 'pending', location_id: locationId, type }) }));
     const items = await tx.all(
-      sql.insertItems(n),
-      parsed.flatMap((l, i) => {
-        const product = byId.get(l.productId)!;
-        return [Number(row.id), i + 1, l.productId, String(product.name), String(product.sku), String(body.type), Number(l.quantity), l.unitCost, plain(l.totalCost, 8), l.notes];
+      sql.insertItems({
+        rows: parsed.map((l, i) => {
+          const product = byId.get(l.productId)!;
+          return newAdjustmentItemRow(Number(row.id), i, {
+            productId: l.productId,
+            productName: String(product.name),
+            sku: String(product.sku),
+            type,
+            quantity: Number(l.quantity),
+            unitCost: l.unitCost,
+            totalCost: plain(l.totalCost, 8),
+            notes: l.notes,
+          });
+        }),
       }),
     );
     items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
@@ -265,11 +294,12 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
 }
 
 async function adjustmentDetail(ctx: Context, tenantId: string, number: string): Promise<void> {
-  const row = await driver.one(sql.adjustmentByNumber, [tenantId, number]);
+  const row = await driver.one(sql.adjustmentByNumber({ tenantId, number }));
   if (!row) throw new HttpError(404, 'NOT_FOUND');
-  const items = await driver.all(sql.items, [Number(row.id)]);
+  const items = await driver.all(sql.items({ adjustmentId: Number(row.id) }));
   const productIds = [...new Set(items.map((i) => Number(i.product_id)))].sort((a, b) => a - b);
-  const levels = await driver.all(sql.stockRead(productIds.length), productIds.flatMap((id) => [Number(row.location_id), id]));
+  const locationId = Number(row.location_id);
+  const levels = await driver.all(sql.stockRead({ keys: productIds.map((productId) => ({ locationId, productId })) }));
   const bucket = String(row.stock_source);
   const current = new Map(levels.map((l) => [Number(l.product_id), quantity(l[bucket])]));
   ctx.body = envelope({ adjustment: { ...head(row, joinedLocation(row)), items: items.map((i) => ({ ...item(i), current_stock: current.get(Number(i.product_id)) ?? 0 })) } });
@@ -279,9 +309,9 @@ async function listAdjustments(ctx: Context, tenantId: string): Promise<void> {
   const page = Number(ctx.query.page ?? 1);
   const perPage = Number(ctx.query.per_page ?? 10);
   if (!Number.isSafeInteger(page) || page < 1 || !Number.isSafeInteger(perPage) || perPage < 1 || perPage > 100) throw new HttpError(422, 'VALIDATION_ERROR');
-  const status = typeof ctx.query.status === 'string' ? ctx.query.status : undefined;
-  const filter: Param[] = status ? [tenantId, status] : [tenantId];
-  const [count, rows] = await Promise.all([driver.one(sql.listCount(status !== undefined), filter), driver.all(sql.listPage(status !== undefined), [...filter, perPage, (page - 1) * perPage])]);
+  const status = typeof ctx.query.status === 'string' && ctx.query.status !== '' ? (ctx.query.status as ListStatus) : undefined;
+  const params = { tenantId, status, locationId: undefined, type: undefined, limit: perPage, offset: (page - 1) * perPage };
+  const [count, rows] = await Promise.all([driver.one(sql.listTotal(params)), driver.all(sql.listPage(params))]);
   const total = Number(count?.total ?? 0);
   ctx.body = envelope({
     adjustments: rows.map((r) => ({
@@ -302,42 +332,36 @@ async function listAdjustments(ctx: Context, tenantId: string): Promise<void> {
 
 async function approveAdjustment(ctx: Context, partner: Partner, tenantId: string, number: string): Promise<void> {
   const at = new Date().toISOString();
-  const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
-  const ledgerActor = `partner:${partner.partnerId}:${partner.name}`;
+  const actor = actorOf(partner);
+  const cause = { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
   await driver.transaction(async (tx) => {
-    const row = await tx.one(sql.lockAdjustment, [tenantId, number]);
+    const row = await tx.one(sql.lockAdjustment({ tenantId, number }));
     if (!row) throw new HttpError(404, 'NOT_FOUND');
     if (row.status !== 'pending') throw new HttpError(422, 'INVALID_STATE');
-    const items = await tx.all(sql.items, [Number(row.id)]);
+    const items = await tx.all(sql.items({ adjustmentId: Number(row.id) }));
     const locationId = Number(row.location_id);
+    const type = row.type as AdjustmentType;
     const bucket = row.stock_source === 'damaged' ? 'damaged' : 'good';
-    const sign = row.type === 'increase' ? 1 : -1;
+    const sign = type === 'increase' ? 1 : -1;
     const lines = items.map((i) => ({ productId: Number(i.product_id), delta: sign * Number(i.quantity) })).sort((a, b) => a.productId - b.productId);
-    const n = lines.length;
-    const locked = await tx.all(sql.lockStock(n), lines.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
+    const locked = await tx.all(sql.lockStock({ rows: lines.map((l) => emptyLevelRow(tenantId, { locationId, productId: l.productId }, at)) }));
     const levels = new Map(locked.map((l) => [Number(l.product_id), { good: Number(l.good), damaged: Number(l.damaged), reserved: Number(l.reserved) }]));
-    const ledger: Param[] = [];
-    for (const line of lines) {
+    const ledger = lines.map((line) => {
       const level = levels.get(line.productId)!;
       const before = level[bucket];
       const after = before + line.delta;
       if (after < (bucket === 'good' ? level.reserved : 0)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
       level[bucket] = after;
-      ledger.push(tenantId, locationId, line.productId, bucket, line.delta, before, after, 'adjustment', number, number, ledgerActor, at);
-    }
-    await tx.run(
-      sql.writeStock(n),
-      lines.flatMap((line) => {
-        const level = levels.get(line.productId)!;
-        return [tenantId, locationId, line.productId, level.good, level.damaged, level.reserved, at];
-      }),
-    );
-    await tx.run(sql.insertLedger(n), ledger);
-    await tx.run(sql.markApproved, ['approved', at, actor, at, Number(row.id), 'pending']);
-    await tx.run(sql.countChange(2), [tenantId, 'pending', locationId, String(row.type), -1, tenantId, 'approved', locationId, String(row.type), 1]);
+      return ledgerRow(tenantId, { locationId, productId: line.productId, bucket, delta: line.delta, before, after }, cause, at);
+    });
+    await tx.run(sql.writeStock({ rows: lines.map((line) => levelRow(tenantId, { locationId, productId: line.productId, ...levels.get(line.productId)! }, at)) }));
+    await tx.run(sql.insertLedger({ rows: ledger }));
+    await tx.run(sql.markApproved({ id: Number(row.id), approvedAt: at, approvedBy: JSON.stringify(actor), updatedAt: at }));
+    const counted = { location_id: locationId, type };
+    await tx.run(sql.changeCounts({ rows: countChanges(tenantId, { ...counted, status: 'pending' }, { ...counted, status: 'approved' }) }));
     // The gateway's event fan-out reads the subscribed endpoints; the benchmark registers none,
     // so, as in the gateway, nothing more is written.
-    await tx.all(sql.subscribedEndpoints, [tenantId]);
+    await tx.all(sql.subscribedEndpoints({ tenantId }));
   });
   ctx.body = envelope(null);
 }
@@ -351,13 +375,11 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
   if (lines.length === 0 || !Number.isSafeInteger(locationId)) throw new HttpError(422, 'VALIDATION_ERROR');
   const parsed = lines.map((l) => ({ productId: Number(l.product_id), counted: Number(scaled4(l.counted)), expected: l.expected === null ? null : Number(scaled4(l.expected)) }));
   const at = new Date().toISOString();
-  const actor = JSON.stringify({ id: partner.partnerId, name: partner.name, email: partner.email });
-  const ledgerActor = `partner:${partner.partnerId}:${partner.name}`;
-  const n = parsed.length;
+  const actor = actorOf(partner);
   const created = await driver.transaction(async (tx) => {
     const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
     const sorted = [...parsed].sort((a, b) => a.productId - b.productId);
-    const locked = await tx.all(sql.lockStock(n), sorted.flatMap((l) => [tenantId, locationId, l.productId, 0, 0, 0, at]));
+    const locked = await tx.all(sql.lockStock({ rows: sorted.map((l) => emptyLevelRow(tenantId, { locationId, productId: l.productId }, at)) }));
     const levels = new Map(locked.map((l) => [Number(l.product_id), { good: Number(l.good), damaged: Number(l.damaged), reserved: Number(l.reserved) }]));
     if (parsed.some((l) => l.expected !== null && l.expected !== levels.get(l.productId)![bucket])) throw new HttpError(409, 'STALE_QUANTITY');
     const changed = parsed.flatMap((l) => {
@@ -372,32 +394,46 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
     });
     const net = changed.reduce((sum, c) => sum + c.delta, 0);
     const total = priced.reduce((sum, c) => sum + c.totalCost, 0n);
-    const sequence = await tx.one(sql.nextSequence, [tenantId, 'ADJ', 1, 1]);
+    const type: AdjustmentType = net < 0 ? 'decrease' : 'increase';
+    const sequence = await tx.one(sql.nextSequence({ tenantId, prefix: 'ADJ' }));
     const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
-    const row = (await tx.one(sql.insertAdjustment, [
-      tenantId, partner.partnerId, number, locationId, net < 0 ? 'decrease' : 'increase', bucket, 'stock count', 'approved',
-      plain(total, 8), changed.length, actor, at, actor, null, null, null, at, at,
-    ]))!;
-    const type = net < 0 ? 'decrease' : 'increase';
-    await tx.run(sql.countChange(1), [tenantId, 'approved', locationId, type, 1]);
+    const row = (await tx.one(
+      sql.insertAdjustment(
+        newAdjustmentRow({
+          tenantId, partnerId: partner.partnerId, actor, number, locationId, type, stockSource: bucket, reason: 'stock count',
+          totalAmount: plain(total, 8), itemCount: changed.length, approval: { at, by: actor }, at,
+        }),
+      ),
+    ))!;
+    await tx.run(sql.changeCounts({ rows: countChanges(tenantId, null, { status: 'approved', location_id: locationId, type }) }));
     const items = await tx.all(
-      sql.insertItems(changed.length),
-      priced.flatMap((c, i) => {
-        const product = byId.get(c.productId)!;
-        return [Number(row.id), i + 1, c.productId, String(product.name), String(product.sku), c.delta < 0 ? 'decrease' : 'increase', Math.abs(c.delta), c.unitCost, plain(c.totalCost, 8), ''];
+      sql.insertItems({
+        rows: priced.map((c, i) => {
+          const product = byId.get(c.productId)!;
+          return newAdjustmentItemRow(Number(row.id), i, {
+            productId: c.productId,
+            productName: String(product.name),
+            sku: String(product.sku),
+            type: c.delta < 0 ? 'decrease' : 'increase',
+            quantity: Math.abs(c.delta),
+            unitCost: c.unitCost,
+            totalCost: plain(c.totalCost, 8),
+            notes: '',
+          });
+        }),
       }),
     );
     items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
-    const ledger: Param[] = [];
-    for (const c of changed) {
+    const cause = { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
+    const ledger = changed.map((c) => {
       if (c.counted < (bucket === 'good' ? c.level.reserved : 0)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
       c.level[bucket] = c.counted;
-      ledger.push(tenantId, locationId, c.productId, bucket, c.delta, c.before, c.counted, 'adjustment', number, number, ledgerActor, at);
-    }
+      return ledgerRow(tenantId, { locationId, productId: c.productId, bucket, delta: c.delta, before: c.before, after: c.counted }, cause, at);
+    });
     const written = [...changed].sort((a, b) => a.productId - b.productId);
-    await tx.run(sql.writeStock(written.length), written.flatMap((c) => [tenantId, locationId, c.productId, c.level.good, c.level.damaged, c.level.reserved, at]));
-    await tx.run(sql.insertLedger(changed.length), ledger);
-    await tx.all(sql.subscribedEndpoints, [tenantId]);
+    await tx.run(sql.writeStock({ rows: written.map((c) => levelRow(tenantId, { locationId, productId: c.productId, ...c.level }, at)) }));
+    await tx.run(sql.insertLedger({ rows: ledger }));
+    await tx.all(sql.subscribedEndpoints({ tenantId }));
     return { row, location, items, levels };
   });
   ctx.status = 201;

@@ -25,9 +25,9 @@ import {
   migrateOrThrow,
   recountListCounts,
 } from '@pits/persistence';
-import { keptAdjustmentTotal } from '@pits/persistence/bench';
+import { keptAdjustmentTotal, newAdjustmentRow } from '@pits/persistence/bench';
 import { createPostgresDatabase, dropPostgresDatabase } from './bench-harness.js';
-import { type BulkWriter, documentNumber, openBulkWriter } from './inventory-seed.js';
+import { type BulkWriter, type SeedRow, documentNumber, openBulkWriter } from './inventory-seed.js';
 import type { BenchDialect } from './inventory-sql.js';
 
 const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean) as BenchDialect[];
@@ -39,15 +39,10 @@ const CHUNK = 50_000;
 /** A plain COUNT(*) at 1M takes up to a second: a few runs of it are enough for a reference. */
 const REFERENCE_ITERATIONS = 7;
 
-const ADJUSTMENT_COLUMNS = [
-  'tenant_id', 'partner_id', 'number', 'location_id', 'type', 'stock_source', 'reason', 'status', 'total_amount', 'item_count',
-  'created_by', 'approved_at', 'approved_by', 'rejected_at', 'rejected_by', 'rejection_reason', 'created_at', 'updated_at',
-] as const;
-
 interface History {
   tenantId: string;
   partnerId: number;
-  actor: string;
+  actor: { id: number; name: string; email: string };
   locationIds: [number, number];
   start: number;
   written: number;
@@ -77,18 +72,20 @@ async function seedTenant(database: Database): Promise<History> {
   for (const code of ['A', 'B']) {
     locationIds.push((await createLocation(database, tenant.id, { code: `WH-H-${code}`, name: `History Warehouse ${code}`, address: `Jl. Sejarah ${code}`, city: 'Jakarta' }, 'bench', at)).id);
   }
-  const actor = JSON.stringify({ id: partner.id, name: partner.name, email: partner.email });
+  const actor = { id: partner.id, name: partner.name, email: partner.email };
   return { tenantId: tenant.id, partnerId: partner.id, actor, locationIds: locationIds as [number, number], start: at.getTime(), written: 0 };
 }
 
 /**
  * Adds adjustments up to `size`, oldest first, 30 s apart: three in four approved, one in ten
  * pending, the rest rejected; 70 % increases; the two locations in turn. Only the documents: the
- * list reads neither their lines nor stock.
+ * list reads neither their lines nor stock. Rows come from the repository's own row builder, so
+ * no column list is kept here.
  */
 async function growTo(writer: BulkWriter, history: History, size: number): Promise<void> {
   while (history.written < size) {
-    const rows: (string | number | null)[][] = [];
+    const rows: SeedRow[] = [];
+    const actor = JSON.stringify(history.actor);
     const end = Math.min(size, history.written + CHUNK);
     for (let i = history.written; i < end; i += 1) {
       const created = new Date(history.start + i * 30_000).toISOString();
@@ -96,15 +93,17 @@ async function growTo(writer: BulkWriter, history: History, size: number): Promi
       const roll = (i * 7919) % 100;
       const status = roll < 75 ? 'approved' : roll < 85 ? 'pending' : 'rejected';
       const type = (i * 104_729) % 10 < 7 ? 'increase' : 'decrease';
-      rows.push([
-        history.tenantId, history.partnerId, documentNumber('ADJ', created, i + 1), history.locationIds[i % 2]!, type, 'good', 'History', status, '1500.5', 1,
-        history.actor,
-        status === 'approved' ? decided : null, status === 'approved' ? history.actor : null,
-        status === 'rejected' ? decided : null, status === 'rejected' ? history.actor : null, status === 'rejected' ? 'No' : null,
-        created, status === 'pending' ? created : decided,
-      ]);
+      rows.push({
+        ...newAdjustmentRow({
+          tenantId: history.tenantId, partnerId: history.partnerId, actor: history.actor, number: documentNumber('ADJ', created, i + 1), locationId: history.locationIds[i % 2]!,
+          type, stockSource: 'good', reason: 'History', totalAmount: '1500.5', itemCount: 1, approval: status === 'approved' ? { at: decided, by: history.actor } : null, at: created,
+        }),
+        // The builder writes a new document (pending, or approved at once); a rejected one moved on since.
+        ...(status === 'rejected' ? { status, rejected_at: decided, rejected_by: actor, rejection_reason: 'No' } : {}),
+        updated_at: status === 'pending' ? created : decided,
+      });
     }
-    await writer.insert('adjustments', ADJUSTMENT_COLUMNS, rows);
+    await writer.insert('adjustments', rows);
     history.written = end;
   }
 }

@@ -2,8 +2,10 @@
 // its own (two locations, twenty products, opening stock), written through @pits/persistence;
 // then the bulk (20,000 adjustments and 4,000 transfers per tenant, with their lines, ledger rows
 // and final stock levels) written straight through the drivers: one better-sqlite3 prepared
-// statement in one transaction, or PostgreSQL COPY. Everything it writes satisfies the schema's
-// CHECKs, and the ledger still sums to every stock level.
+// statement in one transaction, or PostgreSQL COPY. Rows are objects keyed by column, built with
+// the repositories' own row builders where they have one (@pits/persistence/bench), so the bulk
+// writer takes its column list from the rows and no column list is kept here. Everything it
+// writes satisfies the schema's CHECKs, and the ledger still sums to every stock level.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -21,7 +23,7 @@ import {
   createTenant,
   recordOpeningStock,
 } from '@pits/persistence';
-import { openSqlite } from '@pits/persistence/bench';
+import { ledgerRow, newAdjustmentItemRow, newAdjustmentRow, openSqlite } from '@pits/persistence/bench';
 import type { BenchDialect } from './inventory-sql.js';
 
 export interface SeedProduct {
@@ -56,7 +58,8 @@ export interface SeedCounts {
 /** A place to write rows fast: the raw driver of the benchmark database. */
 export interface BulkWriter {
   readonly dialect: BenchDialect;
-  insert(table: string, columns: readonly string[], rows: readonly (readonly Cell[])[]): Promise<void>;
+  /** Writes `rows` (objects keyed by column, every row with the same columns) into `table`. */
+  insert(table: string, rows: readonly SeedRow[]): Promise<void>;
   /** A statement with `?` placeholders (rewritten to `$n` for pg); returns the rows. */
   query<T>(text: string, params?: readonly Cell[]): Promise<T[]>;
   /** Brings planner statistics (and on PostgreSQL the visibility map) up to date after a bulk load, as autovacuum would have by now. */
@@ -65,6 +68,22 @@ export interface BulkWriter {
 }
 
 type Cell = string | number | null;
+/** A row to write, keyed by column name. */
+export type SeedRow = Readonly<Record<string, Cell>>;
+
+/** The columns of a batch of rows: the first row's keys; a later row lacking one is refused. */
+function columnsOf(table: string, rows: readonly SeedRow[]): { columns: string[]; values: (row: SeedRow) => Cell[] } {
+  const columns = Object.keys(rows[0] ?? {});
+  const values = (row: SeedRow) =>
+    columns.map((column) => {
+      const value = row[column];
+      if (value === undefined) throw new Error(`${table}: a row lacks column ${column} (${JSON.stringify(row)})`);
+      return value;
+    });
+  return { columns, values };
+}
+
+const columnList = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
 
 const SCALE = 10_000n; // quantities are stored times 10^4 (@pits/domain QUANTITY_SCALE)
 
@@ -77,10 +96,12 @@ function sqliteWriter(location: string): BulkWriter {
   const db: BetterSqlite3.Database = openSqlite(location);
   return {
     dialect: 'sqlite',
-    async insert(table, columns, rows) {
-      const statement = db.prepare(`insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+    async insert(table, rows) {
+      if (rows.length === 0) return;
+      const { columns, values } = columnsOf(table, rows);
+      const statement = db.prepare(`insert into "${table}" (${columnList(columns)}) values (${columns.map(() => '?').join(', ')})`);
       db.transaction(() => {
-        for (const row of rows) statement.run(...row);
+        for (const row of rows) statement.run(...values(row));
       })();
     },
     async query<T>(text: string, params: readonly Cell[] = []) {
@@ -109,12 +130,14 @@ async function postgresWriter(url: string): Promise<BulkWriter> {
   await client.connect();
   return {
     dialect: 'postgres',
-    async insert(table, columns, rows) {
-      const stream = client.query(copyFrom(`copy ${table} (${columns.join(', ')}) from stdin with (format csv)`));
+    async insert(table, rows) {
+      if (rows.length === 0) return;
+      const { columns, values } = columnsOf(table, rows);
+      const stream = client.query(copyFrom(`copy "${table}" (${columnList(columns)}) from stdin with (format csv)`));
       function* lines() {
         let chunk = '';
         for (const row of rows) {
-          chunk += `${row.map(csvCell).join(',')}\n`;
+          chunk += `${values(row).map(csvCell).join(',')}\n`;
           if (chunk.length > 1 << 16) {
             yield chunk;
             chunk = '';
@@ -180,31 +203,34 @@ const compactDay = (iso: string) => iso.slice(0, 10).replaceAll('-', '');
 export const documentNumber = (prefix: 'ADJ' | 'TRF', atIso: string, sequence: number) =>
   `${prefix}-${compactDay(atIso)}-${String(sequence).padStart(6, '0')}`;
 
-const ADJUSTMENT_COLUMNS = [
-  'id', 'tenant_id', 'partner_id', 'number', 'location_id', 'type', 'stock_source', 'reason', 'status', 'total_amount', 'item_count',
-  'created_by', 'approved_at', 'approved_by', 'rejected_at', 'rejected_by', 'rejection_reason', 'created_at', 'updated_at',
-] as const;
-const ADJUSTMENT_ITEM_COLUMNS = ['id', 'adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'type', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const;
-const TRANSFER_COLUMNS = [
-  'id', 'tenant_id', 'partner_id', 'number', 'from_location_id', 'to_location_id', 'transfer_date', 'expected_arrival_date',
-  'actual_arrival_date', 'reference_number', 'status', 'notes', 'total_items', 'total_quantity', 'total_value', 'created_by',
-  'approved_at', 'approved_by', 'rejected_at', 'rejected_by', 'rejection_reason', 'shipped_at', 'shipped_by', 'received_at',
-  'received_by', 'created_at', 'updated_at',
-] as const;
-const TRANSFER_ITEM_COLUMNS = ['id', 'transfer_id', 'line_no', 'product_id', 'product_name', 'sku', 'quantity', 'unit_price', 'total_value', 'notes'] as const;
-const LEDGER_COLUMNS = [
-  'tenant_id', 'location_id', 'product_id', 'bucket', 'delta', 'quantity_before', 'quantity_after', 'cause_type', 'cause_id',
-  'document_number', 'actor', 'occurred_at',
-] as const;
-
 interface Level {
   good: bigint;
   damaged: bigint;
   reserved: bigint;
 }
 
+function actorOf(tenant: Pick<SeedTenant, 'partnerId' | 'partnerName' | 'partnerEmail'>) {
+  return { id: tenant.partnerId, name: tenant.partnerName, email: tenant.partnerEmail };
+}
+
 function actorJson(tenant: Pick<SeedTenant, 'partnerId' | 'partnerName' | 'partnerEmail'>): string {
-  return JSON.stringify({ id: tenant.partnerId, name: tenant.partnerName, email: tenant.partnerEmail });
+  return JSON.stringify(actorOf(tenant));
+}
+
+/** The row of a pending increase adjustment created at `at`, with its id (the builder's row has none). */
+function pendingAdjustment(id: number, tenant: SeedTenant, number: string, locationId: number, reason: string, total: bigint, itemCount: number, at: string): SeedRow {
+  return {
+    ...newAdjustmentRow({ tenantId: tenant.tenantId, partnerId: tenant.partnerId, actor: actorOf(tenant), number, locationId, type: 'increase', stockSource: 'good', reason, totalAmount: plainDecimal(total, 6), itemCount, approval: null, at }),
+    id,
+  };
+}
+
+/** The row of line `index` of adjustment `adjustmentId`, with its id. */
+function adjustmentLine(id: number, adjustmentId: number, index: number, product: SeedProduct, type: 'increase' | 'decrease', quantity: bigint, lineCost: bigint): SeedRow {
+  return {
+    id,
+    ...newAdjustmentItemRow(adjustmentId, index, { productId: product.id, productName: product.name, sku: product.sku, type, quantity: Number(quantity), unitCost: product.costPrice, totalCost: plainDecimal(lineCost, 6), notes: '' }),
+  };
 }
 
 function pickLines(random: () => number, products: readonly SeedProduct[]): SeedProduct[] {
@@ -253,11 +279,11 @@ export async function seedInventory(
   }
 
   const random = prng(20_260_101);
-  const adjustments: Cell[][] = [];
-  const adjustmentItems: Cell[][] = [];
-  const transfers: Cell[][] = [];
-  const transferItems: Cell[][] = [];
-  const ledger: Cell[][] = [];
+  const adjustments: SeedRow[] = [];
+  const adjustmentItems: SeedRow[] = [];
+  const transfers: SeedRow[] = [];
+  const transferItems: SeedRow[] = [];
+  const ledger: SeedRow[] = [];
   const counts: SeedCounts = { adjustments: 0, adjustmentItems: 0, transfers: 0, transferItems: 0, ledgerRows: 0, pendingIncrease: 0 };
   let adjustmentId = 0;
   let adjustmentItemId = 0;
@@ -275,13 +301,15 @@ export async function seedInventory(
   };
 
   for (const tenant of tenants) {
+    const actor = actorOf(tenant);
     const createdBy = actorJson(tenant);
     const ledgerActor = `partner:${tenant.partnerId}:${tenant.partnerName}`;
     const move = (locationId: number, productId: number, bucket: keyof Level, delta: bigint, cause: 'adjustment' | 'transfer', number: string, at: string) => {
       const level = levelOf(locationId, productId);
       const before = level[bucket];
       level[bucket] = before + delta;
-      ledger.push([tenant.tenantId, locationId, productId, bucket, Number(delta), Number(before), Number(before + delta), cause, number, number, ledgerActor, at]);
+      const movement = { locationId, productId, bucket, delta: Number(delta), before: Number(before), after: Number(before + delta) };
+      ledger.push(ledgerRow(tenant.tenantId, movement, { type: cause, id: number, documentNumber: number, actor: ledgerActor }, at));
     };
     const events = options.adjustmentsPerTenant + options.transfersPerTenant;
     const spacing = (now.getTime() - 3_600_000 - start.getTime() - 86_400_000) / events;
@@ -301,7 +329,7 @@ export async function seedInventory(
         const roll = random();
         const status = roll < 0.75 ? 'approved' : roll < 0.85 ? 'rejected' : 'pending';
         const source = random() < 0.85 ? 'good' : 'damaged';
-        let type = random() < 0.7 ? 'increase' : 'decrease';
+        let type: 'increase' | 'decrease' = random() < 0.7 ? 'increase' : 'decrease';
         if (status === 'approved' && type === 'decrease') {
           const floor = (l: Level) => (source === 'good' ? l.reserved : 0n);
           if (lines.some((l) => levelOf(locationId, l.product.id)[source] - l.quantity < floor(levelOf(locationId, l.product.id)))) type = 'increase';
@@ -312,16 +340,19 @@ export async function seedInventory(
           const lineCost = lineTotal(line.quantity, line.product.costPrice);
           total += lineCost;
           adjustmentItemId += 1;
-          adjustmentItems.push([adjustmentItemId, adjustmentId, index + 1, line.product.id, line.product.name, line.product.sku, type, Number(line.quantity), line.product.costPrice, plainDecimal(lineCost, 6), '']);
+          adjustmentItems.push(adjustmentLine(adjustmentItemId, adjustmentId, index, line.product, type, line.quantity, lineCost));
           if (status === 'approved') move(locationId, line.product.id, source, type === 'increase' ? line.quantity : -line.quantity, 'adjustment', number, decidedAt);
         });
-        adjustments.push([
-          adjustmentId, tenant.tenantId, tenant.partnerId, number, locationId, type, source, 'Cycle count correction', status, plainDecimal(total, 6), lines.length,
-          createdBy,
-          status === 'approved' ? decidedAt : null, status === 'approved' ? createdBy : null,
-          status === 'rejected' ? decidedAt : null, status === 'rejected' ? createdBy : null, status === 'rejected' ? 'Counted twice' : null,
-          createdAt, status === 'pending' ? createdAt : decidedAt,
-        ]);
+        adjustments.push({
+          ...newAdjustmentRow({
+            tenantId: tenant.tenantId, partnerId: tenant.partnerId, actor, number, locationId, type, stockSource: source, reason: 'Cycle count correction',
+            totalAmount: plainDecimal(total, 6), itemCount: lines.length, approval: status === 'approved' ? { at: decidedAt, by: actor } : null, at: createdAt,
+          }),
+          // The builder writes a new document (pending, or approved at once); a decided one moved on since.
+          ...(status === 'rejected' ? { status, rejected_at: decidedAt, rejected_by: createdBy, rejection_reason: 'Counted twice' } : {}),
+          updated_at: status === 'pending' ? createdAt : decidedAt,
+          id: adjustmentId,
+        });
         continue;
       }
       transferSeq += 1;
@@ -344,7 +375,10 @@ export async function seedInventory(
         totalQuantity += line.quantity;
         totalValue += value;
         transferItemId += 1;
-        transferItems.push([transferItemId, transferId, index + 1, line.product.id, line.product.name, line.product.sku, Number(line.quantity), line.product.costPrice, plainDecimal(value, 6), '']);
+        transferItems.push({
+          id: transferItemId, transfer_id: transferId, line_no: index + 1, product_id: line.product.id, product_name: line.product.name, sku: line.product.sku,
+          quantity: Number(line.quantity), unit_price: line.product.costPrice, total_value: plainDecimal(value, 6), notes: '',
+        });
       });
       // The ledger rows of each step a transfer went through: reserve, ship, receive.
       if (status === 'approved' || status === 'in_transit' || status === 'completed') {
@@ -362,22 +396,23 @@ export async function seedInventory(
       const decided = status !== 'pending' && status !== 'rejected';
       const shipped = status === 'in_transit' || status === 'completed';
       const received = status === 'completed';
-      transfers.push([
-        transferId, tenant.tenantId, tenant.partnerId, number, from, to, day(createdAt), day(receivedAt), received ? day(receivedAt) : null,
-        `PO-${transferSeq}`, status, '', lines.length, Number(totalQuantity), plainDecimal(totalValue, 6), createdBy,
-        decided ? decidedAt : null, decided ? createdBy : null,
-        status === 'rejected' ? decidedAt : null, status === 'rejected' ? createdBy : null, status === 'rejected' ? 'Not needed' : null,
-        shipped ? shippedAt : null, shipped ? createdBy : null, received ? receivedAt : null, received ? createdBy : null,
-        createdAt, received ? receivedAt : shipped ? shippedAt : decided || status === 'rejected' ? decidedAt : createdAt,
-      ]);
+      transfers.push({
+        id: transferId, tenant_id: tenant.tenantId, partner_id: tenant.partnerId, number, from_location_id: from, to_location_id: to,
+        transfer_date: day(createdAt), expected_arrival_date: day(receivedAt), actual_arrival_date: received ? day(receivedAt) : null,
+        reference_number: `PO-${transferSeq}`, status, notes: '', total_items: lines.length, total_quantity: Number(totalQuantity), total_value: plainDecimal(totalValue, 6),
+        created_by: createdBy, approved_at: decided ? decidedAt : null, approved_by: decided ? createdBy : null,
+        rejected_at: status === 'rejected' ? decidedAt : null, rejected_by: status === 'rejected' ? createdBy : null, rejection_reason: status === 'rejected' ? 'Not needed' : null,
+        shipped_at: shipped ? shippedAt : null, shipped_by: shipped ? createdBy : null, received_at: received ? receivedAt : null, received_by: received ? createdBy : null,
+        created_at: createdAt, updated_at: received ? receivedAt : shipped ? shippedAt : decided || status === 'rejected' ? decidedAt : createdAt,
+      });
     }
   }
 
-  await writer.insert('adjustments', ADJUSTMENT_COLUMNS, adjustments);
-  await writer.insert('adjustment_items', ADJUSTMENT_ITEM_COLUMNS, adjustmentItems);
-  await writer.insert('transfers', TRANSFER_COLUMNS, transfers);
-  await writer.insert('transfer_items', TRANSFER_ITEM_COLUMNS, transferItems);
-  await writer.insert('stock_ledger', LEDGER_COLUMNS, ledger);
+  await writer.insert('adjustments', adjustments);
+  await writer.insert('adjustment_items', adjustmentItems);
+  await writer.insert('transfers', transfers);
+  await writer.insert('transfer_items', transferItems);
+  await writer.insert('stock_ledger', ledger);
   for (const [key, level] of levels) {
     const [locationId, productId] = key.split(':').map(Number) as [number, number];
     await writer.query('update stock_levels set good = ?, damaged = ?, reserved = ? where location_id = ? and product_id = ?', [Number(level.good), Number(level.damaged), Number(level.reserved), locationId, productId]);
@@ -426,8 +461,8 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
   const [ids] = await writer.query<{ a: number | null; i: number | null }>('select (select max(id) from adjustments) as a, (select max(id) from adjustment_items) as i');
   let adjustmentId = Number(ids?.a ?? 0);
   let itemId = Number(ids?.i ?? 0);
-  const adjustments: Cell[][] = [];
-  const items: Cell[][] = [];
+  const adjustments: SeedRow[] = [];
+  const items: SeedRow[] = [];
   const pool: PoolEntry[] = [];
   const at = now.toISOString();
   const perTenant = Math.ceil(count / tenants.length);
@@ -435,7 +470,6 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
   for (const [index, tenant] of tenants.entries()) {
     const [sequence] = await writer.query<{ last_value: number }>("select last_value from document_sequences where tenant_id = ? and prefix = 'ADJ'", [tenant.tenantId]);
     let last = Number(sequence?.last_value ?? 0);
-    const createdBy = actorJson(tenant);
     for (let n = 0; n < perTenant; n += 1) {
       last += 1;
       adjustmentId += 1;
@@ -447,17 +481,17 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
         const cost = lineTotal(quantity, product.costPrice);
         total += cost;
         itemId += 1;
-        items.push([itemId, adjustmentId, line + 1, product.id, product.name, product.sku, 'increase', Number(quantity), product.costPrice, plainDecimal(cost, 6), '']);
+        items.push(adjustmentLine(itemId, adjustmentId, line, product, 'increase', quantity, cost));
       });
-      adjustments.push([adjustmentId, tenant.tenantId, tenant.partnerId, number, tenant.locationIds[n % 2]!, 'increase', 'good', 'Bench approve pool', 'pending', plainDecimal(total, 6), lines.length, createdBy, null, null, null, null, null, at, at]);
+      adjustments.push(pendingAdjustment(adjustmentId, tenant, number, tenant.locationIds[n % 2]!, 'Bench approve pool', total, lines.length, at));
       const countKey = `${tenant.tenantId}:${tenant.locationIds[n % 2]!}`;
       pendingCounts.set(countKey, (pendingCounts.get(countKey) ?? 0) + 1);
       pool.push({ tenant: index, number, lines: lines.length });
     }
     await writer.query("update document_sequences set last_value = ? where tenant_id = ? and prefix = 'ADJ'", [last, tenant.tenantId]);
   }
-  await writer.insert('adjustments', ADJUSTMENT_COLUMNS, adjustments);
-  await writer.insert('adjustment_items', ADJUSTMENT_ITEM_COLUMNS, items);
+  await writer.insert('adjustments', adjustments);
+  await writer.insert('adjustment_items', items);
   // Written around the repositories: counted in the list totals here, as a create would have.
   for (const [key, added] of pendingCounts) {
     const [tenantId, locationId] = key.split(':') as [string, string];

@@ -28,6 +28,8 @@ import {
   type AdjustmentLocation,
   type AdjustmentRecord,
   type AdjustmentWithItems,
+  type NewAdjustment,
+  type NewAdjustmentItem,
   insertAdjustment,
   insertAdjustmentItems,
   listAdjustmentItems,
@@ -52,48 +54,98 @@ export interface CreateAdjustmentInput {
   items: readonly (ProductRef & { quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined })[];
 }
 
-/** The adjustment row a create (pending, `approval` null) or a stock count (approved at once) writes. */
+/** What a new adjustment row is made of; numbers in their column form (a plain decimal string). */
+export interface NewAdjustmentFields {
+  tenantId: string;
+  partnerId: number;
+  actor: Actor;
+  number: string;
+  locationId: number;
+  type: AdjustmentType;
+  stockSource: StockSource;
+  reason: string;
+  /** `toPlainString` of the total. */
+  totalAmount: string;
+  itemCount: number;
+  /** Null for a pending adjustment; a stock count is approved at once. */
+  approval: { at: string; by: Actor } | null;
+  at: string;
+}
+
+/**
+ * The adjustment row a create (pending, `approval` null) or a stock count (approved at once)
+ * writes. The benchmarks' bare routes build their rows with it too (bench/bench-statements.ts).
+ *
+ * @example insertAdjustment(tx, newAdjustmentRow({ ...input, number, locationId, totalAmount: '12.5', itemCount: 1, approval: null, at }), location)
+ */
+export function newAdjustmentRow(a: NewAdjustmentFields): Omit<NewAdjustment, 'id'> {
+  return {
+    tenant_id: a.tenantId,
+    partner_id: a.partnerId,
+    number: a.number,
+    location_id: a.locationId,
+    type: a.type,
+    stock_source: a.stockSource,
+    reason: a.reason,
+    status: a.approval === null ? 'pending' : 'approved',
+    total_amount: a.totalAmount,
+    item_count: a.itemCount,
+    created_by: JSON.stringify(a.actor),
+    approved_at: a.approval?.at ?? null,
+    approved_by: a.approval === null ? null : JSON.stringify(a.approval.by),
+    rejected_at: null,
+    rejected_by: null,
+    rejection_reason: null,
+    created_at: a.at,
+    updated_at: a.at,
+  };
+}
+
+/** What one line of a new adjustment is made of; numbers in their column form. */
+export interface NewAdjustmentLineFields {
+  productId: number;
+  productName: string;
+  sku: string;
+  type: AdjustmentType;
+  /** `toScaled` of the quantity. */
+  quantity: number;
+  /** `toPlainString` of the unit cost and of the line's total. */
+  unitCost: string;
+  totalCost: string;
+  notes: string;
+}
+
+/**
+ * The row of line `index` (0-based) of adjustment `adjustmentId`.
+ *
+ * @example newAdjustmentItemRow(record.id, 0, { productId, productName, sku, type: 'increase', quantity: 10_000, unitCost: '5', totalCost: '5', notes: '' })
+ */
+export function newAdjustmentItemRow(adjustmentId: number, index: number, line: NewAdjustmentLineFields): NewAdjustmentItem {
+  return {
+    adjustment_id: adjustmentId,
+    line_no: index + 1,
+    product_id: line.productId,
+    product_name: line.productName,
+    sku: line.sku,
+    type: line.type,
+    quantity: line.quantity,
+    unit_cost: line.unitCost,
+    total_cost: line.totalCost,
+    notes: line.notes,
+  };
+}
+
+/** Inserts the adjustment row of `a` at `location`. */
 function insertNewAdjustment(
   tx: Tx,
-  a: {
-    tenantId: string;
-    partnerId: number;
-    actor: Actor;
-    number: string;
-    location: AdjustmentLocation;
-    type: AdjustmentType;
-    stockSource: StockSource;
-    reason: string;
-    totalAmount: Dec;
-    itemCount: number;
-    approval: { at: string; by: Actor } | null;
-    at: string;
-  },
+  a: Omit<NewAdjustmentFields, 'locationId' | 'totalAmount'> & { location: AdjustmentLocation; totalAmount: Dec },
 ): Promise<AdjustmentRecord> {
-  return insertAdjustment(
-    tx,
-    {
-      tenant_id: a.tenantId,
-      partner_id: a.partnerId,
-      number: a.number,
-      location_id: a.location.id,
-      type: a.type,
-      stock_source: a.stockSource,
-      reason: a.reason,
-      status: a.approval === null ? 'pending' : 'approved',
-      total_amount: toPlainString(a.totalAmount),
-      item_count: a.itemCount,
-      created_by: JSON.stringify(a.actor),
-      approved_at: a.approval?.at ?? null,
-      approved_by: a.approval === null ? null : JSON.stringify(a.approval.by),
-      rejected_at: null,
-      rejected_by: null,
-      rejection_reason: null,
-      created_at: a.at,
-      updated_at: a.at,
-    },
-    { id: a.location.id, code: a.location.code, name: a.location.name, address: a.location.address },
-  );
+  return insertAdjustment(tx, newAdjustmentRow({ ...a, locationId: a.location.id, totalAmount: toPlainString(a.totalAmount) }), {
+    id: a.location.id,
+    code: a.location.code,
+    name: a.location.name,
+    address: a.location.address,
+  });
 }
 
 /** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
@@ -117,18 +169,18 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
     // The inserted lines come back from the insert itself (no second read).
     const items = await insertAdjustmentItems(
       tx,
-      lines.map((line, index) => ({
-        adjustment_id: record.id,
-        line_no: index + 1,
-        product_id: products[index]!.id,
-        product_name: products[index]!.name,
-        sku: products[index]!.sku,
-        type: input.type,
-        quantity: toScaled(line.quantity),
-        unit_cost: toPlainString(line.unitCost),
-        total_cost: toPlainString(totals.lineTotals[index]!),
-        notes: line.notes ?? '',
-      })),
+      lines.map((line, index) =>
+        newAdjustmentItemRow(record.id, index, {
+          productId: products[index]!.id,
+          productName: products[index]!.name,
+          sku: products[index]!.sku,
+          type: input.type,
+          quantity: toScaled(line.quantity),
+          unitCost: toPlainString(line.unitCost),
+          totalCost: toPlainString(totals.lineTotals[index]!),
+          notes: line.notes ?? '',
+        }),
+      ),
     );
     return { ...record, items };
   });
@@ -273,18 +325,18 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
     });
     const items = await insertAdjustmentItems(
       tx,
-      decided.differences.map((line, index) => ({
-        adjustment_id: record.id,
-        line_no: index + 1,
-        product_id: line.productId,
-        product_name: products[line.line]!.name,
-        sku: products[line.line]!.sku,
-        type: line.type,
-        quantity: toScaled(line.quantity),
-        unit_cost: toPlainString(line.unitCost),
-        total_cost: toPlainString(line.totalCost),
-        notes: '',
-      })),
+      decided.differences.map((line, index) =>
+        newAdjustmentItemRow(record.id, index, {
+          productId: line.productId,
+          productName: products[line.line]!.name,
+          sku: products[line.line]!.sku,
+          type: line.type,
+          quantity: toScaled(line.quantity),
+          unitCost: toPlainString(line.unitCost),
+          totalCost: toPlainString(line.totalCost),
+          notes: '',
+        }),
+      ),
     );
     await writeStockOutcome(tx, input.tenantId, decided.stock, { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(input.actor) }, now);
     // The same event an approval sends: partners that follow approvals see counts too.

@@ -183,7 +183,7 @@ export async function lockAdjustment(tx: Tx, tenantId: string, number: string): 
   return row && fromJoined(row);
 }
 
-type NewAdjustment = Insertable<AdjustmentTable> & Omit<AdjustmentRow, 'id'>;
+export type NewAdjustment = Insertable<AdjustmentTable> & Omit<AdjustmentRow, 'id'>;
 const ADJUSTMENT_COLUMNS = [
   'tenant_id',
   'partner_id',
@@ -221,7 +221,7 @@ export async function insertAdjustment(tx: Tx, row: NewAdjustment, location: Adj
   return toAdjustmentRecord(inserted, location);
 }
 
-type NewAdjustmentItem = Omit<AdjustmentItemRow, 'id'>;
+export type NewAdjustmentItem = Omit<AdjustmentItemRow, 'id'>;
 const ITEM_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'type', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const satisfies readonly (keyof NewAdjustmentItem)[];
 
 const insertItemRows = preparedQuery({
@@ -301,7 +301,7 @@ export interface AdjustmentFilters {
   type?: AdjustmentType | undefined;
 }
 
-interface ListParams {
+export interface ListParams {
   tenantId: string;
   status: AdjustmentStatus | undefined;
   locationId: number | undefined;
@@ -366,3 +366,15 @@ export async function listAdjustments(
   const [total, rows] = await Promise.all([keptAdjustmentTotal(scope, params), execute(scope, pageFiltered.with(params))]);
   return { rows: rows.map((row) => toAdjustmentSummary(row, joinedLocation(row))), total };
 }
+
+// The prepared queries themselves, for the benchmarks' bare routes (bench/bench-statements.ts),
+// which run the statements these compile on the raw drivers.
+export {
+  byNumber as adjustmentByNumberQuery,
+  insertAdjustmentRow as insertAdjustmentQuery,
+  insertItemRows as insertAdjustmentItemsQuery,
+  itemsOf as adjustmentItemsQuery,
+  lockByNumber as lockAdjustmentQuery,
+  markApproved as markApprovedQuery,
+  pageFiltered as adjustmentPageQuery,
+};

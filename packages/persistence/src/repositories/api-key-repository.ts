@@ -169,3 +169,6 @@ export async function resolveApiKey(scope: Scope, secret: string, tenantId: stri
   const installation: InstallationState = row.installation_id === null ? 'unknown' : row.uninstall_at === null ? 'active' : 'inactive';
   return { keyId: row.key_id, partnerId: row.partner_id, name: row.name, email: row.email, tier: row.tier, installation };
 }
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export { keyOwnerForTenant as keyOwnerForTenantQuery };

@@ -22,3 +22,6 @@ export async function nextDocumentSequence(tx: Tx, tenantId: string, prefix: Doc
   const [row] = await execute(tx, next.with({ tenantId, prefix }));
   return row!.last_value;
 }
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export { next as nextDocumentSequenceQuery };

@@ -93,7 +93,7 @@ export async function changeInboundCounts(tx: Tx, tenantId: string, from: Inboun
 
 // ---- totals -------------------------------------------------------------------------------------
 
-interface AdjustmentTotalParams {
+export interface AdjustmentTotalParams {
   tenantId: string;
   status: AdjustmentStatus | undefined;
   locationId: number | undefined;
@@ -243,3 +243,6 @@ export async function findListCountMismatches(scope: Scope, tenantId: string): P
     ...compare('inbound', keys(INBOUND_KEY), keptInbounds, inbounds),
   ];
 }
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export { adjustmentTotal as adjustmentTotalQuery, bumpAdjustments as changeAdjustmentCountsQuery, changes as countChanges };

@@ -301,3 +301,6 @@ export async function listProducts(scope: Scope, tenantId: string, filters: Prod
   ]);
   return { rows: rows.map(toProductRecord), total: Number(count.n) };
 }
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export { tenantProducts as tenantProductsQuery };

@@ -66,6 +66,39 @@ export async function readStockLevels(scope: Scope, keys: readonly StockKey[]): 
   return byStockKey(await execute(scope, levelsOf.with({ keys: wanted })));
 }
 
+/** The row that creates (or, on conflict, only locks) a key's stock row: empty buckets. */
+export function emptyLevelRow(tenantId: string, key: StockKey, at: string): Insertable<StockLevelTable> {
+  return { tenant_id: tenantId, location_id: key.locationId, product_id: key.productId, good: 0, damaged: 0, reserved: 0, updated_at: at };
+}
+
+/** A stock row's new levels, each bucket scaled (`toScaled`). */
+export function levelRow(tenantId: string, level: StockKey & { good: number; damaged: number; reserved: number }, at: string): Insertable<StockLevelTable> {
+  return { tenant_id: tenantId, location_id: level.locationId, product_id: level.productId, good: level.good, damaged: level.damaged, reserved: level.reserved, updated_at: at };
+}
+
+/** One ledger row: a bucket of a stock row moved by `delta` from `before` to `after` (all scaled), and why. */
+export function ledgerRow(
+  tenantId: string,
+  movement: StockKey & { bucket: Insertable<StockLedgerTable>['bucket']; delta: number; before: number; after: number },
+  cause: StockCause,
+  at: string,
+): Omit<Insertable<StockLedgerTable>, 'id'> {
+  return {
+    tenant_id: tenantId,
+    location_id: movement.locationId,
+    product_id: movement.productId,
+    bucket: movement.bucket,
+    delta: movement.delta,
+    quantity_before: movement.before,
+    quantity_after: movement.after,
+    cause_type: cause.type,
+    cause_id: cause.id,
+    document_number: cause.documentNumber,
+    actor: cause.actor,
+    occurred_at: at,
+  };
+}
+
 const LEVEL_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'good', 'damaged', 'reserved', 'updated_at'] as const;
 const LOCKED_COLUMNS = ['location_id', 'product_id', 'good', 'damaged', 'reserved'] as const;
 
@@ -94,7 +127,7 @@ export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly S
   const at = now.toISOString();
   const locked: LevelRow[] = [];
   for (let i = 0; i < wanted.length; i += 500) {
-    const rows = wanted.slice(i, i + 500).map((k) => ({ tenant_id: tenantId, location_id: k.locationId, product_id: k.productId, good: 0, damaged: 0, reserved: 0, updated_at: at }));
+    const rows = wanted.slice(i, i + 500).map((k) => emptyLevelRow(tenantId, k, at));
     locked.push(...(await execute(tx, lockLevels.with({ rows }))));
   }
   return byStockKey(locked);
@@ -140,30 +173,13 @@ const insertLedgerRows = preparedQuery({
  */
 export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: StockOutcome, cause: StockCause, now: Date): Promise<void> {
   const at = now.toISOString();
-  const levels = [...outcome.levels.values()].map((level) => ({
-    tenant_id: tenantId,
-    location_id: level.locationId,
-    product_id: level.productId,
-    good: toScaled(level.good),
-    damaged: toScaled(level.damaged),
-    reserved: toScaled(level.reserved),
-    updated_at: at,
-  }));
+  const levels = [...outcome.levels.values()].map((level) =>
+    levelRow(tenantId, { locationId: level.locationId, productId: level.productId, good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved) }, at),
+  );
   for (let i = 0; i < levels.length; i += 500) await executeWrite(tx, writeLevels.with({ rows: levels.slice(i, i + 500) }));
-  const rows = outcome.movements.map((m) => ({
-    tenant_id: tenantId,
-    location_id: m.locationId,
-    product_id: m.productId,
-    bucket: m.bucket,
-    delta: toScaled(m.delta),
-    quantity_before: toScaled(m.before),
-    quantity_after: toScaled(m.after),
-    cause_type: cause.type,
-    cause_id: cause.id,
-    document_number: cause.documentNumber,
-    actor: cause.actor,
-    occurred_at: at,
-  }));
+  const rows = outcome.movements.map((m) =>
+    ledgerRow(tenantId, { locationId: m.locationId, productId: m.productId, bucket: m.bucket, delta: toScaled(m.delta), before: toScaled(m.before), after: toScaled(m.after) }, cause, at),
+  );
   for (let i = 0; i < rows.length; i += 300) {
     await executeWrite(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) }));
   }
@@ -218,3 +234,6 @@ export async function findLedgerMismatches(scope: Scope, tenantId?: string): Pro
   }
   return mismatches;
 }
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export { insertLedgerRows as insertLedgerQuery, levelsOf as stockLevelsQuery, lockLevels as lockStockQuery, writeLevels as writeStockQuery };

@@ -417,3 +417,6 @@ export async function redeliver(scope: Scope, partnerId: number, deliveryId: num
       .where('id', '=', deliveryId));
   });
 }
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export { subscribedEndpoints as subscribedEndpointsQuery };

@@ -1,0 +1,101 @@
+// The statements of the inventory benchmark's bare routes, generated from the repositories' own
+// prepared queries: each compiles, for a dialect, to the SQL text and parameter array the gateway
+// would send for the same parameters, without an open database. The bare routes run them on the
+// raw drivers, so a new column changes the repository, never the benchmark.
+import type { CompiledQuery } from 'kysely';
+import type { DialectName } from '../database-config.js';
+import { dialectNamed } from '../dialects/dialect-registry.js';
+import { buildOnlyKysely } from '../execution/kysely-bridge.js';
+import type { Scope } from '../execution/scope.js';
+import type { StatementRunner } from '../execution/statement-runner.js';
+import type { PreparedQuery } from '../parameterised-query.js';
+import {
+  adjustmentByNumberQuery,
+  adjustmentItemsQuery,
+  adjustmentPageQuery,
+  insertAdjustmentItemsQuery,
+  insertAdjustmentQuery,
+  lockAdjustmentQuery,
+  markApprovedQuery,
+} from '../repositories/adjustment-repository.js';
+import { keyOwnerForTenantQuery } from '../repositories/api-key-repository.js';
+import { nextDocumentSequenceQuery } from '../repositories/document-sequence-repository.js';
+import { adjustmentTotalQuery, changeAdjustmentCountsQuery } from '../repositories/list-count-repository.js';
+import { tenantLocationQuery } from '../repositories/location-repository.js';
+import { tenantProductsQuery } from '../repositories/product-repository.js';
+import { insertLedgerQuery, lockStockQuery, stockLevelsQuery, writeStockQuery } from '../repositories/stock-repository.js';
+import { subscribedEndpointsQuery } from '../repositories/webhook-repository.js';
+import type { DB } from '../schema/index.js';
+
+// The row builders the operations use, so the bare routes write the same columns.
+export { newAdjustmentItemRow, newAdjustmentRow, type NewAdjustmentFields, type NewAdjustmentLineFields } from '../operations/adjustment-operations.js';
+export { emptyLevelRow, ledgerActor, ledgerRow, levelRow } from '../repositories/stock-repository.js';
+export { countChanges } from '../repositories/list-count-repository.js';
+
+/** One statement as a driver takes it: text with the dialect's placeholders, and their values in order. */
+export interface BenchStatement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+const compilesOnly: StatementRunner = {
+  run(): never {
+    throw new Error('a build-only scope compiles statements; run them on a driver of your own');
+  },
+};
+
+/**
+ * A scope that compiles `dialect`'s SQL and runs nothing (its Kysely instance refuses to execute,
+ * its runner throws): what prepared queries need to compile without an open database.
+ *
+ * @example const compiled = someQuery.compile(buildOnlyScope(config.dialect), params);
+ */
+export function buildOnlyScope(dialect: DialectName): Scope {
+  const sqlDialect = dialectNamed(dialect);
+  return { db: buildOnlyKysely<DB>(sqlDialect.queryDialect), dialect: sqlDialect, runner: compilesOnly };
+}
+
+/**
+ * Every statement of the inventory benchmark's routes, for `dialect`: each function takes the
+ * parameters of the repository's prepared query and returns its compiled text and values. A call
+ * only binds a cached template (parameterised-query.ts), as on the gateway.
+ *
+ * @example
+ * const statements = inventoryStatements(config.dialect);
+ * const { sql, parameters } = statements.adjustmentByNumber({ tenantId, number });
+ * const row = db.prepare(sql).get(...parameters);
+ */
+export function inventoryStatements(dialect: DialectName) {
+  const scope = buildOnlyScope(dialect);
+  const bind =
+    <P, R>(query: PreparedQuery<P, R>) =>
+    (params: P): CompiledQuery<R> =>
+      query.compile(scope, params);
+  return {
+    /** authenticate() on a tenant-scoped route: the key's partner and its installation for the tenant. */
+    keyAndInstallation: bind(keyOwnerForTenantQuery),
+    location: bind(tenantLocationQuery),
+    products: bind(tenantProductsQuery),
+    nextSequence: bind(nextDocumentSequenceQuery),
+    insertAdjustment: bind(insertAdjustmentQuery),
+    insertItems: bind(insertAdjustmentItemsQuery),
+    /** The kept list counts moved (rows from `countChanges`). */
+    changeCounts: bind(changeAdjustmentCountsQuery),
+    adjustmentByNumber: bind(adjustmentByNumberQuery),
+    items: bind(adjustmentItemsQuery),
+    stockRead: bind(stockLevelsQuery),
+    listTotal: bind(adjustmentTotalQuery),
+    listPage: bind(adjustmentPageQuery),
+    lockAdjustment: bind(lockAdjustmentQuery),
+    /** Creates the missing stock rows and locks all of them (rows from `emptyLevelRow`). */
+    lockStock: bind(lockStockQuery),
+    /** The new levels of locked rows (rows from `levelRow`). */
+    writeStock: bind(writeStockQuery),
+    insertLedger: bind(insertLedgerQuery),
+    markApproved: bind(markApprovedQuery),
+    subscribedEndpoints: bind(subscribedEndpointsQuery),
+  };
+}
+
+/** The statements of `inventoryStatements`, by name. */
+export type InventoryStatements = ReturnType<typeof inventoryStatements>;
