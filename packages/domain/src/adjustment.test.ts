@@ -18,7 +18,7 @@ const now = new Date('2026-01-31T08:15:30.123Z');
 const LOC = 3;
 
 function level(good: string, damaged = '0', reserved = '0'): StockLevel {
-  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved) };
+  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved), reservedForOrders: dec(0) };
 }
 
 function stockAt(entries: Record<number, StockLevel>): StockLevels {

@@ -1,7 +1,7 @@
-// Document numbers of adjustments and transfers: PREFIX-YYYYMMDD-NNNNNN, a per-tenant sequence
+// Document numbers of adjustments, transfers, inbound shipments and reservations: PREFIX-YYYYMMDD-NNNNNN, a per-tenant sequence
 // and the creation date in UTC. The sequence comes from persistence; formatting lives here.
 
-export type DocumentPrefix = 'ADJ' | 'TRF' | 'INB';
+export type DocumentPrefix = 'ADJ' | 'TRF' | 'INB' | 'RSV';
 
 /** @example formatDocumentNumber('ADJ', new Date('2026-11-22T10:00:00Z'), 42) === 'ADJ-20261122-000042' */
 export function formatDocumentNumber(prefix: DocumentPrefix, createdAt: Date, sequence: number): string {
@@ -10,7 +10,7 @@ export function formatDocumentNumber(prefix: DocumentPrefix, createdAt: Date, se
   return `${prefix}-${day}-${String(sequence).padStart(6, '0')}`;
 }
 
-const PATTERN = /^(ADJ|TRF|INB)-(\d{8})-(\d{6,})$/;
+const PATTERN = /^(ADJ|TRF|INB|RSV)-(\d{8})-(\d{6,})$/;
 
 /** The parts of a document number, or null when the text is not one. */
 export function parseDocumentNumber(text: string): { prefix: DocumentPrefix; day: string; sequence: number } | null {

@@ -29,7 +29,7 @@ function receipt(itemId: number, quantity: string, condition: ReceiptCondition =
 }
 
 function level(good: string, damaged = '0', reserved = '0'): StockLevel {
-  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved) };
+  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved), reservedForOrders: dec(0) };
 }
 
 function plain(l: StockLevel | undefined) {

@@ -14,3 +14,4 @@ export * from './document-number.js';
 export * from './time-format.js';
 export * from './webhook-delivery.js';
 export * from './webhook-url-policy.js';
+export * from './reservation.js';

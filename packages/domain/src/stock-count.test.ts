@@ -8,7 +8,7 @@ const actor: Actor = { id: 7, name: 'Acme Integrations', email: 'ops@acme.exampl
 const now = new Date('2026-01-31T08:15:30.123Z');
 const LOC = 3;
 
-const level = (good: string, damaged = '0', reserved = '0'): StockLevel => ({ good: dec(good), damaged: dec(damaged), reserved: dec(reserved) });
+const level = (good: string, damaged = '0', reserved = '0'): StockLevel => ({ good: dec(good), damaged: dec(damaged), reserved: dec(reserved), reservedForOrders: dec(0) });
 const stockAt = (entries: Record<number, StockLevel>): StockLevels =>
   new Map(Object.entries(entries).map(([productId, l]) => [stockKey({ locationId: LOC, productId: Number(productId) }), l]));
 const line = (productId: number, counted: string, expected: string | null, unitCost = '2'): CountLine => ({

@@ -16,7 +16,7 @@ import {
 const LOC = 1;
 
 function level(good: string, damaged = '0', reserved = '0'): StockLevel {
-  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved) };
+  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved), reservedForOrders: dec(0) };
 }
 
 function plainLevel(l: StockLevel | undefined): { good: string; damaged: string; reserved: string } | undefined {

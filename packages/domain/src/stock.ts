@@ -1,5 +1,6 @@
 // Stock rules: per (location, product) a good, a damaged and a reserved quantity, none below zero,
-// reserved never above good; available = good - reserved. Transitions describe their effect as a
+// reserved never above good; available = good - reserved. Of `reserved`, `reservedForOrders` is
+// what order holds keep (docs/holds.md#stock-effect); the rest is held for approved transfers. Transitions describe their effect as a
 // list of StockChange; `applyStockChanges` checks them against the current levels and yields the
 // new levels and one movement per change, which persistence writes with the ledger.
 import { type Dec, ZERO } from './decimal.js';
@@ -12,6 +13,8 @@ export interface StockLevel {
   good: Dec;
   damaged: Dec;
   reserved: Dec;
+  /** The part of `reserved` that order holds keep; never below zero nor above `reserved`. */
+  reservedForOrders: Dec;
 }
 
 export interface StockKey {
@@ -24,6 +27,8 @@ export interface StockChange extends StockKey {
   bucket: StockBucket;
   delta: Dec;
   field?: string;
+  /** A change of `reserved` made by an order hold: `reservedForOrders` moves with it. */
+  forOrders?: boolean;
 }
 
 /** What a change did: the ledger row's content. */
@@ -52,10 +57,10 @@ export function stockKey(key: StockKey): string {
 }
 
 export function emptyStockLevel(): StockLevel {
-  return { good: ZERO, damaged: ZERO, reserved: ZERO };
+  return { good: ZERO, damaged: ZERO, reserved: ZERO, reservedForOrders: ZERO };
 }
 
-/** Good stock that is not reserved for an approved transfer. */
+/** Good stock that is not reserved for an approved transfer or an order hold. */
 export function availableQuantity(level: StockLevel): Dec {
   return level.good.minus(level.reserved);
 }
@@ -90,11 +95,14 @@ export function applyStockChanges(current: StockLevels, changes: readonly StockC
       good: level.good,
       damaged: level.damaged,
       reserved: level.reserved,
+      reservedForOrders: change.forOrders && change.bucket === 'reserved' ? level.reservedForOrders.plus(change.delta) : level.reservedForOrders,
       [change.bucket]: after,
       locationId: change.locationId,
       productId: change.productId,
     };
-    if (after.isNegative() || next.reserved.greaterThan(next.good)) return fail(insufficient(change, level));
+    if (after.isNegative() || next.reserved.greaterThan(next.good) || next.reservedForOrders.isNegative() || next.reservedForOrders.greaterThan(next.reserved)) {
+      return fail(insufficient(change, level));
+    }
     levels.set(key, next);
     movements.push({
       locationId: change.locationId,

@@ -21,7 +21,7 @@ const FROM = 1;
 const TO = 2;
 
 function level(good: string, damaged = '0', reserved = '0'): StockLevel {
-  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved) };
+  return { good: dec(good), damaged: dec(damaged), reserved: dec(reserved), reservedForOrders: dec(0) };
 }
 
 function plain(l: StockLevel | undefined) {
