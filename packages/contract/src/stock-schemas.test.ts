@@ -45,7 +45,7 @@ describe('stockMovementsQuery', () => {
   });
 });
 
-const level = { location_id: 3, product_id: '1042', sku: 'MUG-BLUE', product_name: 'Blue Mug', good: 40, damaged: 2, reserved: 12, available: 28 };
+const level = { location_id: 3, product_id: '1042', sku: 'MUG-BLUE', product_name: 'Blue Mug', good: 40, damaged: 2, reserved: 12, reserved_for_transfers: 4, reserved_for_orders: 8, available: 28, version: 3 };
 const movement = {
   id: '981',
   location_id: 3,

@@ -25,7 +25,7 @@ import {
 } from './common-schemas.js';
 
 /** What caused a movement. */
-export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'opening', 'correction']);
+export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'reservation', 'opening', 'correction']);
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -114,7 +114,10 @@ export const stockLevelEntry = z
     good: quantity,
     damaged: quantity,
     reserved: quantity,
+    reserved_for_transfers: quantity.describe('The part of `reserved` held for approved transfers not yet shipped.'),
+    reserved_for_orders: quantity.describe('The part of `reserved` held by active order holds (reservations).'),
     available: quantity,
+    version: z.int().min(0).describe("Grows by one with every change of this row; the `version` of stock.level_changed events."),
   })
   .meta({ id: 'StockLevel', description: 'Quantities of one product at one location.' });
 

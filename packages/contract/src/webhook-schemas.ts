@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
-export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed']);
+export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed', 'reservation.status_changed', 'stock.level_changed']);
 
 /** The event `POST /api/partner/v1/webhooks/{id}/test` sends; never subscribed to, always sent on request. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -91,6 +91,20 @@ export {
   listStockMovements,
 } from './repositories/stock-read-repository.js';
 
+export { type StockCheck, type StockDiscrepancy, verifyStock } from './repositories/stock-verification.js';
+
+// Order holds (reservations)
+export { type ReservationFilters, type ReservationItemRecord, type ReservationRecord, databaseNow, findReservation, listReservations } from './repositories/reservation-repository.js';
+export {
+  type CreateReservationInput,
+  type ReservationActionInput,
+  consumeReservation,
+  createReservation,
+  expireDueReservations,
+  extendReservation,
+  releaseReservation,
+} from './operations/reservation-operations.js';
+
 // Adjustments, transfers, inbound shipments
 export {
   type AdjustmentFilters,

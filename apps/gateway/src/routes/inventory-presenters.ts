@@ -174,7 +174,7 @@ export function presentTransferReceipt(t: TransferRecord): z.input<typeof contra
 }
 
 export function presentStockLevel(s: StockLevelView): z.input<typeof contract.stockLevelEntry> {
-  const level: StockLevel = { good: s.good, damaged: s.damaged, reserved: s.reserved };
+  const level: StockLevel = { good: s.good, damaged: s.damaged, reserved: s.reserved, reservedForOrders: s.reservedForOrders };
   return {
     location_id: s.locationId,
     product_id: String(s.productId),
@@ -183,7 +183,10 @@ export function presentStockLevel(s: StockLevelView): z.input<typeof contract.st
     good: n(s.good),
     damaged: n(s.damaged),
     reserved: n(s.reserved),
+    reserved_for_transfers: n(s.reserved.minus(s.reservedForOrders)),
+    reserved_for_orders: n(s.reservedForOrders),
     available: n(availableQuantity(level)),
+    version: s.version,
   };
 }
 

@@ -283,7 +283,10 @@ export const stockLevelExample: Example<typeof stockLevelEntry> = {
   good: 120,
   damaged: 0,
   reserved: 20,
+  reserved_for_transfers: 12,
+  reserved_for_orders: 8,
   available: 100,
+  version: 14,
 };
 
 export const stockMovementExample: Example<typeof stockMovementEntry> = {

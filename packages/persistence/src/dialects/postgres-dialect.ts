@@ -229,6 +229,7 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
   containsLowerCase: standardSql.containsLowerCase,
   // lower() folds every script under the UTF-8 encoding this product's databases use.
   lowerCase: (text) => sql<string>`lower(${text})`,
+  clockNow: () => sql<string>`clock_timestamp()`,
 
   errors: {
     isUniqueViolation: (error) => code(error) === '23505',

@@ -212,6 +212,15 @@ export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
    */
   lowerCase(text: Expression<string>): RawBuilder<string>;
 
+  // ---- time ---------------------------------------------------------------------------------
+
+  /**
+   * The database's clock at the moment the statement runs, comparable with a timestamp column and
+   * read back as an ISO-8601 string: the one clock that judges expiry, whatever each process's
+   * clock says (docs/holds.md#states-and-expiry).
+   */
+  clockNow(): RawBuilder<string>;
+
   // ---- errors -------------------------------------------------------------------------------
 
   readonly errors: DriverErrors;

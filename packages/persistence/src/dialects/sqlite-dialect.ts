@@ -126,6 +126,7 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
 
   containsLowerCase: standardSql.containsLowerCase,
   lowerCase: (text) => sql<string>`${sql.raw(UNICODE_LOWER)}(${text})`,
+  clockNow: () => sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`,
 
   errors: {
     isUniqueViolation: (error) => code(error) === 'SQLITE_CONSTRAINT_UNIQUE' || code(error) === 'SQLITE_CONSTRAINT_PRIMARYKEY',

@@ -7,6 +7,7 @@ import * as m004 from './004-webhook-attempt-body.js';
 import * as m005 from './005-installation-grants.js';
 import * as m006 from './006-adjustment-item-type.js';
 import * as m007 from './007-list-counts.js';
+import * as m008 from './008-reservations.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
@@ -16,4 +17,5 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '005-installation-grants': m005,
   '006-adjustment-item-type': m006,
   '007-list-counts': m007,
+  '008-reservations': m008,
 };

@@ -13,6 +13,10 @@ export interface StockLevelView {
   good: Dec;
   damaged: Dec;
   reserved: Dec;
+  /** The part of `reserved` order holds keep; the rest is approved transfers'. */
+  reservedForOrders: Dec;
+  /** Grows with every change of the row (stock.level_changed carries the same number). */
+  version: number;
 }
 
 export interface StockLevelFilters {
@@ -32,7 +36,7 @@ export async function listStockLevels(scope: Scope, tenantId: string, filters: S
   if (filters.skus !== undefined) base = base.where('products.sku', 'in', [...new Set(filters.skus)]);
   const [rows, count] = await Promise.all([
     execute(scope, base
-      .select(['stock_levels.location_id', 'stock_levels.product_id', 'products.sku', 'products.name', 'stock_levels.good', 'stock_levels.damaged', 'stock_levels.reserved'])
+      .select(['stock_levels.location_id', 'stock_levels.product_id', 'products.sku', 'products.name', 'stock_levels.good', 'stock_levels.damaged', 'stock_levels.reserved', 'stock_levels.reserved_for_orders', 'stock_levels.version'])
       .orderBy('stock_levels.location_id')
       .orderBy('stock_levels.product_id')
       .limit(page.perPage)
@@ -48,6 +52,8 @@ export async function listStockLevels(scope: Scope, tenantId: string, filters: S
       good: fromScaled(r.good),
       damaged: fromScaled(r.damaged),
       reserved: fromScaled(r.reserved),
+      reservedForOrders: fromScaled(r.reserved_for_orders),
+      version: Number(r.version),
     })),
     total: Number(count.n),
   };

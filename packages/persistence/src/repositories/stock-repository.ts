@@ -4,9 +4,11 @@ import type { Compilable, Insertable } from 'kysely';
 import {
   type Actor,
   type Dec,
+  type PlacedStockLevel,
   type StockKey,
   type StockLevel,
   type StockOutcome,
+  availableQuantity,
   fromScaled,
   stockKey,
   toScaled,
@@ -15,6 +17,7 @@ import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query
 import type { Scope, Tx } from '../transaction.js';
 import type { StockCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
 import { execute, executeWrite } from '../execution/execute.js';
+import { type EventInput, enqueueEvents, hasSubscribers } from './webhook-repository.js';
 
 /** Why stock moved: the document that caused it. */
 export interface StockCause {
@@ -34,18 +37,18 @@ function uniqueSorted(keys: readonly StockKey[]): StockKey[] {
   return [...byKey.values()].sort((a, b) => a.locationId - b.locationId || a.productId - b.productId);
 }
 
-export function toStockLevel(row: Pick<StockLevelTable, 'good' | 'damaged' | 'reserved'>): StockLevel {
-  return { good: fromScaled(row.good), damaged: fromScaled(row.damaged), reserved: fromScaled(row.reserved) };
+export function toStockLevel(row: Pick<StockLevelTable, 'good' | 'damaged' | 'reserved' | 'reserved_for_orders'>): StockLevel {
+  return { good: fromScaled(row.good), damaged: fromScaled(row.damaged), reserved: fromScaled(row.reserved), reservedForOrders: fromScaled(row.reserved_for_orders) };
 }
 
-type LevelRow = Pick<StockLevelTable, 'location_id' | 'product_id' | 'good' | 'damaged' | 'reserved'>;
+type LevelRow = Pick<StockLevelTable, 'location_id' | 'product_id' | 'good' | 'damaged' | 'reserved' | 'reserved_for_orders'>;
 
 const levelsOf = preparedQuery({
   shape: (p: { keys: StockKey[] }) => p.keys.length,
   build: (scope, param: ParamRef<{ keys: StockKey[] }>, count): Compilable<LevelRow> =>
     scope.db
       .selectFrom('stock_levels')
-      .select(['location_id', 'product_id', 'good', 'damaged', 'reserved'])
+      .select(['location_id', 'product_id', 'good', 'damaged', 'reserved', 'reserved_for_orders'])
       .where((eb) =>
         eb(
           eb.refTuple('location_id', 'product_id'),
@@ -68,12 +71,26 @@ export async function readStockLevels(scope: Scope, keys: readonly StockKey[]): 
 
 /** The row that creates (or, on conflict, only locks) a key's stock row: empty buckets. */
 export function emptyLevelRow(tenantId: string, key: StockKey, at: string): Insertable<StockLevelTable> {
-  return { tenant_id: tenantId, location_id: key.locationId, product_id: key.productId, good: 0, damaged: 0, reserved: 0, updated_at: at };
+  return { tenant_id: tenantId, location_id: key.locationId, product_id: key.productId, good: 0, damaged: 0, reserved: 0, reserved_for_orders: 0, version: 0, updated_at: at };
 }
 
-/** A stock row's new levels, each bucket scaled (`toScaled`). */
-export function levelRow(tenantId: string, level: StockKey & { good: number; damaged: number; reserved: number }, at: string): Insertable<StockLevelTable> {
-  return { tenant_id: tenantId, location_id: level.locationId, product_id: level.productId, good: level.good, damaged: level.damaged, reserved: level.reserved, updated_at: at };
+/** A stock row's new levels, each bucket scaled (`toScaled`); `version` is the database's to count. */
+export function levelRow(
+  tenantId: string,
+  level: StockKey & { good: number; damaged: number; reserved: number; reservedForOrders?: number },
+  at: string,
+): Insertable<StockLevelTable> {
+  return {
+    tenant_id: tenantId,
+    location_id: level.locationId,
+    product_id: level.productId,
+    good: level.good,
+    damaged: level.damaged,
+    reserved: level.reserved,
+    reserved_for_orders: level.reservedForOrders ?? 0,
+    version: 0,
+    updated_at: at,
+  };
 }
 
 /** One ledger row: a bucket of a stock row moved by `delta` from `before` to `after` (all scaled), and why. */
@@ -99,8 +116,8 @@ export function ledgerRow(
   };
 }
 
-const LEVEL_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'good', 'damaged', 'reserved', 'updated_at'] as const;
-const LOCKED_COLUMNS = ['location_id', 'product_id', 'good', 'damaged', 'reserved'] as const;
+const LEVEL_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'good', 'damaged', 'reserved', 'reserved_for_orders', 'version', 'updated_at'] as const;
+const LOCKED_COLUMNS = ['location_id', 'product_id', 'good', 'damaged', 'reserved', 'reserved_for_orders'] as const;
 
 /**
  * One statement that creates the missing rows and locks every row of the keys: an insert whose
@@ -133,16 +150,24 @@ export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly S
   return byStockKey(locked);
 }
 
-/** Writes new levels of rows locked in this transaction, all in one statement (the conflict path always applies). */
+/**
+ * Writes new levels of rows locked in this transaction, all in one statement (the conflict path
+ * always applies), each row's version one higher; returns the versions written.
+ */
 const writeLevels = preparedQuery({
   shape: (p: { rows: Insertable<StockLevelTable>[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: Insertable<StockLevelTable>[] }>, count) =>
-    scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, LEVEL_COLUMNS)), ['location_id', 'product_id'], (eb) => ({
-      good: eb.ref('excluded.good'),
-      damaged: eb.ref('excluded.damaged'),
-      reserved: eb.ref('excluded.reserved'),
-      updated_at: eb.ref('excluded.updated_at'),
-    })),
+    scope.dialect.insertReturning(
+      scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, LEVEL_COLUMNS)), ['location_id', 'product_id'], (eb) => ({
+        good: eb.ref('excluded.good'),
+        damaged: eb.ref('excluded.damaged'),
+        reserved: eb.ref('excluded.reserved'),
+        reserved_for_orders: eb.ref('excluded.reserved_for_orders'),
+        version: eb(eb.ref('stock_levels.version'), '+', 1),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+      ['location_id', 'product_id', 'version'],
+    ),
 });
 
 const LEDGER_COLUMNS = [
@@ -167,22 +192,81 @@ const insertLedgerRows = preparedQuery({
 });
 
 /**
- * Writes new levels and their ledger rows. The rows must have been locked with `lockStockLevels`
- * in the same transaction. A level the database refuses (a CHECK) throws and the caller's
- * transaction rolls back whole.
+ * Writes new levels and their ledger rows, and a stock.level_changed event per row for the partners
+ * that subscribe (docs/holds.md#events). The rows must have been locked with `lockStockLevels` in
+ * the same transaction. A level the database refuses (a CHECK) throws and the caller's transaction
+ * rolls back whole.
  */
 export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: StockOutcome, cause: StockCause, now: Date): Promise<void> {
   const at = now.toISOString();
-  const levels = [...outcome.levels.values()].map((level) =>
-    levelRow(tenantId, { locationId: level.locationId, productId: level.productId, good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved) }, at),
+  const placed = [...outcome.levels.values()];
+  const levels = placed.map((level) =>
+    levelRow(
+      tenantId,
+      {
+        locationId: level.locationId,
+        productId: level.productId,
+        good: toScaled(level.good),
+        damaged: toScaled(level.damaged),
+        reserved: toScaled(level.reserved),
+        reservedForOrders: toScaled(level.reservedForOrders),
+      },
+      at,
+    ),
   );
-  for (let i = 0; i < levels.length; i += 500) await executeWrite(tx, writeLevels.with({ rows: levels.slice(i, i + 500) }));
+  const versions = new Map<string, number>();
+  for (let i = 0; i < levels.length; i += 500) {
+    for (const row of await execute(tx, writeLevels.with({ rows: levels.slice(i, i + 500) }))) {
+      versions.set(stockKey({ locationId: row.location_id, productId: row.product_id }), Number(row.version));
+    }
+  }
   const rows = outcome.movements.map((m) =>
     ledgerRow(tenantId, { locationId: m.locationId, productId: m.productId, bucket: m.bucket, delta: toScaled(m.delta), before: toScaled(m.before), after: toScaled(m.after) }, cause, at),
   );
   for (let i = 0; i < rows.length; i += 300) {
     await executeWrite(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) }));
   }
+  if (placed.length > 0 && (await hasSubscribers(tx, tenantId, 'stock.level_changed'))) {
+    await enqueueEvents(tx, await levelChangedEvents(tx, tenantId, placed, versions, cause), now);
+  }
+}
+
+const skusOf = preparedQuery({
+  shape: (p: { ids: number[] }) => p.ids.length,
+  build: (scope, param: ParamRef<{ ids: number[] }>, count) =>
+    scope.db
+      .selectFrom('products')
+      .select(['id', 'sku'])
+      .where('id', 'in', Array.from({ length: count }, (_, i) => param('ids', i))),
+});
+
+const quantity = (d: Dec): number => Number(d.toFixed());
+
+/** One stock.level_changed per row, after the change, with the version the row now has. */
+async function levelChangedEvents(tx: Tx, tenantId: string, placed: readonly PlacedStockLevel[], versions: ReadonlyMap<string, number>, cause: StockCause): Promise<EventInput[]> {
+  const ids = [...new Set(placed.map((l) => l.productId))];
+  const skus = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const row of await execute(tx, skusOf.with({ ids: ids.slice(i, i + 500) }))) skus.set(row.id, row.sku);
+  }
+  return placed.map((level) => ({
+    tenantId,
+    type: 'stock.level_changed',
+    resource: { type: 'stock_level', id: stockKey(level) },
+    data: {
+      location_id: level.locationId,
+      product_id: String(level.productId),
+      sku: skus.get(level.productId) ?? '',
+      good: quantity(level.good),
+      damaged: quantity(level.damaged),
+      reserved: quantity(level.reserved),
+      reserved_for_transfers: quantity(level.reserved.minus(level.reservedForOrders)),
+      reserved_for_orders: quantity(level.reservedForOrders),
+      available: quantity(availableQuantity(level)),
+      cause: { type: cause.type, id: cause.id, number: cause.documentNumber },
+      version: versions.get(stockKey(level)) ?? 0,
+    },
+  }));
 }
 
 /** One bucket of one stock row whose ledger does not sum to its balance. */

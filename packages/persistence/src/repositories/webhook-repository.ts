@@ -3,15 +3,20 @@
 // worker claims due deliveries with a lease, so several workers never send the same one at once
 // and a worker that dies mid-delivery loses nothing (its lease runs out and another claims it).
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';
-import type { WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
+import type { EventOutboxTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
-export type WebhookEventType = 'inbound.status_changed' | 'adjustment.status_changed' | 'transfer.status_changed';
+export type WebhookEventType =
+  | 'inbound.status_changed'
+  | 'adjustment.status_changed'
+  | 'transfer.status_changed'
+  | 'reservation.status_changed'
+  | 'stock.level_changed';
 
 export interface WebhookEndpointRecord {
   id: number;
@@ -83,7 +88,7 @@ export async function deleteWebhookEndpoint(scope: Scope, partnerId: number, id:
 export interface EventInput {
   tenantId: string;
   type: WebhookEventType;
-  resource: { type: 'inbound' | 'adjustment' | 'transfer'; id: string };
+  resource: { type: 'inbound' | 'adjustment' | 'transfer' | 'reservation' | 'stock_level'; id: string };
   data: Record<string, unknown>;
 }
 
@@ -99,33 +104,56 @@ const subscribedEndpoints = preparedQuery({
     .where('webhook_endpoints.deleted_at', 'is', null),
 });
 
+interface Subscription {
+  partnerId: number;
+  endpointId: number;
+  eventTypes: ReadonlySet<string>;
+}
+
+/** A transaction reads a tenant's subscriptions once, however many events it writes. */
+const subscriptionsOfTransaction = new WeakMap<Tx, Map<string, Promise<Subscription[]>>>();
+
+function subscriptions(tx: Tx, tenantId: string): Promise<Subscription[]> {
+  let byTenant = subscriptionsOfTransaction.get(tx);
+  if (!byTenant) subscriptionsOfTransaction.set(tx, (byTenant = new Map()));
+  let found = byTenant.get(tenantId);
+  if (!found) {
+    found = execute(tx, subscribedEndpoints.with({ tenantId })).then((rows) =>
+      rows.map((e) => ({ partnerId: e.partner_id, endpointId: e.id, eventTypes: new Set(JSON.parse(e.event_types) as string[]) })),
+    );
+    byTenant.set(tenantId, found);
+  }
+  return found;
+}
+
+/** Whether any partner installed for the tenant listens to `type`: events nobody receives are not built. */
+export async function hasSubscribers(tx: Tx, tenantId: string, type: WebhookEventType): Promise<boolean> {
+  return (await subscriptions(tx, tenantId)).some((s) => s.eventTypes.has(type));
+}
+
 /**
  * Writes the event for every partner installed for the tenant that has an endpoint subscribed to
  * its type, with one pending delivery per endpoint. Call inside the transaction of the change.
  * Returns the event ids written.
  */
 export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promise<string[]> {
-  const endpoints = await execute(tx, subscribedEndpoints.with({ tenantId: event.tenantId }));
-  const byPartner = new Map<number, number[]>();
-  for (const e of endpoints) {
-    if (!(JSON.parse(e.event_types) as string[]).includes(event.type)) continue;
-    byPartner.set(e.partner_id, [...(byPartner.get(e.partner_id) ?? []), e.id]);
-  }
+  return enqueueEvents(tx, [event], now);
+}
+
+/** `enqueueEvent` for several events of one transaction, in order, with one insert per table per 200 events. */
+export async function enqueueEvents(tx: Tx, events: readonly EventInput[], now: Date): Promise<string[]> {
   const at = now.toISOString();
-  const ids: string[] = [];
-  for (const [partnerId, endpointIds] of byPartner) {
-    const eventId = randomUUID();
-    const payload = {
-      event_id: eventId,
-      type: event.type,
-      occurred_at: at,
-      tenant_id: event.tenantId,
-      resource: event.resource,
-      data: event.data,
-    };
-    await executeWrite(tx, tx.db
-      .insertInto('event_outbox')
-      .values({
+  const outbox: Insertable<EventOutboxTable>[] = [];
+  const deliveries: Insertable<WebhookDeliveryTable>[] = [];
+  for (const event of events) {
+    const byPartner = new Map<number, number[]>();
+    for (const s of await subscriptions(tx, event.tenantId)) {
+      if (s.eventTypes.has(event.type)) byPartner.set(s.partnerId, [...(byPartner.get(s.partnerId) ?? []), s.endpointId]);
+    }
+    for (const [partnerId, endpointIds] of byPartner) {
+      const eventId = randomUUID();
+      const payload = { event_id: eventId, type: event.type, occurred_at: at, tenant_id: event.tenantId, resource: event.resource, data: event.data };
+      outbox.push({
         event_id: eventId,
         partner_id: partnerId,
         tenant_id: event.tenantId,
@@ -135,14 +163,12 @@ export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promis
         payload: JSON.stringify(payload),
         occurred_at: at,
         dispatched_at: at,
-      }));
-    await executeWrite(tx, tx.db
-      .insertInto('webhook_deliveries')
-      .values(
-        endpointIds.map((endpointId) => ({
+      });
+      for (const endpointId of endpointIds) {
+        deliveries.push({
           event_id: eventId,
           endpoint_id: endpointId,
-          status: 'pending' as const,
+          status: 'pending',
           attempts: 0,
           next_attempt_at: at,
           locked_by: null,
@@ -152,11 +178,13 @@ export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promis
           delivered_at: null,
           created_at: at,
           updated_at: at,
-        })),
-      ));
-    ids.push(eventId);
+        });
+      }
+    }
   }
-  return ids;
+  for (let i = 0; i < outbox.length; i += 200) await executeWrite(tx, tx.db.insertInto('event_outbox').values(outbox.slice(i, i + 200)));
+  for (let i = 0; i < deliveries.length; i += 200) await executeWrite(tx, tx.db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 200)));
+  return outbox.map((o) => o.event_id);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-export type StockCauseType = 'adjustment' | 'transfer' | 'inbound' | 'opening' | 'correction';
+export type StockCauseType = 'adjustment' | 'transfer' | 'inbound' | 'reservation' | 'opening' | 'correction';
 
 /** Immutable: one row per change of one bucket. For every stock row, the deltas sum to the balance. */
 export interface StockLedgerTable {

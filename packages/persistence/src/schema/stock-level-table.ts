@@ -6,5 +6,9 @@ export interface StockLevelTable {
   good: number;
   damaged: number;
   reserved: number;
+  /** The part of `reserved` order holds keep (docs/holds.md#stock-effect); the rest is approved transfers'. */
+  reserved_for_orders: number;
+  /** Grows by one with every change of the row's quantities (stock.level_changed carries it). */
+  version: number;
   updated_at: string;
 }

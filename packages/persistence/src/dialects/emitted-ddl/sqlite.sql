@@ -108,6 +108,23 @@ drop index "inbound_status_list_idx";
 create index "inbound_status_page_idx" on "inbound_shipments" ("tenant_id", "status", "created_at", "id", "location_id");
 drop index "inbound_location_id_list_idx";
 create index "inbound_location_id_page_idx" on "inbound_shipments" ("tenant_id", "location_id", "created_at", "id", "status");
+-- up 008-reservations
+alter table "stock_levels" add column "reserved_for_orders" integer default 0 not null check (reserved_for_orders >= 0 and reserved_for_orders <= reserved);
+alter table "stock_levels" add column "version" integer default 0 not null;
+create table "reservations" ("id" integer primary key autoincrement, "tenant_id" text not null references "tenants" ("id") on delete cascade, "partner_id" integer not null, "number" text not null, "reference" text not null, "location_id" integer not null references "locations" ("id") on delete cascade, "status" text not null check (status in ('active', 'consumed', 'released', 'expired')), "expires_at" text not null, "consumed_at" text, "released_at" text, "release_reason" text, "created_by" text not null, "created_at" text not null, "updated_at" text not null);
+create unique index "reservations_number_key" on "reservations" ("tenant_id", "number");
+create unique index "reservations_active_reference_key" on "reservations" ("tenant_id", "reference") where "status" = 'active';
+create index "reservations_expiry_idx" on "reservations" ("expires_at", "id") where "status" = 'active';
+create index "reservations_list_idx" on "reservations" ("tenant_id", "created_at", "id");
+create index "reservations_status_list_idx" on "reservations" ("tenant_id", "status", "created_at", "id");
+create table "reservation_items" ("id" integer primary key autoincrement, "reservation_id" integer not null references "reservations" ("id") on delete cascade, "line_no" integer not null, "product_id" integer not null references "products" ("id") on delete cascade, "sku" text not null, "product_name" text not null, "quantity" integer not null check (quantity > 0), "consumed_quantity" integer default 0 not null check (consumed_quantity >= 0 and consumed_quantity <= quantity));
+create unique index "reservation_items_reservation_idx" on "reservation_items" ("reservation_id", "line_no");
+create index "reservation_items_product_idx" on "reservation_items" ("product_id", "reservation_id");
+-- down 008-reservations
+drop table "reservation_items";
+drop table "reservations";
+alter table "stock_levels" drop column "version";
+alter table "stock_levels" drop column "reserved_for_orders";
 -- down 007-list-counts
 drop index "adjustments_status_page_idx";
 create index "adjustments_status_list_idx" on "adjustments" ("tenant_id", "status", "created_at", "id");

@@ -1,0 +1,222 @@
+// Order holds (docs/holds.md): rows, their mapping to records, and the queries over them. Every read
+// reports the status a hold has by the database's clock: an active hold past its expiry reads as
+// expired before the sweep has written it so (docs/holds.md#states-and-expiry).
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import { type Actor, type Dec, type PageRequest, type ReservationStatus, fromScaled, pageOffset } from '@pits/domain';
+import type { ReservationItemTable, ReservationTable } from '../schema/index.js';
+import type { Scope, Tx } from '../transaction.js';
+import { parseActor } from './adjustment-repository.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
+
+export type ReservationRow = Selectable<ReservationTable>;
+
+export interface ReservationItemRecord {
+  productId: number;
+  sku: string;
+  productName: string;
+  quantity: Dec;
+  consumedQuantity: Dec;
+}
+
+export interface ReservationRecord {
+  id: number;
+  tenantId: string;
+  number: string;
+  reference: string;
+  locationId: number;
+  /** As of the database's clock when read: `expired` once past `expiresAt`, even before the sweep. */
+  status: ReservationStatus;
+  expiresAt: string;
+  consumedAt: string | null;
+  releasedAt: string | null;
+  releaseReason: string | null;
+  createdBy: Actor;
+  createdAt: string;
+  updatedAt: string;
+  items: ReservationItemRecord[];
+}
+
+/** The database's clock, as an ISO-8601 string. */
+export async function databaseNow(scope: Scope): Promise<string> {
+  const row = await executeTakeFirstOrThrow(scope, scope.db.selectNoFrom(() => [scope.dialect.clockNow().as('now')]));
+  return new Date(row.now).toISOString();
+}
+
+const RESERVATION_COLUMNS = [
+  'reservations.id',
+  'reservations.tenant_id',
+  'reservations.number',
+  'reservations.reference',
+  'reservations.location_id',
+  'reservations.expires_at',
+  'reservations.consumed_at',
+  'reservations.released_at',
+  'reservations.release_reason',
+  'reservations.created_by',
+  'reservations.created_at',
+  'reservations.updated_at',
+] as const;
+
+/** The reservations rows with their status as of the database's clock. */
+function withEffectiveStatus(scope: Scope) {
+  return scope.db
+    .selectFrom('reservations')
+    .select(RESERVATION_COLUMNS)
+    .select((eb) =>
+      eb
+        .case()
+        .when(eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '<=', scope.dialect.clockNow())]))
+        .then(eb.val<ReservationStatus>('expired'))
+        .else(eb.ref('reservations.status'))
+        .end()
+        .as('status'),
+    );
+}
+
+type EffectiveRow = Omit<ReservationRow, 'status' | 'partner_id'> & { status: ReservationStatus };
+
+function toItem(row: Selectable<ReservationItemTable>): ReservationItemRecord {
+  return { productId: row.product_id, sku: row.sku, productName: row.product_name, quantity: fromScaled(row.quantity), consumedQuantity: fromScaled(row.consumed_quantity) };
+}
+
+function toRecord(row: EffectiveRow, items: ReservationItemRecord[]): ReservationRecord {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    number: row.number,
+    reference: row.reference,
+    locationId: row.location_id,
+    status: row.status,
+    expiresAt: row.expires_at,
+    consumedAt: row.consumed_at,
+    releasedAt: row.released_at,
+    releaseReason: row.release_reason,
+    createdBy: parseActor(row.created_by),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    items,
+  };
+}
+
+async function itemsOf(scope: Scope, reservationIds: readonly number[]): Promise<Map<number, ReservationItemRecord[]>> {
+  const byReservation = new Map<number, ReservationItemRecord[]>(reservationIds.map((id) => [id, []]));
+  if (reservationIds.length === 0) return byReservation;
+  const rows = await execute(scope, scope.db.selectFrom('reservation_items').selectAll().where('reservation_id', 'in', [...reservationIds]).orderBy('reservation_id').orderBy('line_no'));
+  for (const row of rows) byReservation.get(row.reservation_id)?.push(toItem(row));
+  return byReservation;
+}
+
+/** A reservation of the tenant by its public number, with its lines; another tenant's is undefined. */
+export async function findReservation(scope: Scope, tenantId: string, number: string): Promise<ReservationRecord | undefined> {
+  const row = await executeTakeFirst(scope, withEffectiveStatus(scope).where('reservations.tenant_id', '=', tenantId).where('reservations.number', '=', number));
+  if (!row) return undefined;
+  return toRecord(row, (await itemsOf(scope, [row.id])).get(row.id) ?? []);
+}
+
+/** Locks the reservation row until the transaction ends (its stored status, not the effective one). */
+export async function lockReservation(tx: Tx, tenantId: string, number: string): Promise<ReservationRow | undefined> {
+  return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('reservations').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number)));
+}
+
+/** Locks the tenant's active hold of `reference`, if there is one. */
+export async function lockActiveReservationOf(tx: Tx, tenantId: string, reference: string): Promise<ReservationRow | undefined> {
+  return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('reservations').selectAll().where('tenant_id', '=', tenantId).where('reference', '=', reference).where('status', '=', 'active')));
+}
+
+/**
+ * Up to `limit` active holds past their expiry by the database's clock, oldest expiry first, locked;
+ * rows another transaction holds are skipped (another sweeper, or a call on that hold, has them).
+ */
+export async function lockDueReservations(tx: Tx, limit: number): Promise<ReservationRow[]> {
+  return execute(
+    tx,
+    tx.dialect.lockRowsSkipLocked(
+      tx.db
+        .selectFrom('reservations')
+        .selectAll()
+        .where('status', '=', 'active')
+        .where('expires_at', '<=', tx.dialect.clockNow())
+        .orderBy('expires_at')
+        .orderBy('id')
+        .limit(limit),
+    ),
+  );
+}
+
+/** The stored lines of reservations, by reservation id, in line order. */
+export async function listReservationItems(scope: Scope, reservationIds: readonly number[]): Promise<Map<number, Selectable<ReservationItemTable>[]>> {
+  const byReservation = new Map<number, Selectable<ReservationItemTable>[]>(reservationIds.map((id) => [id, []]));
+  if (reservationIds.length === 0) return byReservation;
+  for (let i = 0; i < reservationIds.length; i += 500) {
+    const ids = reservationIds.slice(i, i + 500);
+    const rows = await execute(scope, scope.db.selectFrom('reservation_items').selectAll().where('reservation_id', 'in', ids).orderBy('reservation_id').orderBy('line_no'));
+    for (const row of rows) byReservation.get(row.reservation_id)?.push(row);
+  }
+  return byReservation;
+}
+
+export async function insertReservation(tx: Tx, row: Insertable<ReservationTable>): Promise<number> {
+  const { id } = await executeTakeFirstOrThrow(tx, tx.dialect.insertReturning(tx.db.insertInto('reservations').values(row), ['id']));
+  return id;
+}
+
+/** A reservation's lines, 200 rows per statement. */
+export async function insertReservationItems(tx: Tx, rows: readonly Insertable<ReservationItemTable>[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await executeWrite(tx, tx.db.insertInto('reservation_items').values(rows.slice(i, i + 200)));
+}
+
+/** Ends or extends a reservation locked by this transaction; only a row still active is changed. */
+export async function updateActiveReservation(tx: Tx, row: ReservationRow, set: Updateable<ReservationTable>): Promise<void> {
+  const result = await executeWrite(tx, tx.db.updateTable('reservations').set(set).where('id', '=', row.id).where('status', '=', 'active'));
+  if (result.affectedRows !== 1) throw new Error(`reservation ${row.number} was not active when its change was written`);
+}
+
+export async function setConsumedQuantity(tx: Tx, reservationId: number, lineNo: number, consumed: number): Promise<void> {
+  await executeWrite(tx, tx.db.updateTable('reservation_items').set({ consumed_quantity: consumed }).where('reservation_id', '=', reservationId).where('line_no', '=', lineNo));
+}
+
+export interface ReservationFilters {
+  /** As of the database's clock: `active` leaves out holds past their expiry, `expired` takes them in. */
+  status?: ReservationStatus | undefined;
+  locationId?: number | undefined;
+  reference?: string | undefined;
+  productId?: number | undefined;
+}
+
+/** A page of the tenant's reservations, newest first (created_at, then id), and the total. */
+export async function listReservations(scope: Scope, tenantId: string, filters: ReservationFilters, page: PageRequest): Promise<{ rows: ReservationRecord[]; total: number }> {
+  let base = scope.db.selectFrom('reservations').where('reservations.tenant_id', '=', tenantId);
+  const now = scope.dialect.clockNow();
+  if (filters.status === 'active') base = base.where('reservations.status', '=', 'active').where('reservations.expires_at', '>', now);
+  else if (filters.status === 'expired') {
+    base = base.where((eb) => eb.or([eb('reservations.status', '=', 'expired'), eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '<=', now)])]));
+  } else if (filters.status) base = base.where('reservations.status', '=', filters.status);
+  if (filters.locationId !== undefined) base = base.where('reservations.location_id', '=', filters.locationId);
+  if (filters.reference !== undefined) base = base.where('reservations.reference', '=', filters.reference);
+  if (filters.productId !== undefined) {
+    const productId = filters.productId;
+    base = base.where((eb) =>
+      eb.exists(eb.selectFrom('reservation_items').select('reservation_items.id').whereRef('reservation_items.reservation_id', '=', 'reservations.id').where('reservation_items.product_id', '=', productId)),
+    );
+  }
+  const ids = base.select('reservations.id').orderBy('reservations.created_at', 'desc').orderBy('reservations.id', 'desc').limit(page.perPage).offset(pageOffset(page));
+  const [count, rows] = await Promise.all([
+    executeTakeFirstOrThrow(scope, base.select((eb) => eb.fn.countAll<number>().as('total'))),
+    execute(scope, withEffectiveStatus(scope).where('reservations.id', 'in', ids).orderBy('reservations.created_at', 'desc').orderBy('reservations.id', 'desc')),
+  ]);
+  const items = await itemsOf(scope, rows.map((r) => r.id));
+  return { rows: rows.map((r) => toRecord(r, items.get(r.id) ?? [])), total: Number(count.total) };
+}
+
+/** Per stock row, what active holds keep (scaled), for the invariant check. */
+export async function heldByActiveReservations(scope: Scope, tenantId?: string): Promise<{ locationId: number; productId: number; held: Dec }[]> {
+  let query = scope.db
+    .selectFrom('reservation_items')
+    .innerJoin('reservations', 'reservations.id', 'reservation_items.reservation_id')
+    .where('reservations.status', '=', 'active')
+    .select((eb) => ['reservations.location_id', 'reservation_items.product_id', eb.fn.sum<number>('reservation_items.quantity').as('held')])
+    .groupBy(['reservations.location_id', 'reservation_items.product_id']);
+  if (tenantId) query = query.where('reservations.tenant_id', '=', tenantId);
+  const rows = await execute(scope, query);
+  return rows.map((r) => ({ locationId: r.location_id, productId: r.product_id, held: fromScaled(String(r.held)) }));
+}
