@@ -1,12 +1,9 @@
-// The database the processes under test share, named by the DATABASE_URL they are given:
-// a SQLite file in a fresh temporary directory, or a throwaway PostgreSQL schema (selected through
-// the connection's search_path) that is dropped afterwards. The apps migrate it themselves.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { type Dialect, createDatabase } from '@pits/persistence';
-import { testDialects, testPostgresUrl } from '@pits/persistence/testing';
+// The database the processes under test share, named by the DATABASE_URL they are given: each
+// dialect's own throwaway database (a SQLite file in a fresh temporary directory, a PostgreSQL
+// schema reached through the connection's search_path), removed afterwards. The apps migrate it
+// themselves. No dialect is named here: a new one is tested end to end once it is registered.
+import { type Dialect, dialectNamed } from '@pits/persistence';
+import { testDialects } from '@pits/persistence/testing';
 
 export interface E2eDatabase {
   dialect: Dialect;
@@ -29,34 +26,10 @@ export const e2eDialects = testDialects;
  * await database.cleanup();
  */
 export async function createE2eDatabase(dialect: Dialect): Promise<E2eDatabase> {
-  if (dialect === 'sqlite') {
-    const dir = mkdtempSync(join(tmpdir(), 'pits-e2e-'));
-    return {
-      dialect,
-      url: join(dir, 'e2e.sqlite'),
-      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
-    };
+  const throwaway = await dialectNamed(dialect).testing.createThrowaway(process.env, { shared: true });
+  if (throwaway.url === null) {
+    await throwaway.drop();
+    throw new Error(`the ${dialect} throwaway database has no URL another process can open`);
   }
-  const schema = `pits_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = () => createDatabase({ dialect: 'postgres', url: testPostgresUrl(), poolSize: 1 });
-  const creator = admin();
-  try {
-    await creator.db.schema.createSchema(schema).execute();
-  } finally {
-    await creator.destroy();
-  }
-  const base = testPostgresUrl();
-  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return {
-    dialect,
-    url,
-    async cleanup() {
-      const dropper = admin();
-      try {
-        await dropper.db.schema.dropSchema(schema).ifExists().cascade().execute();
-      } finally {
-        await dropper.destroy();
-      }
-    },
-  };
+  return { dialect, url: throwaway.url, cleanup: () => throwaway.drop() };
 }
