@@ -108,7 +108,7 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
         'logisticPreferences.create', 'logisticPreferences.list', 'logisticPreferences.update',
         'partners.byId', 'partners.create', 'partners.list', 'partners.setTier',
         'products.byId', 'products.bySku', 'products.create', 'products.list', 'products.update',
-        'stock.checkLedger', 'stock.ledger', 'stock.levels', 'stock.recordOpening',
+        'stock.checkLedger', 'stock.ledger', 'stock.levels', 'stock.recordOpening', 'stock.verify',
         'tenants.byId', 'tenants.create', 'tenants.list',
         'transfers.byNumber', 'transfers.receive', 'transfers.ship',
         'webhooks.create', 'webhooks.deliveries', 'webhooks.delete', 'webhooks.list', 'webhooks.redeliver',
