@@ -108,6 +108,7 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
         'logisticPreferences.create', 'logisticPreferences.list', 'logisticPreferences.update',
         'partners.byId', 'partners.create', 'partners.list', 'partners.setTier',
         'products.byId', 'products.bySku', 'products.create', 'products.list', 'products.update',
+        'reservations.get', 'reservations.list', 'reservations.release',
         'stock.checkLedger', 'stock.ledger', 'stock.levels', 'stock.recordOpening', 'stock.verify',
         'tenants.byId', 'tenants.create', 'tenants.list',
         'transfers.byNumber', 'transfers.receive', 'transfers.ship',
