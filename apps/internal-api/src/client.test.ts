@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InboundStatus, TransferStatus } from '@pits/domain';
+import type { InboundStatus, ReservationStatus, TransferStatus } from '@pits/domain';
+import type { StockCheck } from '@pits/persistence';
 import type { TRPCClient } from '@trpc/client';
 import type { inferRouterContext, inferRouterError, inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import { describe, expect, expectTypeOf, it } from 'vitest';
@@ -64,5 +65,14 @@ describe('the client subpath', () => {
     expectTypeOf<InternalApiOutputs['inbound']['byId']['lines'][number]['pending']>().toEqualTypeOf<string>();
     expectTypeOf<InternalApiOutputs['stock']['ledger']['movements'][number]['bucket']>().toEqualTypeOf<'good' | 'damaged' | 'reserved'>();
     expectTypeOf<InternalApiOutputs['locations']['create']['latitude']>().toEqualTypeOf<string>();
+    type Reservation = InternalApiOutputs['reservations']['get'];
+    expectTypeOf<Reservation['status']>().toEqualTypeOf<ReservationStatus>();
+    expectTypeOf<Reservation['items'][number]['quantity'] | Reservation['items'][number]['consumedQuantity']>().toEqualTypeOf<string>();
+    expectTypeOf<InternalApiOutputs['reservations']['release']>().toEqualTypeOf<Reservation>();
+    expectTypeOf<InternalApiOutputs['reservations']['list']['reservations'][number]>().toEqualTypeOf<Reservation>();
+    type Level = InternalApiOutputs['stock']['levels']['levels'][number];
+    expectTypeOf<Pick<Level, 'reservedForTransfers' | 'reservedForOrders' | 'version'>>().toEqualTypeOf<{ reservedForTransfers: string; reservedForOrders: string; version: number }>();
+    type Discrepancy = InternalApiOutputs['stock']['verify'][number];
+    expectTypeOf<Discrepancy>().toEqualTypeOf<{ tenantId: string; locationId: number; productId: number; check: StockCheck; recorded: string; expected: string }>();
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { REQUEST_LOG_FIELDS, metricSample } from '@pits/service-runtime';
-import { type Database, approveTransfer, createTransfer, findKeyOwner } from '@pits/persistence';
+import { type Database, approveTransfer, createReservation, createTransfer, findKeyOwner } from '@pits/persistence';
 import { type TestDatabase, connectTenant, embeddedTestDialect, openTestDatabase } from '@pits/persistence/testing';
 import { TRPCClientError, createInternalClient } from './client.js';
 import { type InternalApiConfig, loadInternalApiConfig } from './config.js';
@@ -98,6 +98,30 @@ describe('internal API over HTTP (an embedded database in a file)', () => {
     expect(await client.stock.checkLedger.query()).toEqual({ balanced: true, mismatches: [] });
     const missing = await refusalOver(client.transfers.byNumber.query({ tenantId: tenant.id, number: 'TRF-20000101-000001' }));
     expect(missing.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, kind: 'NOT_FOUND', field: 'number' });
+  });
+
+  it('serves reservations and stock.verify end to end: a release gives the stock back, a second is 409 INVALID_STATE', async () => {
+    const client = createInternalClient(url, TEST_SERVICE_TOKEN);
+    const partner = await client.partners.create.mutate({ name: 'Holder', email: 'dev@holder.example', tier: 'small' });
+    const tenant = await client.tenants.create.mutate({ name: 'Hold Store' });
+    const location = await client.locations.create.mutate({ tenantId: tenant.id, code: 'H', name: 'H' });
+    const product = await client.products.create.mutate({ tenantId: tenant.id, sku: 'SKU-HOLD', name: 'Held' });
+    await client.stock.recordOpening.mutate({ tenantId: tenant.id, locationId: location.id, productId: product.id, good: '4', reference: 'OPEN' });
+    const held = await createReservation(t.database, {
+      tenantId: tenant.id, partnerId: partner.id, actor: { id: partner.id, name: partner.name, email: partner.email }, locationId: location.id, reference: 'ORDER-HTTP', expiresIn: 900, items: [{ productId: product.id, quantity: '1.5' }],
+    });
+    const reservationNumber = held.number;
+    expect((await client.reservations.list.query({ tenantId: tenant.id, status: 'active' })).reservations.map((r) => r.reservationNumber)).toEqual([reservationNumber]);
+    expect(await client.reservations.get.query({ tenantId: tenant.id, reservationNumber })).toMatchObject({ status: 'active', items: [{ sku: 'SKU-HOLD', quantity: '1.5' }] });
+    expect((await client.stock.levels.query({ tenantId: tenant.id })).levels[0]).toMatchObject({ reserved: '1.5', reservedForOrders: '1.5', reservedForTransfers: '0', available: '2.5' });
+
+    expect(await client.reservations.release.mutate({ tenantId: tenant.id, reservationNumber, reason: 'cancelled by support' })).toMatchObject({ status: 'released', releaseReason: 'cancelled by support' });
+    expect((await client.stock.levels.query({ tenantId: tenant.id })).levels[0]).toMatchObject({ reserved: '0', reservedForOrders: '0', available: '4' });
+    const again = await refusalOver(client.reservations.release.mutate({ tenantId: tenant.id, reservationNumber }));
+    expect(again.data).toMatchObject({ code: 'CONFLICT', httpStatus: 409, kind: 'INVALID_STATE', path: 'reservations.release' });
+    const missing = await refusalOver(client.reservations.get.query({ tenantId: tenant.id, reservationNumber: 'RSV-20000101-000001' }));
+    expect(missing.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, field: 'reservationNumber' });
+    expect(await client.stock.verify.query()).toEqual([]);
   });
 
   it('serves inbound shipments and webhooks end to end: secret shown once, cancel emits a delivery, a second cancel is 409', async () => {

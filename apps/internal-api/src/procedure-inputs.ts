@@ -2,7 +2,7 @@
 // API speaks camelCase in every input and output, unlike the partners' snake_case REST contract.
 import { z } from 'zod';
 import { tenantIdInput } from '@pits/contract';
-import { type PageRequest, pageFacts } from '@pits/domain';
+import { type Actor, type PageRequest, pageFacts } from '@pits/domain';
 
 /** A database id: a positive integer. */
 export const idInput = z.int().positive();
@@ -47,3 +47,9 @@ export function definedOnly<T extends object>(value: T): { [K in keyof T]?: Excl
 
 /** Who the persistence layer records as `created_by` / `updated_by` for internal API writes. */
 export const INTERNAL_ACTOR = 'internal-api';
+
+/**
+ * Who acted, for internal API writes whose use case records a whole actor (transfers shipped or
+ * received, reservations released) rather than the `INTERNAL_ACTOR` name: the internal API itself.
+ */
+export const INTERNAL_API_ACTOR: Actor = { id: 0, name: INTERNAL_ACTOR, email: 'internal@platform' };

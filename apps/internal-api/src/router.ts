@@ -9,6 +9,7 @@ import { locationInputs, locationRouter } from './location-router.js';
 import { logisticPreferenceInputs, logisticPreferenceRouter } from './logistic-preference-router.js';
 import { partnerInputs, partnerRouter } from './partner-router.js';
 import { productInputs, productRouter } from './product-router.js';
+import { reservationInputs, reservationRouter } from './reservation-router.js';
 import { stockInputs, stockRouter } from './stock-router.js';
 import { tenantInputs, tenantRouter } from './tenant-router.js';
 import { transferInputs, transferRouter } from './transfer-router.js';
@@ -25,6 +26,7 @@ export const appRouter = router({
   products: productRouter,
   stock: stockRouter,
   transfers: transferRouter,
+  reservations: reservationRouter,
   inbound: inboundRouter,
   webhooks: webhookRouter,
 });
@@ -59,6 +61,7 @@ export const procedureInputs = {
   products: productInputs,
   stock: stockInputs,
   transfers: transferInputs,
+  reservations: reservationInputs,
   inbound: inboundInputs,
   webhooks: webhookInputs,
 } satisfies ProcedureInputs;

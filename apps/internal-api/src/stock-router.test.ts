@@ -31,7 +31,19 @@ describe.each(dialects)('[%s] stock', (dialect) => {
 
   it('records opening stock; the levels show it and the ledger shows opening rows', async () => {
     const level = await api.caller.stock.recordOpening({ tenantId, locationId: jakarta, productId: kopi, good: '10.5', damaged: 2, reference: 'STOCK-TAKE-2026-11' });
-    expect(level).toEqual({ locationId: jakarta, productId: kopi, sku: 'KOPI-250', productName: 'Kopi 250 g', good: '10.5', damaged: '2', reserved: '0', available: '10.5' });
+    expect(level).toEqual({
+      locationId: jakarta,
+      productId: kopi,
+      sku: 'KOPI-250',
+      productName: 'Kopi 250 g',
+      good: '10.5',
+      damaged: '2',
+      reserved: '0',
+      reservedForTransfers: '0',
+      reservedForOrders: '0',
+      available: '10.5',
+      version: 1,
+    });
     const levels = await api.caller.stock.levels({ tenantId });
     expect(levels.levels).toEqual([level]);
     expect(levels.pagination).toMatchObject({ page: 1, perPage: 20, total: 1 });
@@ -49,7 +61,7 @@ describe.each(dialects)('[%s] stock', (dialect) => {
   it('a second count adds to the first; the ledger pages newest first by cursor', async () => {
     clock += 60_000;
     const level = await api.caller.stock.recordOpening({ tenantId, locationId: jakarta, productId: kopi, good: 0.1, reference: 'RECOUNT' });
-    expect(level).toMatchObject({ good: '10.6', damaged: '2', available: '10.6' });
+    expect(level).toMatchObject({ good: '10.6', damaged: '2', available: '10.6', version: 2 });
     const first = await api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: kopi, limit: 1 });
     expect(first.movements).toHaveLength(1);
     expect(first.movements[0]).toMatchObject({ bucket: 'good', before: '10.5', change: '0.1', after: '10.6', causeId: 'RECOUNT', occurredAt: new Date(clock).toISOString() });
@@ -130,8 +142,9 @@ describe.each(dialects)('[%s] stock', (dialect) => {
     }
   });
 
-  it('checkLedger reports balanced books, and names the stock row whose balance drifted from its ledger', async () => {
+  it('checkLedger and verify report balanced books, and name the stock row whose balance drifted from its ledger', async () => {
     expect(await api.caller.stock.checkLedger()).toEqual({ balanced: true, mismatches: [] });
+    expect(await api.caller.stock.verify()).toEqual([]);
     expect(await api.caller.stock.checkLedger({ tenantId })).toEqual({ balanced: true, mismatches: [] });
     const db = api.t.database.db;
     // A balance changed behind the ledger's back (what the check exists to catch).
@@ -141,10 +154,15 @@ describe.each(dialects)('[%s] stock', (dialect) => {
       expect(await api.caller.stock.checkLedger({ tenantId })).toEqual(drifted);
       expect(await api.caller.stock.checkLedger()).toEqual(drifted);
       expect(await api.caller.stock.checkLedger({ tenantId: otherTenantId })).toEqual({ balanced: true, mismatches: [] });
+      const verified = [{ tenantId, locationId: surabaya, productId: kopi, check: 'ledger_good', recorded: '5', expected: '4' }];
+      expect(await api.caller.stock.verify({ tenantId })).toEqual(verified);
+      expect(await api.caller.stock.verify()).toEqual(verified);
+      expect(await api.caller.stock.verify({ tenantId: otherTenantId })).toEqual([]);
     } finally {
       await db.updateTable('stock_levels').set({ good: 40_000 }).where('location_id', '=', surabaya).where('product_id', '=', kopi).execute();
     }
     expect((await api.caller.stock.checkLedger()).balanced).toBe(true);
+    expect(await api.caller.stock.verify()).toEqual([]);
   });
 
   it('without the service token every stock procedure is UNAUTHORIZED, and nothing is recorded', async () => {
@@ -154,6 +172,7 @@ describe.each(dialects)('[%s] stock', (dialect) => {
       () => api.anonymous.stock.levels({ tenantId }),
       () => api.anonymous.stock.ledger({ tenantId, locationId: jakarta, productId: kopi }),
       () => api.anonymous.stock.checkLedger(),
+      () => api.anonymous.stock.verify(),
     ]) {
       expect(await refusal(call())).toMatchObject({ code: 'UNAUTHORIZED', kind: 'UNAUTHORIZED' });
     }

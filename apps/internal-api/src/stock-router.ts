@@ -1,5 +1,6 @@
 // Stock of a tenant for internal teams: opening balances (a counted stock take), levels, the
-// ledger of one product at one location, and the on-call check that every ledger sums to its balance.
+// ledger of one product at one location, the on-call check that every ledger sums to its balance,
+// and the operators' check of every stock invariant (docs/holds.md#stock-effect).
 // Quantities come out as exact decimal strings (`"12.5"`), never floats.
 import { z } from 'zod';
 import { quantityInput, safeText } from '@pits/contract';
@@ -8,6 +9,7 @@ import {
   type LedgerMismatch,
   type LineProduct,
   type Scope,
+  type StockDiscrepancy,
   type StockLevelView,
   type StockMovementView,
   findLedgerMismatches,
@@ -17,6 +19,7 @@ import {
   recordOpeningStock,
   requireTenantLocation,
   requireTenantProducts,
+  verifyStock,
 } from '@pits/persistence';
 import { INTERNAL_ACTOR, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
@@ -25,8 +28,10 @@ import { protectedProcedure, router } from './trpc.js';
 const text = (value: Dec) => toPlainString(value);
 
 /**
- * The stock of one product at one location, as exact decimal strings; `available = good - reserved`.
- * Its return type is the procedures' output type.
+ * The stock of one product at one location, as exact decimal strings; `available = good - reserved`,
+ * and `reserved` is what approved transfers keep (`reservedForTransfers`) plus what order holds
+ * keep (`reservedForOrders`). `version` grows with every change of the row, as in the
+ * `stock.level_changed` events (docs/holds.md#events). Its return type is the procedures' output type.
  *
  * @example toStockLevelOutput(level).available // '7.5'
  */
@@ -39,7 +44,10 @@ export function toStockLevelOutput(level: StockLevelView) {
     good: text(level.good),
     damaged: text(level.damaged),
     reserved: text(level.reserved),
+    reservedForTransfers: text(level.reserved.minus(level.reservedForOrders)),
+    reservedForOrders: text(level.reservedForOrders),
     available: text(level.good.minus(level.reserved)),
+    version: level.version,
   };
 }
 
@@ -69,6 +77,16 @@ export function toStockMovementOutput(m: StockMovementView) {
 /** A stock row and bucket whose ledger does not sum to its balance. */
 function toMismatchOutput(m: LedgerMismatch) {
   return { locationId: m.locationId, productId: m.productId, bucket: m.bucket, balance: text(m.balance), ledgerSum: text(m.ledgerSum) };
+}
+
+/**
+ * A stock row where an invariant does not hold: `check` names it, `recorded` is what the row says
+ * and `expected` what the documents (holds, transfers) or the ledger add up to.
+ *
+ * @example toDiscrepancyOutput(d) // { tenantId, locationId: 1, productId: 2, check: 'reserved_for_orders', recorded: '7', expected: '2.5' }
+ */
+export function toDiscrepancyOutput(d: StockDiscrepancy) {
+  return { tenantId: d.tenantId, locationId: d.locationId, productId: d.productId, check: d.check, recorded: text(d.recorded), expected: text(d.expected) };
 }
 
 /** One optional filter value as the list filter the repository takes. */
@@ -125,6 +143,7 @@ export const stockInputs = {
   levels: z.strictObject({ tenantId, locationId: idInput.optional(), productId: idInput.optional(), sku: safeText.trim().min(1).max(100).optional(), ...pageFields }),
   ledger: z.strictObject({ tenantId, locationId: idInput, productId: idInput, limit: z.int().min(1).max(100).default(20), cursor: safeText.min(1).max(200).optional() }),
   checkLedger: z.strictObject({ tenantId: tenantId.optional() }).prefault({}),
+  verify: z.strictObject({ tenantId: tenantId.optional() }).prefault({}),
 };
 
 export const stockRouter = router({
@@ -180,5 +199,21 @@ export const stockRouter = router({
       if (input.tenantId !== undefined) await requireTenant(ctx.database, input.tenantId);
       const mismatches = await findLedgerMismatches(ctx.database, input.tenantId);
       return { balanced: mismatches.length === 0, mismatches: mismatches.map(toMismatchOutput) };
+    }),
+
+  /**
+   * The operators' check of every stock invariant (docs/holds.md#stock-effect): per stock row,
+   * `reservedForOrders` equals what active holds keep, `reservedForTransfers` what approved, not
+   * yet shipped transfers keep, and each bucket's ledger sums to its balance. Lists every row and
+   * check that fails as `{tenantId, locationId, productId, check, recorded, expected}`, in (location,
+   * product, check) order; an empty list when all is well. Of one
+   * tenant, or of every tenant when `tenantId` is absent. Run it on a quiet database, or twice: a
+   * change committing between its reads can show as a passing discrepancy.
+   */
+  verify: protectedProcedure
+    .input(stockInputs.verify)
+    .query(async ({ ctx, input }) => {
+      if (input.tenantId !== undefined) await requireTenant(ctx.database, input.tenantId);
+      return (await verifyStock(ctx.database, input.tenantId)).map(toDiscrepancyOutput);
     }),
 });

@@ -10,12 +10,12 @@ import {
   receiveTransfer,
   shipTransfer,
 } from '@pits/persistence';
-import { tenantId } from './procedure-inputs.js';
+import { INTERNAL_API_ACTOR, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
 /** Who ships or receives when the caller names no one: the internal API itself. */
-export const INTERNAL_TRANSFER_ACTOR: Actor = { id: 0, name: 'internal-api', email: 'internal@platform' };
+export const INTERNAL_TRANSFER_ACTOR: Actor = INTERNAL_API_ACTOR;
 
 const text = (value: Dec) => toPlainString(value);
 

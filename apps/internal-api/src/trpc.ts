@@ -106,9 +106,12 @@ function validationMessage(error: ZodError): string {
 /** What a procedure may declare about itself with `.meta(...)`. */
 export interface ProcedureMeta {
   /**
-   * The mutation opens its own transaction, after a check that waits on something outside the
-   * database (resolving a webhook's host name), so no lock is held while it waits. Its database
-   * work must still be one `withTransaction(ctx.database, …)`: ctx.database carries the deadline.
+   * The mutation opens its own transaction: after a check that waits on something outside the
+   * database (resolving a webhook's host name), so no lock is held while it waits; or because its
+   * use case commits a change and then refuses (a reservation found expired is expired, then the
+   * release is refused), which the call's one transaction would roll back with the refusal. Its
+   * database writes must still be one `withTransaction(ctx.database, …)`: ctx.database carries
+   * the deadline.
    */
   ownTransaction?: boolean;
 }
