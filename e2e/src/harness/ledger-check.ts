@@ -1,11 +1,14 @@
-// The ledger invariant (docs/stock-rules.md#ledger), checked at the end of every e2e suite: for every stock row
-// and bucket, the sum of its ledger rows equals its balance. Asked of the internal API's on-call
-// check (`stock.checkLedger` without a tenant: every tenant of the database).
+// The stock invariants, checked at the end of every e2e suite: for every stock row and bucket, the
+// sum of its ledger rows equals its balance (docs/stock-rules.md#ledger), and what it keeps for
+// order holds and for transfers equals the active holds and the approved transfers
+// (docs/holds.md#stock-effect). Asked of the internal API's on-call checks (`stock.checkLedger`
+// and `stock.verify` without a tenant: every tenant of the database).
 import { expect } from 'vitest';
 import type { ServiceStack } from './service-stack.js';
 
 /**
- * Expects `balanced: true` and no mismatches over every tenant of the stack's database.
+ * Expects `balanced: true`, no ledger mismatches and an empty `stock.verify` over every tenant of
+ * the stack's database.
  *
  * @example
  * afterAll(async () => {
@@ -17,6 +20,7 @@ export async function expectLedgerBalanced(stack: Pick<ServiceStack, 'internal'>
   const result = await stack.internal.stock.checkLedger.query({});
   expect(result.mismatches, 'every stock row: its ledger sums to its balance').toEqual([]);
   expect(result.balanced).toBe(true);
+  expect(await stack.internal.stock.verify.query({}), 'every stock row: held quantities match the holds and transfers that keep them').toEqual([]);
 }
 
 /**
