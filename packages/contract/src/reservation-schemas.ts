@@ -65,8 +65,8 @@ export const createReservationBody = z
 export type CreateReservationBody = z.output<typeof createReservationBody>;
 
 /**
- * Query of `GET /api/partner/v1/reservations`: page, per_page (default 10, max 100) and filters;
- * `product_id` and `sku` name one product, so at most one of them (both is refused on `sku`).
+ * Query of `GET /api/partner/v1/reservations`: page, per_page (default 10, max 100) and filters,
+ * all of which must match; `product_id` and `sku` each name one product held by a line.
  *
  * @example parseWith(reservationListQuery, { status: 'active', sku: 'KOPI-250' })
  */
@@ -77,15 +77,10 @@ export const reservationListQuery = z
     status: reservationStatus.optional(),
     location_id: queryId.optional(),
     reference: reference.optional(),
-    product_id: queryId.optional(),
-    sku: textField({ trim: true, min: 1, max: 100 }).optional().meta({ description: "A product's SKU, instead of product_id." }),
+    product_id: queryId.optional().meta({ description: 'Holds with a line of this product.' }),
+    sku: textField({ trim: true, min: 1, max: 100 }).optional().meta({ description: 'Holds with a line of the product of this SKU.' }),
   })
-  .superRefine((query, ctx) => {
-    if (query.product_id !== undefined && query.sku !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['sku'], message: 'must not be given together with product_id' });
-    }
-  })
-  .meta({ id: 'ReservationListQuery', description: 'Paging and filters of the reservations list.' });
+  .meta({ id: 'ReservationListQuery', description: 'Paging and filters of the reservations list; every filter given must match.' });
 export type ReservationListQuery = z.output<typeof reservationListQuery>;
 
 /** Body of `POST /api/partner/v1/reservations/:id/extend`: `expires_in`, required. */
