@@ -4,6 +4,7 @@ export * from './common-schemas.js';
 export * from './validation-issues.js';
 export * from './adjustment-schemas.js';
 export * from './transfer-schemas.js';
+export * from './reservation-schemas.js';
 export * from './inbound-schemas.js';
 export * from './tenant-schemas.js';
 export * from './area-schemas.js';

@@ -1,12 +1,14 @@
 // The Sandbox chapter says what `npm start` seeds; this holds it to the seed itself, on every
 // dialect: each document number of its table is in the state the table gives, through the routes
-// a reader would call.
+// a reader would call. The holds chapter is held to the constants and routes it describes.
+import { RESERVATION_EXPIRY } from '@pits/domain';
 import { createApiKey, createCredentialCipher, seedDemoData } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from '../config.js';
 import { type Gateway, createGateway } from '../create-gateway.js';
+import { partnerRoutes } from '../routes/partner-routes.js';
 import { partnerGuide } from './guides.js';
 
 const dialects = await testDialects();
@@ -57,5 +59,31 @@ describe.each(dialects)('[%s] the Sandbox chapter', (dialect) => {
     const partial = (await call('/api/partner/v1/inbound/3')) as unknown as { data: { inbound: { items: { id: string; quantity: number; good_received_quantity: number }[] } } };
     expect(partial.data.inbound.items).toEqual([expect.objectContaining({ id: '5', quantity: 30, good_received_quantity: 18 })]);
     expect(chapter).toContain('partial (18 of 30 received) | receive the remaining 12 of item `5`');
+  });
+});
+
+describe('the Holding stock for orders chapter', () => {
+  const holds = partnerGuide().split('\n## Holding stock for orders\n')[1]?.split('\n## ')[0];
+
+  it('exists, with the expiry bounds, the refusals and the events the service runs on', () => {
+    expect(holds).toBeDefined();
+    expect(holds).toContain(`${RESERVATION_EXPIRY.min} to ${RESERVATION_EXPIRY.max}, default ${RESERVATION_EXPIRY.default}`);
+    for (const fact of ['422 INSUFFICIENT_STOCK', '422 INVALID_STATE', 'within 60 seconds', 'available = good - reserved', '`reservation.status_changed`', '`stock.level_changed`', 'is not higher']) {
+      expect(holds, fact).toContain(fact);
+    }
+  });
+
+  it('sends every curl example to a route that is served', () => {
+    const routes = partnerRoutes({ cipher: createCredentialCipher('g'.repeat(64)), urlPolicy: { allowPrivate: false }, resolveHost: () => Promise.resolve([]) });
+    const served = (method: string, path: string) =>
+      routes.some((r) => [r.method, ...(r.alsoMethods ?? [])].includes(method as 'POST') && new RegExp(`^${r.path.replace(/:[a-z_]+/g, '[^/]+')}$`).test(path));
+    const calls = [...(holds ?? '').matchAll(/curl -s -X (\w+) http:\/\/127\.0\.0\.1:4000(\S+)/g)].map((m) => [m[1]!, m[2]!] as const);
+    expect(calls.map(([method, path]) => `${method} ${path}`)).toEqual([
+      'POST /api/partner/v1/reservations',
+      'POST /api/partner/v1/reservations/$RESERVATION_ID/consume',
+      'POST /api/partner/v1/reservations/$RESERVATION_ID/release',
+      'POST /api/partner/v1/webhooks',
+    ]);
+    for (const [method, path] of calls) expect(served(method, path), `${method} ${path}`).toBe(true);
   });
 });

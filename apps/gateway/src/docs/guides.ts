@@ -2,7 +2,7 @@
 // They are Markdown in the OpenAPI document's `info.description` (the reference shows each heading
 // as a chapter), generated from the same constants the gateway runs on where there are any: the
 // error table, the rate-limit headers, the webhook schedule.
-import { type ErrorKind, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from '@pits/domain';
+import { type ErrorKind, RESERVATION_EXPIRY, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from '@pits/domain';
 import { DEMO_PRODUCTS } from '@pits/persistence';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS } from '../http/index.js';
 
@@ -139,7 +139,73 @@ function verify(secret, timestamp, signature, rawBody) {
 
 Answer \`2xx\` within 10 seconds; anything else, or no answer, is retried: at most ${WEBHOOK_RETRY.maxAttempts} attempts, the next one after ${delays.join(', ')} (each stretched at random by up to ${WEBHOOK_RETRY.jitter * 100} %). \`GET /api/partner/v1/webhooks/deliveries\` lists deliveries with every attempt (its status code and the first 1 KiB of your answer, or a generic reason such as \`connection refused\` or \`timeout after 10000 ms\`); \`POST /api/partner/v1/webhooks/deliveries/{id}/redeliver\` sends one again.
 
-Events: \`inbound.status_changed\`, \`adjustment.status_changed\` and \`transfer.status_changed\`. A slow or unreachable endpoint never slows or fails the call that caused the event.`;
+Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.status_changed\`, \`reservation.status_changed\` and \`stock.level_changed\` (see Holding stock for orders). A slow or unreachable endpoint never slows or fails the call that caused the event.`;
+}
+
+/** The order holds chapter (docs/holds.md): the life of a hold, told in the order a shop meets it. */
+function holdsGuide(): string {
+  const { min, max, default: defaultSeconds } = RESERVATION_EXPIRY;
+  return `## Holding stock for orders
+
+When you sell one merchant's stock on several channels, hold the stock of an order the moment it is placed, so that no other channel sells the same units: the hold takes the quantities out of \`available\` at once. When the order ships, consume the hold; when it is cancelled, release it; if neither happens in time, it expires and gives the stock back.
+
+**Order placed: hold.** All lines are held or none. Send an \`Idempotency-Key\` so that a retry after a timeout never holds twice, and keep the \`id\` of the answer (\`RSV-…\`):
+
+\`\`\`bash
+curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations \\
+  -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
+  -H "Content-Type: application/json" -H "Idempotency-Key: hold-TOKO-ORDER-58213" \\
+  -d '{"location_id": 1, "reference": "TOKO-ORDER-58213", "items": [{"sku": "KOPI-ARABICA-250", "quantity": 2}, {"sku": "TEH-MELATI-100", "quantity": 6}]}'
+\`\`\`
+
+A line that asks for more than is available is \`422 INSUFFICIENT_STOCK\` on \`items[i].quantity\`, and \`error.issues\` lists every short line, so you can tell the customer exactly which items are gone; nothing is held then. \`reference\` is your order id: while one hold for it is active, another is \`422 VALIDATION_ERROR\` on \`reference\`.
+
+**Order shipped: consume.** Without a body every line is consumed whole. For a partial shipment name what left: those quantities are consumed and everything else is released (a line you do not name consumes nothing):
+
+\`\`\`bash
+curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_ID/consume \\
+  -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
+  -H "Content-Type: application/json" -H "Idempotency-Key: ship-TOKO-ORDER-58213" \\
+  -d '{"items": [{"sku": "TEH-MELATI-100", "quantity": 4}]}'
+\`\`\`
+
+Consumed quantities leave the location's \`good\` stock and the held quantity in one step; the stock ledger (\`GET /api/partner/v1/stock/movements\`) shows them with cause \`reservation\` and the reservation's number. Each line of the answer carries its \`consumed_quantity\`.
+
+**Order cancelled: release.** The held quantities become available again; \`reason\` (up to 500 characters) is optional:
+
+\`\`\`bash
+curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_ID/release \\
+  -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
+  -H "Content-Type: application/json" -d '{"reason": "Customer cancelled the order"}'
+\`\`\`
+
+**Expiry.** A hold lasts \`expires_in\` seconds (${min} to ${max}, default ${defaultSeconds}), counted by the service's database clock, not yours; \`expires_at\` in every answer says when it ends. While the customer is still paying, extend it: \`POST /api/partner/v1/reservations/$RESERVATION_ID/extend\` with \`{"expires_in": 3600}\` sets a new expiry that many seconds from now. A hold past its \`expires_at\` is expired by the service within 60 seconds, which gives its stock back; from the moment \`expires_at\` passes it reads as \`expired\`, and extend, release and consume on it are \`422 INVALID_STATE\`, even before that sweep has run. The same \`422 INVALID_STATE\` answers any action on a hold that was already consumed or released: read it (\`GET /api/partner/v1/reservations/$RESERVATION_ID\`) to see what happened, and hold again if the order still has to ship.
+
+**What to publish to your channels.** \`available\` in \`GET /api/partner/v1/stock\` already excludes every hold: \`available = good - reserved\`, and \`reserved = reserved_for_transfers + reserved_for_orders\`. Publish \`available\` as it is; do not subtract your own holds again.
+
+**Events.** Subscribe to both types to follow holds and stock without polling:
+
+\`\`\`bash
+curl -s -X POST http://127.0.0.1:4000/api/partner/v1/webhooks -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" \\
+  -d '{"url": "https://partner.example/webhooks", "event_types": ["reservation.status_changed", "stock.level_changed"]}'
+\`\`\`
+
+- \`reservation.status_changed\`: every status change of a hold, from its creation (\`previous_status\` null) to its end, expiry included, with \`reservation_number\`, \`reference\`, \`previous_status\` and \`status\` in \`data\`.
+- \`stock.level_changed\`: one per location and product a change touched, after the change: \`good\`, \`damaged\`, \`reserved\`, \`reserved_for_transfers\`, \`reserved_for_orders\`, \`available\`, the \`cause\` (\`{type, id, number}\` of the document) and \`version\`, which grows with every change of that stock row.
+
+Deliveries are retried and can overtake each other, so an older level can arrive after a newer one. Keep the last \`version\` you applied per location and product, and drop an event whose \`version\` is not higher:
+
+\`\`\`js
+const applied = new Map(); // "location_id:product_id" -> version
+
+function onLevelChanged({ data }) {
+  const key = data.location_id + ':' + data.product_id;
+  if (data.version <= (applied.get(key) ?? -1)) return; // stale: a newer level is already applied
+  applied.set(key, data.version);
+  publishAvailable(data.location_id, data.sku, data.available);
+}
+\`\`\``;
 }
 
 /** The sandbox chapter: what `npm start` seeds, in the ids a reader can call with (see demo-data.ts). */
@@ -185,7 +251,7 @@ ${products}
  */
 export function partnerGuide(): string {
   return [
-    'The v1 partner API of the fulfillment platform: correct stock, move stock between warehouses, receive inbound shipments, connect merchants (tenants), and look up Indonesian administrative areas.',
+    'The v1 partner API of the fulfillment platform: correct stock, move stock between warehouses, hold stock for orders, receive inbound shipments, connect merchants (tenants), and look up Indonesian administrative areas.',
     gettingStarted,
     authentication,
     errorsGuide(),
@@ -193,6 +259,7 @@ export function partnerGuide(): string {
     rateLimits,
     idempotency,
     webhooksGuide(),
+    holdsGuide(),
     sandboxGuide(),
   ].join('\n\n');
 }

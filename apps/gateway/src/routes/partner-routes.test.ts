@@ -95,6 +95,11 @@ const VALID_REQUESTS: Record<string, Record<string, unknown>> = {
   TransferListQuery: { status: 'pending', from_location_id: '1', to_location_id: '2', transfer_date_from: '2026-01-01', transfer_date_to: '2026-01-31' },
   TransferActionBody: {},
   RejectTransferBody: { reason: 'not needed' },
+  CreateReservationBody: { location_id: 3, reference: 'ORD-1001', expires_in: 900, items: [{ sku: 'MUG', quantity: '2' }] },
+  ReservationListQuery: { page: '1', per_page: '10', status: 'active', location_id: '3', reference: 'ORD-1001', sku: 'MUG' },
+  ExtendReservationBody: { expires_in: 3600 },
+  ReleaseReservationBody: { reason: 'order cancelled' },
+  ConsumeReservationBody: { items: [{ product_id: '1042', quantity: '1' }] },
   InboundListQuery: { status: 'pending', location_id: '3' },
   ReceiveInboundBody: {
     items: [{ item_id: '9001', received_quantity: '5', received_at: '2026-01-31T08:00:00Z', received_by: 'Budi', condition: 'good', grid_id: 'RCV-1' }],

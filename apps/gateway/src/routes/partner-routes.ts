@@ -4,6 +4,7 @@ import { adjustmentRoutes } from './adjustment-routes.js';
 import { areaRoutes } from './area-routes.js';
 import { inboundRoutes } from './inbound-routes.js';
 import { productRoutes } from './product-routes.js';
+import { reservationRoutes } from './reservation-routes.js';
 import type { Route } from './route-spec.js';
 import { stockRoutes } from './stock-routes.js';
 import { tenantRoutes } from './tenant-routes.js';
@@ -25,6 +26,7 @@ export function partnerRoutes(deps: WebhookRouteDeps): Route[] {
     ...transferRoutes(),
     ...productRoutes(),
     ...stockRoutes(),
+    ...reservationRoutes(),
     ...inboundRoutes(),
     ...webhookRoutes(deps),
     ...areaRoutes(),

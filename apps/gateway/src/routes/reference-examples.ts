@@ -18,6 +18,7 @@ import type {
   morePaginationSchema,
   partnerActor,
   rangePaginationSchema,
+  reservation,
   simplePaginationSchema,
   stockLevelEntry,
   stockMovementEntry,
@@ -303,6 +304,57 @@ export const stockMovementExample: Example<typeof stockMovementEntry> = {
   document_number: 'ADJ-20261122-000001',
   actor: 'partner:1:Demo Partner',
   occurred_at: CREATED,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Reservations (order holds)
+
+/** An active hold of 15 minutes (the default expiry) for a marketplace order. */
+export const reservationExample: Example<typeof reservation> = {
+  id: 'RSV-20261122-000001',
+  reservation_number: 'RSV-20261122-000001',
+  reference: 'TOKO-ORDER-58213',
+  location_id: 1,
+  status: 'active',
+  expires_at: '2026-11-22T09:45:12.481Z',
+  created_at: CREATED,
+  updated_at: CREATED,
+  consumed_at: null,
+  released_at: null,
+  release_reason: null,
+  created_by: actor,
+  items: [
+    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 0 },
+    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 0 },
+  ],
+};
+
+/** The same hold, given a new expiry an hour after the call. */
+export const reservationExtendedExample: Example<typeof reservation> = {
+  ...reservationExample,
+  expires_at: '2026-11-22T11:04:55.120Z',
+  updated_at: LATER,
+};
+
+/** The same hold after the order was cancelled. */
+export const reservationReleasedExample: Example<typeof reservation> = {
+  ...reservationExample,
+  status: 'released',
+  updated_at: LATER,
+  released_at: LATER,
+  release_reason: 'Customer cancelled the order',
+};
+
+/** The same hold after a partial shipment: 4 of the 6 tea packs shipped, the other 2 released. */
+export const reservationConsumedExample: Example<typeof reservation> = {
+  ...reservationExample,
+  status: 'consumed',
+  updated_at: LATER,
+  consumed_at: LATER,
+  items: [
+    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 2 },
+    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 4 },
+  ],
 };
 
 // ---------------------------------------------------------------------------------------------

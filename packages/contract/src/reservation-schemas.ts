@@ -1,0 +1,163 @@
+// The order holds routes (docs/holds.md#reservations): create, list, detail, extend, release and
+// consume bodies and queries, and the one form of a reservation that every response carries.
+import { z } from 'zod';
+import { RESERVATION_EXPIRY, RESERVATION_STATUSES } from '@pits/domain';
+import {
+  MAX_ITEMS_PER_REQUEST,
+  MAX_QUANTITY,
+  bodyId,
+  envelopeA,
+  pageQuery,
+  partnerActor,
+  perPageQuery,
+  productIdText,
+  productRefFields,
+  quantityInput,
+  queryId,
+  refuseRepeatedProducts,
+  requireOneProductRef,
+  requiredOr,
+  simplePaginationSchema,
+  textField,
+  timestamp,
+} from './common-schemas.js';
+
+/** `active`, `consumed`, `released` or `expired` (an active hold past its expiry reads as expired). */
+export const reservationStatus = z.enum(RESERVATION_STATUSES);
+
+const { min: MIN_EXPIRY, max: MAX_EXPIRY, default: DEFAULT_EXPIRY } = RESERVATION_EXPIRY;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** How long a hold lasts: whole seconds from 60 to 604800 (7 days), counted from the database's clock. */
+const expiresIn = z
+  .int({ error: requiredOr('must be an integer number of seconds') })
+  .min(MIN_EXPIRY, { error: `must be at least ${MIN_EXPIRY}` })
+  .max(MAX_EXPIRY, { error: `must be at most ${MAX_EXPIRY}` });
+
+/** The partner's order id: 1 to 100 characters after trimming. */
+const reference = textField({ trim: true, min: 1, max: 100 });
+
+/** One line of a create or consume body: product_id or sku (exactly one) and a quantity. Unknown keys are ignored. */
+export const reservationLineInput = z
+  .object({ ...productRefFields, quantity: quantityInput })
+  .superRefine(requireOneProductRef)
+  .meta({ id: 'ReservationLineInput', description: 'One product line of a hold: product_id or sku, exactly one, and a quantity.' });
+
+const reservationLines = z.array(reservationLineInput).min(1).max(MAX_ITEMS_PER_REQUEST);
+
+/**
+ * Body of `POST /api/partner/v1/reservations`: the location, the order's `reference`, `expires_in`
+ * (default 900) and 1 to 500 lines, no product twice (refused on the later line).
+ *
+ * @example parseWith(createReservationBody, { location_id: 1, reference: 'ORD-1001', items: [{ sku: 'KOPI-250', quantity: 2 }] })
+ */
+export const createReservationBody = z
+  .object({
+    location_id: bodyId,
+    reference: reference.meta({ description: 'Your order id, 1 to 100 characters; one active hold per reference.' }),
+    expires_in: expiresIn.default(DEFAULT_EXPIRY).meta({ description: `Seconds until the hold expires, ${MIN_EXPIRY} to ${MAX_EXPIRY}; default ${DEFAULT_EXPIRY}.` }),
+    items: reservationLines,
+  })
+  .superRefine((body, ctx) => refuseRepeatedProducts(body.items, ctx))
+  .meta({ id: 'CreateReservationBody', description: 'Stock to hold for an order at one location, all lines or none.' });
+export type CreateReservationBody = z.output<typeof createReservationBody>;
+
+/**
+ * Query of `GET /api/partner/v1/reservations`: page, per_page (default 10, max 100) and filters,
+ * all of which must match; `product_id` and `sku` each name one product held by a line.
+ *
+ * @example parseWith(reservationListQuery, { status: 'active', sku: 'KOPI-250' })
+ */
+export const reservationListQuery = z
+  .object({
+    page: pageQuery,
+    per_page: perPageQuery(10),
+    status: reservationStatus.optional(),
+    location_id: queryId.optional(),
+    reference: reference.optional(),
+    product_id: queryId.optional().meta({ description: 'Holds with a line of this product.' }),
+    sku: textField({ trim: true, min: 1, max: 100 }).optional().meta({ description: 'Holds with a line of the product of this SKU.' }),
+  })
+  .meta({ id: 'ReservationListQuery', description: 'Paging and filters of the reservations list; every filter given must match.' });
+export type ReservationListQuery = z.output<typeof reservationListQuery>;
+
+/** Body of `POST /api/partner/v1/reservations/:id/extend`: `expires_in`, required. */
+export const extendReservationBody = z
+  .object({ expires_in: expiresIn.meta({ description: `Seconds from now until the hold expires, ${MIN_EXPIRY} to ${MAX_EXPIRY}.` }) })
+  .meta({ id: 'ExtendReservationBody', description: 'A new expiry, counted from now.' });
+export type ExtendReservationBody = z.output<typeof extendReservationBody>;
+
+/** Body of `POST /api/partner/v1/reservations/:id/release`: an optional `reason` of at most 500 characters; the body may be omitted. */
+export const releaseReservationBody = z
+  .object({ reason: textField({ trim: true, max: 500 }).optional().meta({ description: 'Why the order was cancelled, at most 500 characters; "" is none.' }) })
+  .default({})
+  .meta({ id: 'ReleaseReservationBody', description: 'The order was cancelled; the body may be omitted.' });
+export type ReleaseReservationBody = z.output<typeof releaseReservationBody>;
+
+/**
+ * Body of `POST /api/partner/v1/reservations/:id/consume`: without `items` every line is consumed
+ * whole; with them (1 to 500 lines, products of this hold, no product twice) those quantities are
+ * consumed and the rest released. The body may be omitted.
+ *
+ * @example parseWith(consumeReservationBody, { items: [{ sku: 'KOPI-250', quantity: 1 }] })
+ */
+export const consumeReservationBody = z
+  .object({ items: reservationLines.optional() })
+  .default({})
+  .superRefine((body, ctx) => {
+    if (body.items) refuseRepeatedProducts(body.items, ctx);
+  })
+  .meta({ id: 'ConsumeReservationBody', description: 'The order shipped: all of the hold, or the quantities given (the rest is released).' });
+export type ConsumeReservationBody = z.output<typeof consumeReservationBody>;
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+/** `RSV-YYYYMMDD-NNNNNN`; the id equals it. */
+export const reservationNumber = z.string().max(32).regex(/^RSV-\d{8}-\d{6,}$/);
+
+const heldQuantity = z.number().min(0).max(Number(MAX_QUANTITY));
+const moment = timestamp.max(24);
+
+/** A held line: what it holds, and what consume took out of it (0 until consumed). */
+export const reservationItem = z
+  .strictObject({
+    product_id: productIdText.max(15),
+    sku: z.string().max(100),
+    product_name: z.string().max(255),
+    quantity: heldQuantity,
+    consumed_quantity: heldQuantity,
+  })
+  .meta({ id: 'ReservationItem', description: 'A held product line; consumed_quantity is 0 until the hold is consumed.' });
+
+/** A reservation as every route answers it (docs/holds.md#reservations). */
+export const reservation = z
+  .strictObject({
+    id: reservationNumber,
+    reservation_number: reservationNumber,
+    reference: z.string().max(100),
+    location_id: z.int().min(1),
+    status: reservationStatus,
+    expires_at: moment,
+    created_at: moment,
+    updated_at: moment,
+    consumed_at: moment.nullable(),
+    released_at: moment.nullable().meta({ description: 'When the hold was released or expired; null until then.' }),
+    release_reason: z.string().max(500).nullable(),
+    created_by: partnerActor,
+    items: z.array(reservationItem).min(1).max(MAX_ITEMS_PER_REQUEST),
+  })
+  .meta({ id: 'Reservation', description: 'An order hold; status is as of now, so an active hold past expires_at reads as expired.' });
+
+/** 201 of create, and 200 of detail, extend, release and consume: envelope A, `data.reservation`. */
+export const reservationResponse = envelopeA(z.strictObject({ reservation })).meta({
+  id: 'ReservationResponse',
+  description: 'One reservation.',
+});
+
+/** 200 of list: envelope A, `data.reservations` (newest first) and the simple pagination object. */
+export const reservationListResponse = envelopeA(
+  z.strictObject({ reservations: z.array(reservation).max(100), pagination: simplePaginationSchema }),
+).meta({ id: 'ReservationListResponse', description: 'A page of reservations, newest first.' });
