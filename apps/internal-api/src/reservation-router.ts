@@ -96,12 +96,8 @@ export const reservationRouter = router({
    * API. Any other status: CONFLICT, kind INVALID_STATE, and nothing changes, except that a hold
    * found past its expiry is expired then (its stock returned) before the refusal. Unknown or
    * another tenant's: NOT_FOUND on `reservationNumber`.
-   *
-   * It runs in the release's own transaction: one joined to the call's would roll back that expiry
-   * with the refusal.
    */
   release: protectedProcedure
-    .meta({ ownTransaction: true })
     .input(reservationInputs.release)
     .mutation(async ({ ctx, input }) => {
       await requireTenant(ctx.database, input.tenantId);

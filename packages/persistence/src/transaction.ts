@@ -1,7 +1,7 @@
 // Transactions: each state change, its stock effect and its ledger rows commit together or not at
 // all. A `Tx` is what functions that lock rows demand, so they cannot run outside a transaction.
 // This is the one transaction path: it asks the scope's runner for a transaction.
-import { AppError } from '@pits/domain';
+import { AppError, CommittedRefusal } from '@pits/domain';
 import { DatabaseUnavailableError } from './database-unavailable-error.js';
 import { buildOnlyKysely } from './execution/kysely-bridge.js';
 import { type Scope, type Tx, IN_TRANSACTION, isTransaction } from './execution/scope.js';
@@ -19,7 +19,8 @@ function deadlinePassed(): DatabaseUnavailableError {
 const startsTransactions = (runner: StatementRunner): runner is DatabaseRunner => typeof (runner as Partial<DatabaseRunner>).transaction === 'function';
 
 /**
- * Runs `work` in one transaction; commits when it returns, rolls back when it throws. Given a
+ * Runs `work` in one transaction; commits when it returns, rolls back when it throws, except for a
+ * `CommittedRefusal`, which commits what `work` did and is then thrown. Given a
  * scope that is already a transaction, `work` joins it (so a use case can run inside a wider unit,
  * such as a request whose Idempotency-Key response commits with its work). A lock timeout,
  * deadlock or serialization failure of an outermost transaction is retried a few times with a
@@ -40,11 +41,20 @@ export async function withTransaction<T>(scope: Scope, work: (tx: Tx) => Promise
   for (let attempt = 1; ; attempt += 1) {
     if (signal?.aborted) throw deadlinePassed();
     try {
-      return await runner.transaction(async (connection) => {
-        const result = await work({ db, dialect, signal, runner: connection, [IN_TRANSACTION]: true });
+      const outcome = await runner.transaction(async (connection): Promise<{ result: T } | { refusal: CommittedRefusal }> => {
+        let result: T;
+        try {
+          result = await work({ db, dialect, signal, runner: connection, [IN_TRANSACTION]: true });
+        } catch (error) {
+          if (!(error instanceof CommittedRefusal)) throw error;
+          if (signal?.aborted) throw deadlinePassed();
+          return { refusal: error };
+        }
         if (signal?.aborted) throw deadlinePassed();
-        return result;
+        return { result };
       });
+      if ('refusal' in outcome) throw outcome.refusal;
+      return outcome.result;
     } catch (error) {
       if (error instanceof AppError || attempt >= MAX_ATTEMPTS || !dialect.errors.isTransientConflict(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt + Math.random() * 10));

@@ -209,9 +209,15 @@ describe.each(dialects)('[%s] reservation routes', (dialect) => {
     await executeWrite(g.t.database, g.t.database.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('number', '=', held.id).where('tenant_id', '=', w.tenant.id));
     expect((await call(reservationResponse, 'GET', `${BASE}/${held.id}`)).data.reservation.status).toBe('expired');
     expect((await call(reservationListResponse, 'GET', `${BASE}?status=expired&reference=ORD-9`)).data.reservations.map((r) => r.id)).toEqual([held.id]);
+    const before = await stockOf(6); // SKU-7
     for (const [action, body] of [['extend', { expires_in: 600 }], ['release', {}], ['consume', {}]] as const) {
-      const refused = await call(errorEnvelope, 'POST', `${BASE}/${held.id}/${action}`, body, 422);
+      // With an Idempotency-Key the call runs in the request's transaction: the expiry it finds must still commit.
+      const refused = await call(errorEnvelope, 'POST', `${BASE}/${held.id}/${action}`, body, 422, { 'Idempotency-Key': `expired-${action}-${held.id}` });
       expect(refused.error).toMatchObject({ code: 'INVALID_STATE', message: expect.stringContaining('expired') });
     }
+    // The first refused call expired the hold for good: its unit is available again, given back once.
+    expect(await stockOf(6)).toEqual([before[0], before[1]! - 1, before[2]! - 1, before[3]! + 1]);
+    const stored = await g.t.database.db.selectFrom('reservations').select('status').where('number', '=', held.id).where('tenant_id', '=', w.tenant.id).executeTakeFirstOrThrow();
+    expect(stored.status).toBe('expired');
   });
 });

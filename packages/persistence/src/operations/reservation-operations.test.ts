@@ -8,6 +8,7 @@ import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
 import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { createAdjustment, approveAdjustment } from './adjustment-operations.js';
 import { consumeReservation, createReservation, expireDueReservations, extendReservation, releaseReservation } from './reservation-operations.js';
+import { withTransaction } from '../transaction.js';
 import { verifyStock } from '../repositories/stock-verification.js';
 import { approveTransfer, createTransfer, shipTransfer } from './transfer-operations.js';
 
@@ -150,6 +151,16 @@ describe.each(dialects)('[%s] reservation operations', (dialect) => {
     expect(third.status).toBe('active');
     expect((await findReservation(t.database, w.tenant.id, again.number))?.status).toBe('expired');
     expect(await verifyStock(t.database, w.tenant.id)).toEqual([]);
+  });
+
+  it('inside a wider transaction (a request\'s), the expiry a refused call finds still commits', async () => {
+    await world();
+    const hold = await create();
+    await age(hold.number);
+    const refused = await refusal(withTransaction(t.database, (tx) => releaseReservation(tx, act(hold.number))));
+    expect(refused).toEqual({ kind: 'INVALID_STATE', field: 'status' });
+    expect(await level(0)).toEqual({ good: '10', reserved: '0', forOrders: '0' });
+    expect(await expireDueReservations(t.database)).toBe(0);
   });
 
   it('the sweep expires every due hold once, in batches, and leaves the others', async () => {

@@ -6,6 +6,7 @@
 import {
   type Actor,
   AppError,
+  CommittedRefusal,
   type ConsumeLine,
   type DecimalInput,
   type ReservationAction,
@@ -196,28 +197,26 @@ interface LockedHold {
 
 /**
  * Runs `act` on the hold locked, when it is active by the database's clock. A hold found past its
- * expiry is expired in this transaction, which commits, and the call is then refused with
- * INVALID_STATE: the caller sees `expired` at once, and the stock comes back exactly once.
+ * expiry is expired in this transaction and the call refused with a `CommittedRefusal`: the expiry
+ * commits (the stock comes back exactly once), the caller sees INVALID_STATE at once, and a call
+ * made again gives the same answer. Inside a wider transaction (a request's, for its
+ * Idempotency-Key) the refusal reaches that transaction, which commits the same way.
  */
 async function onActiveHold(scope: Scope, input: ReservationActionInput, action: ReservationAction, act: (hold: LockedHold) => Promise<void>): Promise<ReservationRecord> {
-  const result = await withTransaction(scope, async (tx) => {
+  return withTransaction(scope, async (tx) => {
     const row = await lockReservation(tx, input.tenantId, input.number);
     if (!row) throw notFound(input.number);
     const at = await databaseNow(tx);
     const refusal = guardReservation({ status: row.status, expiresAt: row.expires_at }, action, at);
     if (refusal) {
-      if (row.status === 'active') {
-        await expireLocked(tx, row.tenant_id, [row], at);
-        return { refusal };
-      }
-      throw new AppError(refusal);
+      if (row.status !== 'active') throw new AppError(refusal);
+      await expireLocked(tx, row.tenant_id, [row], at);
+      throw new CommittedRefusal(refusal);
     }
     const lines = (await listReservationItems(tx, [row.id])).get(row.id) ?? [];
     await act({ tx, row, lines, at, now: new Date(at) });
-    return { record: (await findReservation(tx, input.tenantId, input.number))! };
+    return (await findReservation(tx, input.tenantId, input.number))!;
   });
-  if ('refusal' in result) throw new AppError(result.refusal);
-  return result.record;
 }
 
 /** A new expiry, `expiresIn` seconds from now by the database's clock; no stock effect. */
