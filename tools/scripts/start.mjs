@@ -76,6 +76,7 @@ if (demo) {
   if (demo.adjustments && demo.transfers && demo.inboundIds) {
     console.log(`  Sandbox: adjustments ${demo.adjustments.pendingIncrease} and ${demo.adjustments.pendingDecrease} pending; transfers ${demo.transfers.pending} pending, ${demo.transfers.approved} approved (ship it), ${demo.transfers.inTransit} in transit (receive it); inbound shipments ${demo.inboundIds.pending.join(' and ')} pending, ${demo.inboundIds.partial} partial`);
   }
+  if (demo.reservations) console.log(`  Order holds: ${demo.reservations.active} active at Jakarta (expires 7 days after seeding; extend, release or consume it), ${demo.reservations.consumed} consumed`);
   if (demo.webhook) console.log(`  Webhooks: events go to ${demo.webhook.url} and are printed below as they arrive; signing secret ${demo.webhook.secret}`);
   console.log('');
 } else {

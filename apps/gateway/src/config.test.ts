@@ -82,6 +82,18 @@ describe('gateway configuration', () => {
     });
   });
 
+  it('reads the expiry sweep settings, within bounds that keep a run within 60 s of any expiry', () => {
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY }).reservationSweep).toEqual({ intervalMs: 15_000, batchSize: 100 });
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, RESERVATION_SWEEP_INTERVAL_MS: '5000', RESERVATION_SWEEP_BATCH: '1000' }).reservationSweep).toEqual({ intervalMs: 5000, batchSize: 1000 });
+    const problem = (env: Record<string, string>) => () => loadGatewayConfig({ CREDENTIALS_KEY: KEY, ...env });
+    expect(problem({ RESERVATION_SWEEP_INTERVAL_MS: '999' })).toThrow('RESERVATION_SWEEP_INTERVAL_MS: must be from 1000 to 50000, got 999');
+    expect(problem({ RESERVATION_SWEEP_INTERVAL_MS: '60000' })).toThrow(/RESERVATION_SWEEP_INTERVAL_MS: must be from 1000 to 50000, got 60000/);
+    expect(problem({ RESERVATION_SWEEP_INTERVAL_MS: '15s' })).toThrow(/RESERVATION_SWEEP_INTERVAL_MS/);
+    expect(problem({ RESERVATION_SWEEP_BATCH: '0' })).toThrow(/RESERVATION_SWEEP_BATCH: must be from 1 to 1000, got 0/);
+    expect(problem({ RESERVATION_SWEEP_BATCH: '1001' })).toThrow(/RESERVATION_SWEEP_BATCH/);
+    expect(problem({ RESERVATION_SWEEP_BATCH: '' })).toThrow('RESERVATION_SWEEP_BATCH: is set but empty');
+  });
+
   it('keeps webhooks to public https hosts unless WEBHOOK_ALLOW_PRIVATE_URLS is exactly true or false', () => {
     expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY }).webhookAllowPrivateUrls).toBe(false);
     expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }).webhookAllowPrivateUrls).toBe(true);

@@ -43,6 +43,11 @@ export interface GatewayConfig {
   idempotencyClaimLeaseMs: number;
   /** The retention purge: how often it runs, how long finished webhook deliveries are kept, rows per batch. */
   retention: { intervalMs: number; deliveryRetentionMs: number; batchSize: number };
+  /**
+   * The order-hold expiry sweep (docs/holds.md#states-and-expiry): the mean wait between runs
+   * (each wait is jittered by ±20 %) and holds per pass.
+   */
+  reservationSweep: { intervalMs: number; batchSize: number };
   /** WEBHOOK_ALLOW_PRIVATE_URLS: registration accepts http:// and private, loopback... hosts (development and tests only). */
   webhookAllowPrivateUrls: boolean;
   /** GATEWAY_METRICS_PORT / GATEWAY_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
@@ -97,6 +102,12 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       intervalMs: read.integer('RETENTION_INTERVAL_MS', { default: 10 * 60_000, min: 1000, max: DAY_MS }),
       deliveryRetentionMs: read.integer('WEBHOOK_RETENTION_MS', { default: 30 * DAY_MS, min: 1000, max: 3650 * DAY_MS }),
       batchSize: read.integer('RETENTION_BATCH_SIZE', { default: 500, min: 1, max: 100_000 }),
+    },
+    reservationSweep: {
+      // A hold gives its stock back within 60 s of its expiry: the longest wait between runs, the
+      // interval plus 20 % jitter, is 60 s at the largest interval allowed.
+      intervalMs: read.integer('RESERVATION_SWEEP_INTERVAL_MS', { default: 15_000, min: 1000, max: 50_000 }),
+      batchSize: read.integer('RESERVATION_SWEEP_BATCH', { default: 100, min: 1, max: 1000 }),
     },
     webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
     metrics: readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: port }),

@@ -39,6 +39,7 @@ import {
   securityHeaders,
 } from './http/index.js';
 import { gatewayMetrics } from './http/gateway-metrics.js';
+import { type ExpirySweeper, createExpirySweeper } from './expiry-sweeper.js';
 import { type RetentionJob, createRetentionJob } from './retention-job.js';
 import { mountRoutes } from './routes/mount-routes.js';
 import { PUBLIC_ROUTES, mountPublicRoutes } from './routes/public-routes.js';
@@ -72,17 +73,19 @@ export interface Gateway {
   readonly routes: readonly Route[];
   readonly logger: Logger;
   readonly retention: RetentionJob;
+  /** The order-hold expiry sweep; it runs from when the gateway listens and is ready. */
+  readonly expirySweeper: ExpirySweeper;
   readonly metrics: ProcessMetrics;
   /**
    * Starts listening on config.host:config.port (0 picks a free port), the operator port when
-   * config.metrics sets one (`metricsUrl`), and the retention job.
+   * config.metrics sets one (`metricsUrl`), the retention job, and (once ready) the expiry sweeper.
    */
   listen(): Promise<{ port: number; url: string; metricsUrl: string | null }>;
-  /** The database is migrated: serve partner calls. */
+  /** The database is migrated: serve partner calls, and sweep expired holds from now on. */
   markReady(): void;
   /**
    * Stops accepting, closes idle keep-alive connections at once, lets in-flight requests finish
-   * (up to config.shutdownTimeoutMs), stops the retention job, closes Redis. The database stays
+   * (up to config.shutdownTimeoutMs), stops the retention job and the expiry sweeper, closes Redis. The database stays
    * open: its owner closes it.
    */
   close(): Promise<void>;
@@ -197,11 +200,19 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     settings: { deliveryRetentionMs: config.retention.deliveryRetentionMs, batchSize: config.retention.batchSize },
     now,
   });
+  // Every gateway sweeps: it is the one process every deployment runs (docs/holds.md#states-and-expiry).
+  const expirySweeper = createExpirySweeper({ database, logger, intervalMs: config.reservationSweep.intervalMs, batchSize: config.reservationSweep.batchSize });
+  let listening = false;
+  // Its first run is due at once, but not before the database is migrated.
+  const startSweeping = () => {
+    if (listening && ready) expirySweeper.start();
+  };
   return {
     app,
     routes,
     logger,
     retention,
+    expirySweeper,
     metrics,
     async listen() {
       http.server.listen(config.port, config.host);
@@ -214,16 +225,20 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
         throw error;
       }
       retention.start();
+      listening = true;
+      startSweeping();
       const { port } = http.server.address() as AddressInfo;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
       return { port, url: `http://${host}:${port}`, metricsUrl };
     },
     markReady() {
       ready = true;
+      startSweeping();
     },
     async close() {
       await Promise.all([http.close(config.shutdownTimeoutMs), operator?.close()]);
-      await retention.stop();
+      listening = false;
+      await Promise.all([retention.stop(), expirySweeper.stop()]);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };

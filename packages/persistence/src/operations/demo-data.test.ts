@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialCipher } from '../credential-cipher.js';
 import { findAdjustment, listAdjustments } from '../repositories/adjustment-repository.js';
 import { findInbound } from '../repositories/inbound-repository.js';
+import { databaseNow, findReservation } from '../repositories/reservation-repository.js';
+import { verifyStock } from '../repositories/stock-verification.js';
 import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
 import { findTransfer } from '../repositories/transfer-repository.js';
 import { listDeliveries, listWebhookEndpoints } from '../repositories/webhook-repository.js';
@@ -46,13 +48,31 @@ describe.each(dialects)('[%s] demo data', (dialect) => {
     expect((await findInbound(t.database, demo.tenantId, demo.inboundIds.partial))?.status).toBe('partial');
   });
 
+  it('has an order hold active for a week and one consumed', async () => {
+    const active = await findReservation(t.database, demo.tenantId, demo.reservations.active);
+    expect(active).toMatchObject({ status: 'active', reference: 'ORDER-TOKO-1002' });
+    expect(active!.items.map((i) => [i.sku, i.quantity.toFixed()])).toEqual([['KOPI-ARABICA-250', '3'], ['TEH-MELATI-100', '5']]);
+    const lasts = Date.parse(active!.expiresAt) - Date.parse(await databaseNow(t.database));
+    expect(lasts).toBeGreaterThan(6 * 86_400_000);
+    expect(lasts).toBeLessThanOrEqual(7 * 86_400_000);
+    const consumed = await findReservation(t.database, demo.tenantId, demo.reservations.consumed);
+    expect(consumed).toMatchObject({ status: 'consumed', reference: 'ORDER-TOKO-1001' });
+    expect(consumed!.items.map((i) => [i.sku, i.consumedQuantity.toFixed()])).toEqual([['BERAS-PANDAN-5KG', '2']]);
+    expect(demo.reservations.active).toMatch(/^RSV-\d{8}-000002$/);
+  });
+
   it('leaves stock that lets the pending documents go through, and agrees with the ledger', async () => {
     const [jakarta] = demo.locationIds as [number, number];
     const levels = await readStockLevels(t.database, demo.productIds.map((productId) => ({ locationId: jakarta, productId })));
-    const good = demo.productIds.map((productId) => levels.get(stockKey({ locationId: jakarta, productId }))?.good.toFixed());
-    // kopi 120, teh 340, sambal 75.5 - 12 shipped, beras 40 + 18 received, kerupuk 0 + 48 approved.
-    expect(good).toEqual(['120', '340', '63.5', '58', '48']);
+    const at = (productId: number) => levels.get(stockKey({ locationId: jakarta, productId }))!;
+    const good = demo.productIds.map((productId) => at(productId).good.toFixed());
+    // kopi 120, teh 340, sambal 75.5 - 12 shipped, beras 40 + 18 received - 2 of the consumed hold, kerupuk 0 + 48 approved.
+    expect(good).toEqual(['120', '340', '63.5', '56', '48']);
+    // The active hold: kopi 3 and teh 5; beras 8 for the approved transfer.
+    expect(demo.productIds.map((productId) => at(productId).reservedForOrders.toFixed())).toEqual(['3', '5', '0', '0', '0']);
+    expect(demo.productIds.map((productId) => at(productId).reserved.toFixed())).toEqual(['3', '5', '0', '8', '0']);
     expect(await findLedgerMismatches(t.database)).toEqual([]);
+    expect(await verifyStock(t.database, demo.tenantId)).toEqual([]);
   });
 
   it('registers the webhook endpoint it was given, with the status changes of the seed waiting as deliveries', async () => {

@@ -1,8 +1,9 @@
 // Demo data for a newcomer's first run: one partner with an API key, one tenant connected to it,
 // two warehouses, products with stock, and two logistics accounts; a second tenant that granted
 // the partner access but is not connected yet; documents in every state a guide flow starts from
-// (pending adjustments, transfers pending, approved and in transit, pending inbound shipments) and,
-// when given a URL, a webhook endpoint. Only into an empty database.
+// (pending adjustments, transfers pending, approved and in transit, pending inbound shipments, an
+// order hold active and one consumed) and, when given a URL, a webhook endpoint. Only into an
+// empty database.
 import type { CredentialCipher } from '../credential-cipher.js';
 import { createApiKey } from '../repositories/api-key-repository.js';
 import { authorizeTenant } from '../repositories/installation-repository.js';
@@ -16,6 +17,7 @@ import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
 import type { Scope } from '../transaction.js';
 import { approveAdjustment, createAdjustment } from './adjustment-operations.js';
 import { createInbound, receiveInbound } from './inbound-operations.js';
+import { consumeReservation, createReservation } from './reservation-operations.js';
 import { recordOpeningStock } from './stock-operations.js';
 import { approveTransfer, createTransfer, shipTransfer } from './transfer-operations.js';
 
@@ -33,6 +35,8 @@ export interface DemoData {
   transfers: { pending: string; approved: string; inTransit: string };
   /** Inbound shipment ids: two pending, one partly received. */
   inboundIds: { pending: number[]; partial: number };
+  /** Order hold numbers: `active` (expires 7 days after seeding: extend, release or consume it) and `consumed`. */
+  reservations: { active: string; consumed: string };
   /** The demo webhook endpoint and its signing secret (shown only here), when a URL was given. */
   webhook?: { id: number; url: string; secret: string };
 }
@@ -127,7 +131,7 @@ async function seedDemoDocuments(
   scope: Scope,
   world: { tenantId: string; partner: { id: number; name: string; email: string }; jakarta: number; surabaya: number; productIds: number[] },
   now: Date,
-): Promise<Pick<DemoData, 'adjustments' | 'transfers' | 'inboundIds'>> {
+): Promise<Pick<DemoData, 'adjustments' | 'transfers' | 'inboundIds' | 'reservations'>> {
   const { tenantId, jakarta, surabaya } = world;
   const [kopi, teh, sambal, beras, kerupuk] = world.productIds as [number, number, number, number, number];
   const actor = partnerActor(world.partner);
@@ -173,9 +177,21 @@ async function seedDemoDocuments(
   const riceLine = partial.details[0]!;
   await receiveInbound(scope, { tenantId, id: partial.id, actor, receipts: [{ itemId: riceLine.id, quantity: '18', receivedBy: 'Budi Santoso' }] }, now);
 
+  // Order holds at Jakarta. The consumed one takes rice, so the good stock of coffee and tea that the
+  // README's stock count and the examples quote stays as seeded.
+  const shipped = await createReservation(scope, {
+    ...base, locationId: jakarta, reference: 'ORDER-TOKO-1001', expiresIn: 900, items: [{ productId: beras, quantity: '2' }],
+  });
+  await consumeReservation(scope, { tenantId, number: shipped.number, actor });
+  const active = await createReservation(scope, {
+    ...base, locationId: jakarta, reference: 'ORDER-TOKO-1002', expiresIn: 7 * 86_400,
+    items: [{ productId: kopi, quantity: '3' }, { productId: teh, quantity: '5' }],
+  });
+
   return {
     adjustments: { approved: approved.number, pendingIncrease: pendingIncrease.number, pendingDecrease: pendingDecrease.number },
     transfers: { pending: pending.number, approved: toShip.number, inTransit: inTransit.number },
     inboundIds: { pending: [first.id, second.id], partial: partial.id },
+    reservations: { active: active.number, consumed: shipped.number },
   };
 }
