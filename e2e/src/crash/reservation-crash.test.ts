@@ -1,0 +1,243 @@
+// Order holds under kill -9 (docs/holds.md, docs/idempotency.md#crash-safety): holds are created,
+// consumed, released, extended and left to expire while the gateway and the delivery worker are
+// killed at random moments and replaced. Every call is sent with an Idempotency-Key and retried
+// with it until answered, as a careful partner does. Afterwards every acknowledged hold is in the
+// state its last acknowledged call left it (or expired, when its time ran out), no order is held
+// twice, and the internal API's stock.verify finds nothing wrong.
+//
+// The run's seed is printed; CRASH_SEED=<seed> replays the same plan.
+import { type Database, createDatabase, parseDatabaseUrl } from '@pits/persistence';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eDialects } from '../harness/e2e-database.js';
+import { showOutputOnFailure } from '../harness/failure-output.js';
+import { gatewayClient } from '../harness/gateway-client.js';
+import { createProducts, recordOpening } from '../harness/inventory-fixtures.js';
+import { stopAfterLedgerCheck } from '../harness/ledger-check.js';
+import { type OnboardedPartner, onboardPartner } from '../harness/partner-onboarding.js';
+import { pollUntil } from '../harness/poll-until.js';
+import { type ServiceStack, startStack } from '../harness/service-stack.js';
+import { type WebhookReceiver, startWebhookReceiver } from '../harness/webhook-receiver.js';
+import { type WorkerProcess, startWorkerProcess } from '../harness/webhook-worker-process.js';
+import { type GatewayRotation, gatewayRotation } from './gateway-rotation.js';
+import { type KeyedOutcome, sendKeyed } from './keyed-request.js';
+import { crashSeed, seededRandom } from './seeded-random.js';
+
+const dialects = await e2eDialects();
+const seed = crashSeed();
+console.log(`[hold-crash] seed ${seed} (replay with CRASH_SEED=${seed})`);
+
+const RESERVATIONS = '/api/partner/v1/reservations';
+const ALLOW_PRIVATE = { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' };
+const GATEWAY_ENV = { IDEMPOTENCY_CLAIM_LEASE_MS: '3000', REQUEST_DEADLINE_MS: '2000', RESERVATION_SWEEP_INTERVAL_MS: '1000', ...ALLOW_PRIVATE };
+const WORKER_ENV = { WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_LEASE_MS: '3000', ...ALLOW_PRIVATE };
+const ORDERS = 60;
+const MAX_ORDERS = 600;
+const GATEWAY_KILLS = 4;
+const WORKER_KILLS = 2;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+type Fate = 'consume' | 'consume-part' | 'release' | 'expire' | 'extend-release';
+const FATES: Fate[] = ['consume', 'consume-part', 'release', 'expire', 'extend-release'];
+const FINAL: Record<Fate, string> = { consume: 'consumed', 'consume-part': 'consumed', release: 'released', expire: 'expired', 'extend-release': 'released' };
+
+interface Order {
+  index: number;
+  fate: Fate;
+  lines: { productId: number; quantity: number }[];
+  id?: string;
+  /** Every call's answer, in order. */
+  answers: { call: string; status: number; replayed: boolean }[];
+  /** Sends that found the gateway gone or unready before an answer came. */
+  retries: number;
+}
+
+describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the worker', (dialect) => {
+  let stack: ServiceStack | undefined;
+  let rotation: GatewayRotation | undefined;
+  let partner: OnboardedPartner;
+  let tenant: string;
+  let location: number;
+  let productIds: number[];
+  let db: Database;
+  let receiver: WebhookReceiver;
+  let worker: WorkerProcess | undefined;
+  const workers: WorkerProcess[] = [];
+
+  showOutputOnFailure(() => [...(rotation?.all() ?? [stack?.gateway]), stack?.internalApi], 40);
+
+  beforeAll(async () => {
+    stack = await startStack(dialect, { gatewayEnv: GATEWAY_ENV });
+    const gw = gatewayClient(stack.gateway.url);
+    partner = await onboardPartner(stack.internal, gw, { label: 'HoldCrash', tier: 'large', locations: 1 });
+    tenant = partner.tenants[0]!.id;
+    location = partner.tenants[0]!.locationIds[0]!;
+    const products = await createProducts(stack.internal, tenant, 4, 'HCRASH');
+    productIds = products.map((p) => p.id);
+    for (const id of productIds) await recordOpening(stack.internal, tenant, location, id, { good: '1000' }, `HOPEN-${id}`);
+    receiver = await startWebhookReceiver('hold-crash');
+    const registered = await gw.post('/api/partner/v1/webhooks', { url: receiver.url, event_types: ['stock.level_changed', 'reservation.status_changed'] }, { key: partner.key });
+    expect(registered.status, registered.text).toBe(201);
+    worker = await startWorkerProcess({ databaseUrl: stack.database.url, credentialsKey: stack.credentialsKey, name: 'worker-0', env: WORKER_ENV });
+    workers.push(worker);
+    db = createDatabase(parseDatabaseUrl(stack.database.url));
+  });
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.stop(5000)));
+    await receiver?.close();
+    await db?.destroy();
+    await stopAfterLedgerCheck(stack);
+  });
+
+  /** Sends one keyed call to whichever gateway runs now, again and again with its key, until it is answered. */
+  async function untilAnswered(order: Order, call: string, method: 'POST', path: string, template: string, key: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const gateway = await rotation!.current();
+      const outcome: KeyedOutcome = await sendKeyed(gateway.url, { method, path, template, apiKey: partner.key, tenant, idempotencyKey: key, body }, 10_000);
+      if (outcome.kind === 'answered') {
+        order.answers.push({ call, status: outcome.res.status, replayed: outcome.replayed });
+        return { status: outcome.res.status, body: outcome.res.body };
+      }
+      order.retries += 1;
+      await sleep(outcome.kind === 'later' && outcome.reason === 'in_progress' ? 300 : 150);
+    }
+    throw new Error(`order ${order.index}: ${call} never answered`);
+  }
+
+  async function run(order: Order): Promise<void> {
+    const created = await untilAnswered(order, 'create', 'POST', RESERVATIONS, RESERVATIONS, `hc-${seed}-${order.index}-create`, {
+      location_id: location,
+      reference: `HC-${seed}-${order.index}`,
+      expires_in: 600,
+      items: order.lines.map((l) => ({ product_id: String(l.productId), quantity: l.quantity })),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = (created.body.data as { reservation: { id: string } }).reservation.id;
+    order.id = id;
+    const action = (name: 'consume' | 'release' | 'extend', body: unknown) =>
+      untilAnswered(order, name, 'POST', `${RESERVATIONS}/${id}/${name}`, `${RESERVATIONS}/{id}/${name}`, `hc-${seed}-${order.index}-${name}`, body);
+    switch (order.fate) {
+      case 'consume':
+        expect((await action('consume', {})).status).toBe(200);
+        break;
+      case 'consume-part':
+        expect((await action('consume', { items: [{ product_id: String(order.lines[0]!.productId), quantity: 1 }] })).status).toBe(200);
+        break;
+      case 'release':
+        expect((await action('release', { reason: 'cancelled' })).status).toBe(200);
+        break;
+      case 'extend-release':
+        expect((await action('extend', { expires_in: 900 })).status).toBe(200);
+        expect((await action('release', {})).status).toBe(200);
+        break;
+      case 'expire':
+        // Its time runs out: the sweep of whichever gateway is running ends it.
+        await db.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('tenant_id', '=', tenant).where('number', '=', id).execute();
+        break;
+    }
+  }
+
+  it(`at least ${ORDERS} orders held and ended while ${GATEWAY_KILLS} gateways and ${WORKER_KILLS} workers are killed: every hold as its last acknowledged call left it`, async () => {
+    const draw = seededRandom(seed);
+    const random = () => draw.next();
+    const pick = <T>(list: readonly T[]): T => draw.pick(list);
+    const plan = (index: number): Order => {
+      const first = pick(productIds);
+      const second = pick(productIds.filter((p) => p !== first));
+      const lines = random() < 0.5 ? [{ productId: first, quantity: 1 + Math.floor(random() * 3) }] : [{ productId: first, quantity: 2 }, { productId: second, quantity: 1 }];
+      return { index, fate: pick(FATES), lines, answers: [], retries: 0 };
+    };
+    const orders: Order[] = [];
+    const live = stack!;
+    rotation = await gatewayRotation(live.gateway, () => live.startGateway({ env: GATEWAY_ENV }));
+
+    let done = false;
+    const killer = (async () => {
+      let gatewayKills = 0;
+      let workerKills = 0;
+      while (!done && (gatewayKills < GATEWAY_KILLS || workerKills < WORKER_KILLS)) {
+        await sleep(400 + random() * 1200);
+        if (done) break;
+        if (workerKills < WORKER_KILLS && (gatewayKills >= GATEWAY_KILLS || random() < 0.35)) {
+          workerKills += 1;
+          await worker!.kill('SIGKILL');
+          worker = await startWorkerProcess({ databaseUrl: live.database.url, credentialsKey: live.credentialsKey, name: `worker-${workerKills}`, env: WORKER_ENV });
+          workers.push(worker);
+        } else {
+          gatewayKills += 1;
+          await rotation!.replace('SIGKILL');
+        }
+      }
+      return { gatewayKills, workerKills };
+    })();
+
+    // Orders keep coming until every kill has happened (at least ORDERS of them, at most MAX_ORDERS).
+    let killsDone = false;
+    void killer.then(() => (killsDone = true));
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while ((!killsDone || orders.length < ORDERS) && orders.length < MAX_ORDERS) {
+          const order = plan(orders.length);
+          orders.push(order);
+          await run(order);
+          await sleep(random() * 100);
+        }
+      }),
+    );
+    done = true;
+    const kills = await killer;
+
+    // The holds left to expire end by the sweep of the running gateway.
+    const expiring = orders.filter((o) => o.fate === 'expire').map((o) => o.id!);
+    if (expiring.length > 0) {
+      await pollUntil('every expiring hold swept', 30_000, async () => {
+        const rows = await db.db.selectFrom('reservations').select('status').where('tenant_id', '=', tenant).where('number', 'in', expiring).execute();
+        return rows.every((r) => r.status === 'expired') ? true : undefined;
+      }, 200);
+    }
+
+    const stored = await db.db.selectFrom('reservations').select(['number', 'reference', 'status']).where('tenant_id', '=', tenant).execute();
+    const byReference = new Map<string, typeof stored>();
+    for (const row of stored) byReference.set(row.reference, [...(byReference.get(row.reference) ?? []), row]);
+    const doubled = [...byReference.values()].filter((rows) => rows.length > 1).map((rows) => rows[0]!.reference);
+    const lost = orders.filter((o) => (byReference.get(`HC-${seed}-${o.index}`)?.length ?? 0) === 0).map((o) => o.index);
+    const wrongState = orders
+      .map((o) => ({ o, row: byReference.get(`HC-${seed}-${o.index}`)?.[0] }))
+      .filter(({ o, row }) => row === undefined || row.number !== o.id || row.status !== FINAL[o.fate])
+      .map(({ o, row }) => `order ${o.index} (${o.fate}): ${row?.number ?? 'none'} ${row?.status ?? ''}, answered ${o.id}`);
+
+    // Each hold's stock moved exactly once each way: held once per line, given back or taken once.
+    const ledger = await db.db.selectFrom('stock_ledger').select(['cause_id', 'bucket', 'delta']).where('tenant_id', '=', tenant).where('cause_type', '=', 'reservation').execute();
+    const movedTwice = orders
+      .filter((o) => {
+        const rows = ledger.filter((r) => r.cause_id === o.id);
+        const reserved = rows.filter((r) => r.bucket === 'reserved');
+        const good = rows.filter((r) => r.bucket === 'good');
+        const expectedGood = o.fate === 'consume' ? o.lines.length : o.fate === 'consume-part' ? 1 : 0;
+        return reserved.length !== o.lines.length * 2 || good.length !== expectedGood || reserved.reduce((sum, r) => sum + Number(r.delta), 0) !== 0;
+      })
+      .map((o) => `order ${o.index} (${o.fate}) ${o.id}`);
+
+    const calls = orders.flatMap((o) => o.answers);
+    const table = {
+      dialect,
+      seed,
+      orders: orders.length,
+      gateway_kills: kills.gatewayKills,
+      worker_kills: kills.workerKills,
+      requests_answered: calls.length,
+      retried_sends: orders.reduce((sum, o) => sum + o.retries, 0),
+      successes: calls.filter((c) => c.status < 300).length,
+      replayed: calls.filter((c) => c.replayed).length,
+      refusals: calls.filter((c) => c.status >= 400).length,
+      holds_lost: lost.length,
+      holds_doubled: doubled.length,
+      stock_moved_twice: movedTwice.length,
+    };
+    console.log(`[hold-crash] ${JSON.stringify(table)}`);
+    expect(kills.gatewayKills).toBe(GATEWAY_KILLS);
+    expect({ lost, doubled, wrongState, movedTwice }).toEqual({ lost: [], doubled: [], wrongState: [], movedTwice: [] });
+    expect(table.refusals, 'no call was refused: each was valid when sent').toBe(0);
+    expect(await stack!.internal.stock.verify.query({ tenantId: tenant }), 'stock.verify').toEqual([]);
+  });
+});
