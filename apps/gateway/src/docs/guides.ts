@@ -238,6 +238,8 @@ ${products}
 | inbound \`1\` | pending, Jakarta | receive items \`1\` and \`2\` (\`POST /api/partner/v1/inbound/1/receive\`) |
 | inbound \`2\` | pending, Surabaya | receive part of it, then the rest |
 | inbound \`3\` | partial (18 of 30 received) | receive the remaining 12 of item \`5\` |
+| \`RSV-…-000001\` | consumed (order \`ORDER-TOKO-1001\`, 2 of product 4 shipped) | read it: \`consumed_quantity\` per line, and its ledger rows in \`GET /api/partner/v1/stock/movements?product_id=4\` |
+| \`RSV-…-000002\` | active (order \`ORDER-TOKO-1002\`: 3 of product 1, 5 of product 2, for 7 days) | consume it when the order ships (\`POST …/consume\`), or release it |
 
 **Webhooks.** Endpoint \`1\` is subscribed to every event type and points at a receiver that \`npm start\` runs on \`http://127.0.0.1:4002/webhooks\` (allowed because the demo turns on the operator setting \`WEBHOOK_ALLOW_PRIVATE_URLS\`; a production gateway refuses such URLs). The receiver prints each event and whether its signature verified; the status changes of the seed itself are its first deliveries. List them with \`GET /api/partner/v1/webhooks/deliveries\`.
 
