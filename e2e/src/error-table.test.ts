@@ -218,6 +218,26 @@ describe.each(dialects)('[%s] error table of the tenant endpoints', (dialect) =>
       });
     });
 
+    describe('415 UNSUPPORTED_MEDIA_TYPE', () => {
+      const body = () => JSON.stringify({ tenant_id: tenant(), days_connected: 3, installation_type: 'custom' });
+
+      it('a body declared as something other than JSON in UTF-8 is refused on Content-Type', async () => {
+        for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'not a media type']) {
+          const res = await gw.request('POST', AUTHORIZE, { authorization: auth(), rawBody: body(), headers: { 'content-type': type } });
+          expectError(res, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type');
+          expect(res.headers['connection']).toBe('close');
+        }
+      });
+
+      it('JSON with charset=UTF-8 is read, and so is a body without any Content-Type', async () => {
+        const declared = await gw.request('POST', AUTHORIZE, { authorization: auth(), rawBody: body(), headers: { 'content-type': 'application/json; charset=UTF-8' } });
+        expect(declared.status, declared.text.slice(0, 300)).toBe(200);
+        // fetch gives a string body text/plain; bytes go without any Content-Type.
+        const bare = await fetch(`${gw.url}${AUTHORIZE}`, { method: 'POST', headers: { authorization: auth() }, body: new TextEncoder().encode(body()) });
+        expect(bare.status, await bare.text()).toBe(200);
+      });
+    });
+
     describe('422 VALIDATION_ERROR', () => {
       it('authorize: each invalid field is named', async () => {
         const valid = { tenant_id: tenant(), days_connected: 3, installation_type: 'custom' };

@@ -142,7 +142,7 @@ describe.each(dialects)('[%s] gateway under database faults', (dialect) => {
     const { gateway, url } = await start({}, t.database, false);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
     const notReady = await timed(`${url}/readyz`);
-    expect(notReady.status).toBe(503);
+    expect(notReady).toMatchObject({ status: 503, retryAfter: '2' });
     const call = await timed(`${url}/api/partner/v1/tenants`, { headers: headers() });
     expect(call).toMatchObject({ status: 503, retryAfter: '2', body: { error: { code: 'SERVICE_UNAVAILABLE' } } });
     gateway.markReady();
@@ -199,7 +199,7 @@ describe.runIf(dialects.includes('postgres'))('[postgres] gateway with a databas
     const { url } = await gateway.listen();
     try {
       const ready = await timed(`${url}/readyz`);
-      expect(ready.status).toBe(503);
+      expect(ready).toMatchObject({ status: 503, retryAfter: '2' });
       expect(ready.ms).toBeLessThan(1300);
       const call = await timed(`${url}/api/partner/v1/tenants`, { headers: { Authorization: 'Bearer pk_test_whatever_key_that_needs_a_lookup_000' } });
       expect(call).toMatchObject({ status: 503, retryAfter: '2', body: { error: { code: 'SERVICE_UNAVAILABLE' } } });

@@ -15,9 +15,11 @@ describe('ERROR_KINDS', () => {
         'NOT_FOUND',
         'PAYLOAD_TOO_LARGE',
         'RATE_LIMITED',
+        'REQUEST_TIMEOUT',
         'SERVICE_UNAVAILABLE',
         'STALE_QUANTITY',
         'UNAUTHORIZED',
+        'UNSUPPORTED_MEDIA_TYPE',
         'VALIDATION_ERROR',
       ].sort(),
     );

@@ -83,6 +83,10 @@ const EXAMPLES: Record<ErrorKind, (route: RouteView) => DomainError> = {
       : domainError('FORBIDDEN', 'the tenant has not granted this partner access', { field: 'tenant_id' }),
   NOT_FOUND: notFound,
   METHOD_NOT_ALLOWED: () => domainError('METHOD_NOT_ALLOWED', 'method PUT is not allowed on this path'),
+  REQUEST_TIMEOUT: () =>
+    domainError('REQUEST_TIMEOUT', 'the request did not arrive in time', { issue: 'the request body was not received within 10000 ms; send it again' }),
+  UNSUPPORTED_MEDIA_TYPE: () =>
+    domainError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON', { field: 'Content-Type', issue: 'text/plain is not accepted; send application/json (UTF-8), or no Content-Type' }),
   PAYLOAD_TOO_LARGE: () => domainError('PAYLOAD_TOO_LARGE', 'too many items in one request', { field: 'items', issue: 'must have at most 500 items' }),
   VALIDATION_ERROR: validation,
   INVALID_STATE: (route) => {

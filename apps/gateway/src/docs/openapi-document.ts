@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 
 /** Errors any authenticated route can answer (503: the database was unreachable or too slow, docs/operating-guarantees.md#database-outages). */
 const COMMON_ERRORS: ErrorKind[] = ['UNAUTHORIZED', 'RATE_LIMITED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
-const WRITE_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'PAYLOAD_TOO_LARGE', 'IDEMPOTENCY_KEY_REUSED'];
+const WRITE_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'REQUEST_TIMEOUT', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'IDEMPOTENCY_KEY_REUSED'];
 const TENANT_ERRORS: ErrorKind[] = ['INVALID_REQUEST', 'FORBIDDEN'];
 
 /** Public routes outside the partner contract, described here so the document lists every route served. */

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_BODY_LIMIT_BYTES, jsonBody } from './body-parser.js';
+import { DEFAULT_BODY_LIMIT_BYTES, isJsonContentType, jsonBody } from './body-parser.js';
 import { sendEnvelopeA } from './envelope.js';
 import { type LogLine, json, serveRoutes, type RunningServer } from '../testing/test-server.js';
 
@@ -58,7 +58,7 @@ describe('jsonBody', () => {
 
   it('reads the same body whether it arrived before the parser ran or streams in after, in one chunk or many', async () => {
     const body = { reason: 'ünïcødé ✓', items: Array.from({ length: 300 }, (_, i) => ({ product_id: String(i), quantity: i })) };
-    const whole = await fetch(`${server.url}/later`, { method: 'POST', body: JSON.stringify(body) });
+    const whole = await fetch(`${server.url}/later`, { method: 'POST', body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
     expect((await json(whole)).data).toEqual({ body });
     // Headers first, the body in pieces over the following 60 ms: read as it streams in.
     const text = new TextEncoder().encode(JSON.stringify(body));
@@ -75,7 +75,7 @@ describe('jsonBody', () => {
       const streamed = await fetch(`${server.url}${path}`, { method: 'POST', body: path === '/echo' ? slow : new Blob([text.slice(0, 10), text.slice(10)]), duplex: 'half' } as RequestInit);
       expect((await json(streamed)).data).toEqual({ body });
     }
-    const tooLarge = await fetch(`${server.url}/later`, { method: 'POST', body: objectOfSize(DEFAULT_BODY_LIMIT_BYTES + 1) });
+    const tooLarge = await fetch(`${server.url}/later`, { method: 'POST', body: objectOfSize(DEFAULT_BODY_LIMIT_BYTES + 1), headers: { 'Content-Type': 'application/json' } });
     expect(tooLarge.status).toBe(413);
   });
 
@@ -205,13 +205,52 @@ describe('jsonBody', () => {
     const res = await fetch(`${server.url}/later-small`, { method: 'POST', body: chunked, duplex: 'half' } as RequestInit);
     expect(res.status).toBe(413);
     expect(await json(res)).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE', details: { issue: 'the request body may be at most 64 bytes' } } });
-    const fits = await fetch(`${server.url}/later-small`, { method: 'POST', body: objectOfSize(64) });
+    const fits = await fetch(`${server.url}/later-small`, { method: 'POST', body: objectOfSize(64), headers: { 'Content-Type': 'application/json' } });
     expect(fits.status).toBe(200);
   });
 
   it('leaves a body another middleware already parsed as it is', async () => {
     const res = await fetch(`${server.url}/preset`, { method: 'POST', body: '{"sent":true}' });
     expect((await json(res)).data).toEqual({ body: { preset: true } });
+  });
+
+  it('reads a body declared as JSON in UTF-8, or declared as nothing at all', async () => {
+    for (const type of ['application/json', 'application/json; charset=UTF-8', 'application/json;charset="utf-8"', 'Application/JSON', 'application/merge-patch+json']) {
+      const res = await post('{"ok":1}', { 'Content-Type': type });
+      expect({ type, status: res.status }).toEqual({ type, status: 200 });
+      expect((await json(res)).data).toEqual({ body: { ok: 1 } });
+    }
+    // fetch adds text/plain to a string body; a Uint8Array body goes without any Content-Type.
+    const bare = await fetch(`${server.url}/echo`, { method: 'POST', body: new TextEncoder().encode('{"bare":true}') });
+    expect(bare.headers.get('connection')).not.toBe('close');
+    expect((await json(bare)).data).toEqual({ body: { bare: true } });
+  });
+
+  it('answers 415 UNSUPPORTED_MEDIA_TYPE on Content-Type for a body declared as something else, without running the handler', async () => {
+    const before = handled;
+    for (const type of ['text/plain', 'text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/jsonx', 'garbage', 'multipart/form-data; boundary=x']) {
+      const res = await post('{"ok":1}', { 'Content-Type': type });
+      const body = await json(res);
+      expect({ type, status: res.status, connection: res.headers.get('connection') }).toEqual({ type, status: 415, connection: 'close' });
+      expect(body).toMatchObject({ status: 'unsupported_media_type', error: { code: 'UNSUPPORTED_MEDIA_TYPE', details: { field: 'Content-Type' } } });
+    }
+    expect(handled).toBe(before);
+  });
+
+  it('does not ask a request without a body what its Content-Type is', async () => {
+    const res = await fetch(`${server.url}/echo`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': '0' } });
+    expect(res.status).toBe(200);
+    expect((await json(res)).data).toEqual({ body: {} });
+  });
+
+  it('isJsonContentType: JSON media types with no charset or UTF-8', () => {
+    expect(isJsonContentType('application/json')).toBe(true);
+    expect(isJsonContentType('application/vnd.api+json; charset=utf8')).toBe(true);
+    expect(isJsonContentType('application/json; version=1')).toBe(true);
+    expect(isJsonContentType('application/json; charset=iso-8859-1')).toBe(false);
+    expect(isJsonContentType('application/json; charset')).toBe(false);
+    expect(isJsonContentType('json')).toBe(false);
+    expect(isJsonContentType('text/json')).toBe(false);
   });
 
   it('accepts Content-Encoding: identity', async () => {

@@ -33,6 +33,45 @@ function tooLarge(limitBytes: number): AppError {
   );
 }
 
+function unsupportedType(declared: string): AppError {
+  return new AppError(
+    domainError('UNSUPPORTED_MEDIA_TYPE', 'the request body must be JSON', {
+      field: 'Content-Type',
+      issue: `${JSON.stringify(declared.slice(0, 100))} is not accepted; send application/json (UTF-8), or no Content-Type`,
+    }),
+  );
+}
+
+/** `application/json` or `application/<anything>+json` (RFC 6839), as type/subtype in lower case. */
+const JSON_MEDIA_TYPE = /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/;
+
+/**
+ * Whether a declared Content-Type describes a body this parser reads: a JSON media type whose
+ * parameters name no charset other than UTF-8 (JSON is UTF-8, RFC 8259). Other parameters are
+ * ignored; a value that does not parse is not JSON.
+ */
+export function isJsonContentType(declared: string): boolean {
+  const [type = '', ...parameters] = declared.split(';');
+  if (!JSON_MEDIA_TYPE.test(type.trim().toLowerCase())) return false;
+  for (const parameter of parameters) {
+    const at = parameter.indexOf('=');
+    if (at < 0) {
+      if (parameter.trim() === '') continue;
+      return false;
+    }
+    if (parameter.slice(0, at).trim().toLowerCase() !== 'charset') continue;
+    const charset = parameter.slice(at + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}
+
+/** The request has content by its framing: chunked, or a Content-Length other than 0. */
+function hasContent(ctx: { get(name: string): string }): boolean {
+  const length = ctx.get('Content-Length').trim();
+  return ctx.get('Transfer-Encoding') !== '' || (length !== '' && length !== '0');
+}
+
 function invalid(message: string, field = ''): AppError {
   return new AppError(domainError('INVALID_REQUEST', message, { field, issue: message }));
 }
@@ -98,8 +137,9 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
  * Over `limitBytes` → 413 PAYLOAD_TOO_LARGE (a declared Content-Length is checked before reading);
  * not UTF-8, not JSON, not a JSON object, or nested deeper than 32 levels (docs/input-rules.md#nesting) → 400
  * INVALID_REQUEST; empty body → `{}`; a top-level `items` array longer than `maxItems` → 413
- * PAYLOAD_TOO_LARGE on `items`. The Content-Type is not checked: whatever it says, the body must be
- * a JSON object. The depth is measured without recursion before anything else (the idempotency
+ * PAYLOAD_TOO_LARGE on `items`. A body with a declared Content-Type that is not JSON in UTF-8
+ * (`isJsonContentType`) → 415 UNSUPPORTED_MEDIA_TYPE before it is read; a body without any
+ * Content-Type is read as JSON, for the clients that omit it (docs/input-rules.md). The depth is measured without recursion before anything else (the idempotency
  * fingerprint, validation) walks the body, whatever headers came with it.
  *
  * @example
@@ -119,6 +159,12 @@ export function jsonBody(options: JsonBodyOptions = {}): GatewayMiddleware {
     if (encoding !== '' && encoding !== 'identity') {
       ctx.set('Connection', 'close');
       throw invalid('compressed request bodies are not supported', 'Content-Encoding');
+    }
+    const contentType = ctx.get('Content-Type');
+    if (contentType.trim() !== '' && hasContent(ctx) && !isJsonContentType(contentType)) {
+      // The body is not read: the connection goes with the answer, so nothing waits for the rest of it.
+      ctx.set('Connection', 'close');
+      throw unsupportedType(contentType);
     }
     const declared = ctx.get('Content-Length');
     if (declared !== '' && Number(declared) > limitBytes) {

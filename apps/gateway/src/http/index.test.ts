@@ -82,7 +82,7 @@ describe('the gateway middleware chain', () => {
   afterAll(() => server.close());
 
   const create = (body: string, headers: Record<string, string>) =>
-    fetch(`${server.url}/api/partner/v1/adjustments`, { method: 'POST', body, headers });
+    fetch(`${server.url}/api/partner/v1/adjustments`, { method: 'POST', body, headers: { 'Content-Type': 'application/json', ...headers } });
 
   it('creates through every layer and reports request id and rate limits', async () => {
     const res = await create('{"reason":"count"}', { Authorization: `Bearer ${KEY}`, 'X-Tenant-Id': TENANT });

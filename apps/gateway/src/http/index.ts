@@ -46,7 +46,7 @@ export {
 export { RETRY_AFTER_SECONDS, errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
 export { methodNotAllowed, type AllowedMethodsSource } from './method-not-allowed.js';
 export { accessLog, type AccessLogLine, type AccessLogOptions } from './access-log.js';
-export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, jsonBody, type JsonBodyOptions } from './body-parser.js';
+export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, isJsonContentType, jsonBody, type JsonBodyOptions } from './body-parser.js';
 export { authenticate, parseAuthorization, tenantIdOf, type ParsedAuthorization, type ResolveApiKey, type ResolvedKey } from './authenticate.js';
 export { requireTenant } from './tenant-guard.js';
 export { NOT_UTF8_ISSUE, validateBody, validateParams, validateQuery, type ValidatedBody, type ValidatedQuery } from './validate.js';

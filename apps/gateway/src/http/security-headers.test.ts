@@ -72,7 +72,7 @@ describe('response headers on error answers', () => {
     ['401', '/unauthorized', undefined, 401],
     ['404 unknown path', '/nowhere', undefined, 404],
     ['405 wrong method', '/ok', { method: 'DELETE' }, 405],
-    ['413 body too large', '/upload', { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(64) }) }, 413],
+    ['413 body too large', '/upload', { method: 'POST', body: JSON.stringify({ pad: 'x'.repeat(64) }), headers: { 'Content-Type': 'application/json' } }, 413],
     ['500 unexpected error', '/crash', undefined, 500],
     ['503 unavailable', '/unavailable', undefined, 503],
   ] as const)('%s carries the request id and the security headers', async (where, path, init, status) => {

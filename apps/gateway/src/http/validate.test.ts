@@ -38,6 +38,7 @@ describe('validateBody / validateQuery', () => {
   it('stores the parsed body for the handler', async () => {
     const res = await fetch(`${server.url}/adjustments`, {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ reason: '  stock count ', items: [{ product_id: '1', quantity: 2.5 }] }),
     });
     expect(res.status).toBe(200);
@@ -48,6 +49,7 @@ describe('validateBody / validateQuery', () => {
     const before = handled;
     const res = await fetch(`${server.url}/adjustments`, {
       method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ items: [{ product_id: '1', quantity: 0 }] }),
     });
     expect(res.status).toBe(422);

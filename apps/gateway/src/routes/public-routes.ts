@@ -1,7 +1,7 @@
 // Routes without authentication: liveness, readiness, the OpenAPI document and the reference page.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import type { GatewayState } from '../http/index.js';
+import { type GatewayState, RETRY_AFTER_SECONDS } from '../http/index.js';
 import type { PublicRoute } from '../docs/openapi-document.js';
 import { SCALAR_BUNDLE_PATH } from '../docs/docs-page.js';
 
@@ -45,6 +45,8 @@ export function mountPublicRoutes(
   router.get('public.readyz', '/readyz', async (ctx) => {
     const up = await deps.isReady();
     ctx.status = up ? 200 : 503;
+    // Not ready is temporary (starting, stopping, the database away): say when to ask again, as every 503 does.
+    if (!up) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
     ctx.body = { status: up ? 'ok' : 'unavailable', database: up ? 'ok' : 'unreachable' };
   });
   router.get('public.openapi', '/openapi.json', (ctx) => {
