@@ -157,6 +157,12 @@ describe.each(dialects)('[%s] stock-level events', (dialect) => {
       versions.set(e.version, e.eventId);
       byRow.set(e.key, versions);
     }
+    // Every change of a row raised its version by one, and each change was announced: 1, 2, … n.
+    for (const [key, versions] of byRow) {
+      const sorted = [...versions.keys()].sort((a, b) => a - b);
+      expect(sorted, `${key}: one event per change, versions 1..n`).toEqual(sorted.map((_, i) => i + 1));
+      expect(sorted.at(-1), `${key}: the last version is the row's`).toBe(truth.get(key)!.version);
+    }
     const consumeEvents = levelEvents().filter((e) => e.data.cause.type === 'reservation' && e.data.cause.id === holdIds[0]);
     expect(new Set(consumeEvents.map((e) => e.eventId)).size, 'the hold and its consume: two rows each').toBe(4);
     console.log(`[${dialect}] stock.level_changed: ${levelEvents().length} accepted deliveries, ${refusedOnce.size} refused once and retried, ${dropped} stale dropped`);
