@@ -85,7 +85,8 @@ lines (one object per line; .jsonl, .ndjson or .json; its report is JSON lines t
 name are required; the fields:
   sku, name, category_id, barcode, description, brand, product_type, published_price,
   cost_price, weight, width, height, length (decimals with at most two places), status,
-  is_bundle, is_managed_by_fulfillment, advance_qc, production_batch, cold_storage (true/false),
+  is_bundle, is_managed_by_fulfillment, advance_qc, production_batch, cold_storage (true or false,
+  in any letter case; 1/0 and yes/no are refused),
   fulfillment_manage_by, outbound_expired, inbound_expired (integers), outer_barcode
 
   --tenant <id>          the tenant the products belong to (must exist)
