@@ -111,6 +111,8 @@ describe('demo credentials per database', () => {
     expect(demoDatabaseIdentity(parseDatabaseUrl('postgresql://pits:other@db.internal:5433/pits'))).toBe(pg);
     expect(demoDatabaseIdentity(parseDatabaseUrl('postgres://postgres@127.0.0.1/test'))).toBe('postgres://127.0.0.1:5432/test');
     expect(demoDatabaseIdentity({ dialect: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/test', schema: 'run_1' })).toBe('postgres://127.0.0.1:5432/test?schema=run_1');
+    const searchPath = `postgres://postgres@127.0.0.1:5432/test?options=${encodeURIComponent('-c search_path=run_2')}`;
+    expect(demoDatabaseIdentity(parseDatabaseUrl(searchPath))).toBe('postgres://127.0.0.1:5432/test?schema=run_2');
   });
 
   it('gives each database a file of its own', () => {

@@ -68,7 +68,8 @@ export async function isDatabaseEmpty(scope: Scope): Promise<boolean> {
 
 /**
  * Which database a set of demo credentials belongs to, without its password: the SQLite file's
- * absolute path, or PostgreSQL's host, port, database and schema. Two DATABASE_URLs that reach
+ * absolute path, or PostgreSQL's host, port, database and schema (the config's, or the first of
+ * the URL's search_path). Two DATABASE_URLs that reach
  * the same data give the same identity, so `npm start` keeps one credentials file per database.
  *
  * @example demoDatabaseIdentity(parseDatabaseUrl('postgres://u:pw@Db:5432/pits')) // 'postgres://db:5432/pits'
@@ -77,7 +78,9 @@ export function demoDatabaseIdentity(config: DatabaseConfig): string {
   if (config.dialect === 'sqlite') return `sqlite:${config.location}`;
   const url = new URL(config.url);
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
-  const schema = config.schema ?? url.searchParams.get('schema') ?? undefined;
+  // A schema named by the config, or by the connection's search_path (`?options=-c search_path=x`).
+  const searchPath = /search_path\s*=\s*([^\s,]+)/.exec(url.searchParams.get('options') ?? '')?.[1];
+  const schema = config.schema ?? searchPath;
   return `postgres://${url.hostname.toLowerCase()}:${url.port || '5432'}/${database}${schema ? `?schema=${schema}` : ''}`;
 }
 
