@@ -90,6 +90,8 @@ if (areas) console.log(`start: loaded ${areas.inserted} areas with postcodes and
 await database.destroy();
 
 const gatewayUrl = `http://${env.GATEWAY_HOST}:${env.GATEWAY_PORT}`;
+// The reference's Test Request pre-fills X-Tenant-Id with this: the sandbox's tenant, which answers.
+if (demo && !env.DOCS_SANDBOX_TENANT_ID) env.DOCS_SANDBOX_TENANT_ID = demo.tenantId;
 if (demo) {
   console.log(`
   Demo API key:   ${demo.apiKey}

@@ -30,7 +30,10 @@ function human(ms: number): string {
   return `${(ms / 3_600_000).toFixed(ms % 3_600_000 ? 1 : 0)} h`;
 }
 
-const gettingStarted = `## Getting started
+/** Where the examples send requests: the gateway as it listens (npm start's default until it does). */
+const DEFAULT_ORIGIN = 'http://127.0.0.1:4000';
+
+const gettingStarted = (origin: string, sandboxTenantId: string | null) => `## Getting started
 
 Run the service on your machine with demo data, then call it:
 
@@ -41,11 +44,15 @@ npm ci && npm start
 It prints a demo API key (\`pk_test_…\`), the id of a tenant that is connected to the demo partner, the id of a second tenant that granted the demo partner access but is not connected yet, and the documents waiting in the sandbox (see the Sandbox chapter). With them:
 
 \`\`\`bash
-curl -s http://127.0.0.1:4000/api/partner/v1/tenants -H "Authorization: Bearer $API_KEY"
-curl -s http://127.0.0.1:4000/api/partner/v1/tenants/locations -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID"
+curl -s ${origin}/api/partner/v1/tenants -H "Authorization: Bearer $API_KEY"
+curl -s ${origin}/api/partner/v1/tenants/locations -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID"
 \`\`\`
 
-Every operation below has a request example and an example of each answer, in the values of the sandbox; **Test Request** sends it to the server this page came from (put your key under Authentication first).`;
+Every operation below has a request example and an example of each answer, in the values of the sandbox; **Test Request** sends it to the server this page came from (put your key under Authentication first). ${
+  sandboxTenantId === null
+    ? 'Its `X-Tenant-Id` is an example value, not a tenant of this server: replace it with your tenant\'s id (with `npm start`, the "Demo tenant id" it printed).'
+    : `Its \`X-Tenant-Id\` is this sandbox's demo tenant, \`${sandboxTenantId}\`, connected to the demo partner.`
+}`;
 
 const authentication = `## Authentication
 
@@ -245,14 +252,15 @@ ${products}
 }
 
 /**
- * The whole guide, one Markdown chapter per heading.
+ * The whole guide, one Markdown chapter per heading; `origin` is where this gateway listens, for
+ * the curl lines of Getting started.
  *
- * @example buildOpenApiDocument(routes, publicRoutes, { version, description: partnerGuide() })
+ * @example buildOpenApiDocument(routes, publicRoutes, { version, description: partnerGuide({ origin: 'http://127.0.0.1:4100' }) })
  */
-export function partnerGuide(): string {
+export function partnerGuide(server: { origin?: string; sandboxTenantId?: string | null } = {}): string {
   return [
     'The v1 partner API of the fulfillment platform: correct stock, move stock between warehouses, hold stock for orders, receive inbound shipments, connect merchants (tenants), and look up Indonesian administrative areas.',
-    gettingStarted,
+    gettingStarted(server.origin ?? DEFAULT_ORIGIN, server.sandboxTenantId ?? null),
     authentication,
     errorsGuide(),
     pagination,
