@@ -132,6 +132,9 @@ describe.each(dialects)('[%s] the reference served with a sandbox', (dialect) =>
     const gettingStarted = document.info.description.split('## Getting started')[1]!.split('## Authentication')[0]!;
     expect(gettingStarted).toContain(`curl -s http://127.0.0.1:${port}/api/partner/v1/tenants `);
     expect(gettingStarted).not.toContain(':4000');
+    // The other chapter with curl lines sends them to this gateway as well.
+    expect(document.info.description).not.toContain('127.0.0.1:4000');
+    expect(document.info.description).toContain(`curl -s -X POST http://127.0.0.1:${port}/api/partner/v1/reservations `);
     expect(gettingStarted).toContain('replace it with your tenant\'s id (with `npm start`, the "Demo tenant id" it printed)');
     const header = document.paths['/api/partner/v1/tenants/locations']!.get!.parameters!.find((p) => p.name === 'X-Tenant-Id')!;
     expect(header.example).not.toBe(tenantId);

@@ -150,7 +150,7 @@ Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.st
 }
 
 /** The order holds chapter (docs/holds.md): the life of a hold, told in the order a shop meets it. */
-function holdsGuide(): string {
+function holdsGuide(origin: string): string {
   const { min, max, default: defaultSeconds } = RESERVATION_EXPIRY;
   return `## Holding stock for orders
 
@@ -159,7 +159,7 @@ When you sell one merchant's stock on several channels, hold the stock of an ord
 **Order placed: hold.** All lines are held or none. Send an \`Idempotency-Key\` so that a retry after a timeout never holds twice, and keep the \`id\` of the answer (\`RSV-…\`):
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations \\
+curl -s -X POST ${origin}/api/partner/v1/reservations \\
   -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
   -H "Content-Type: application/json" -H "Idempotency-Key: hold-TOKO-ORDER-58213" \\
   -d '{"location_id": 1, "reference": "TOKO-ORDER-58213", "items": [{"sku": "KOPI-ARABICA-250", "quantity": 2}, {"sku": "TEH-MELATI-100", "quantity": 6}]}'
@@ -170,7 +170,7 @@ A line that asks for more than is available is \`422 INSUFFICIENT_STOCK\` on \`i
 **Order shipped: consume.** Without a body every line is consumed whole. For a partial shipment name what left: those quantities are consumed and everything else is released (a line you do not name consumes nothing):
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_ID/consume \\
+curl -s -X POST ${origin}/api/partner/v1/reservations/$RESERVATION_ID/consume \\
   -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
   -H "Content-Type: application/json" -H "Idempotency-Key: ship-TOKO-ORDER-58213" \\
   -d '{"items": [{"sku": "TEH-MELATI-100", "quantity": 4}]}'
@@ -181,7 +181,7 @@ Consumed quantities leave the location's \`good\` stock and the held quantity in
 **Order cancelled: release.** The held quantities become available again; \`reason\` (up to 500 characters) is optional:
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_ID/release \\
+curl -s -X POST ${origin}/api/partner/v1/reservations/$RESERVATION_ID/release \\
   -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
   -H "Content-Type: application/json" -d '{"reason": "Customer cancelled the order"}'
 \`\`\`
@@ -193,7 +193,7 @@ curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_I
 **Events.** Subscribe to both types to follow holds and stock without polling:
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/webhooks -H "Authorization: Bearer $API_KEY" \\
+curl -s -X POST ${origin}/api/partner/v1/webhooks -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "https://partner.example/webhooks", "event_types": ["reservation.status_changed", "stock.level_changed"]}'
 \`\`\`
@@ -253,21 +253,22 @@ ${products}
 
 /**
  * The whole guide, one Markdown chapter per heading; `origin` is where this gateway listens, for
- * the curl lines of Getting started.
+ * the curl lines of Getting started and Holding stock for orders.
  *
  * @example buildOpenApiDocument(routes, publicRoutes, { version, description: partnerGuide({ origin: 'http://127.0.0.1:4100' }) })
  */
 export function partnerGuide(server: { origin?: string; sandboxTenantId?: string | null } = {}): string {
+  const origin = server.origin ?? DEFAULT_ORIGIN;
   return [
     'The v1 partner API of the fulfillment platform: correct stock, move stock between warehouses, hold stock for orders, receive inbound shipments, connect merchants (tenants), and look up Indonesian administrative areas.',
-    gettingStarted(server.origin ?? DEFAULT_ORIGIN, server.sandboxTenantId ?? null),
+    gettingStarted(origin, server.sandboxTenantId ?? null),
     authentication,
     errorsGuide(),
     pagination,
     rateLimits,
     idempotency,
     webhooksGuide(),
-    holdsGuide(),
+    holdsGuide(origin),
     sandboxGuide(),
   ].join('\n\n');
 }
