@@ -1,9 +1,13 @@
 // /docs in a real browser (Debian's chromium, driven by playwright-core): the reference renders
 // offline from what the gateway serves, its search finds an operation, and the operation shows
 // the response example of its route spec. A screenshot is left in reports/docs/ for a person.
+// On a gateway serving a seeded sandbox (DOCS_SANDBOX_TENANT_ID, as npm start runs it), Test Request
+// of a tenant route, with only the key typed in, answers 200, and Getting started shows the port
+// the gateway listens on.
 // Under CI=true a missing chromium is a failure (.ci/run installs it); elsewhere the test is skipped.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createCredentialCipher, createDatabase, parseDatabaseUrl, seedDemoData } from '@pits/persistence';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './harness/child-service.js';
@@ -79,5 +83,32 @@ describe.skipIf(!available)('/docs in a browser', () => {
     // The filter saw the page's own requests (page, renderer, document), so an empty list means none went elsewhere.
     expect(local).toBeGreaterThanOrEqual(3);
     expect(elsewhere, 'requests the page tried to make to anywhere but this server').toEqual([]);
+  });
+
+  it('sends Test Request of a tenant route with the sandbox tenant pre-filled: 200 once the key is typed in; Getting started shows this port', async () => {
+    const database = createDatabase(parseDatabaseUrl(stack!.database.url));
+    const demo = await seedDemoData(database, createCredentialCipher(stack!.credentialsKey), new Date());
+    await database.destroy();
+    const sandbox = await stack!.startGateway({ env: { DOCS_SANDBOX_TENANT_ID: demo.tenantId } });
+    const origin = new URL(sandbox.url).origin;
+    const page = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(20_000);
+    try {
+      await page.goto(`${origin}/docs#tag/tenants/GET/api/partner/v1/tenants/locations`, { waitUntil: 'load' });
+      await expect.poll(() => page.getByText(`curl -s ${origin}/api/partner/v1/tenants -H`).count(), { timeout: 20_000 }).toBeGreaterThan(0);
+      await page.getByRole('button', { name: 'Test Request (get /api/partner/v1/tenants/locations)' }).click();
+      const client = page.getByRole('dialog');
+      await client.getByText(demo.tenantId).first().waitFor({ state: 'visible' });
+      // What a reader does: the key under Authentication, nothing else edited, then Send.
+      // Scalar's value field of the apiKey scheme (its placeholder is the renderer's own sample value).
+      await client.getByPlaceholder('QUxMIFlPVVIgQkFTRSBBUkUgQkVMT05HIFRPIFVT').first().fill(demo.apiKey);
+      const answered = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/partner/v1/tenants/locations');
+      await client.getByRole('button', { name: /^Send\b/ }).first().click();
+      const response = await answered;
+      expect(response.request().headers()['x-tenant-id']).toBe(demo.tenantId);
+      expect(response.status(), await response.text()).toBe(200);
+    } finally {
+      await page.close();
+    }
   });
 });

@@ -3,9 +3,11 @@
 // traffic (a 2xx, a 4xx, a rate-limited request, an idempotent replay, a webhook delivery to a
 // receiver) each operator port is scraped and every metric is found with its labels; a partner key
 // on the partner port gets the contract's 404 for /metrics. The log lines of each process carry the
-// same field names, and the gateway's the trace id of a traceparent header.
+// same field names, and the gateway's the trace id of a traceparent header; every line of each process
+// has the same base keys (hostname among them) and only snake_case keys.
+import { hostname as osHostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { metricSample } from '@pits/service-runtime';
+import { BASE_LOG_FIELDS, metricSample } from '@pits/service-runtime';
 import { e2eDialects } from './harness/e2e-database.js';
 import { showOutputOnFailure } from './harness/failure-output.js';
 import { expectError } from './harness/error-envelope.js';
@@ -160,5 +162,18 @@ describe.each(dialects)('[%s] metrics and logs', (dialect) => {
     const delivered = jsonLines(worker.output()).find((l) => l.outcome === 'delivered');
     expect(delivered).toMatchObject({ app: 'webhook-worker', event_id: receiver.arrivals[0]!.id, status: 200, attempt: 1, msg: 'webhook delivered' });
     for (const field of ['event_id', 'endpoint_id', 'delivery_id', 'attempt', 'status', 'duration_ms', 'outcome']) expect(delivered).toHaveProperty(field);
+
+    // Every line of every process, start-up lines included: the same base keys, hostname among them, and only snake_case keys.
+    const hostname = osHostname();
+    for (const [app, output] of [['gateway', stack.gateway.output()], ['internal-api', stack.internalApi.output()], ['webhook-worker', worker.output()]] as const) {
+      const lines = jsonLines(output);
+      expect(lines.length, `${app} logged`).toBeGreaterThanOrEqual(2);
+      for (const line of lines) {
+        expect(line, `${app}: ${JSON.stringify(line)}`).toMatchObject({ app, hostname, pid: expect.any(Number) as number, msg: expect.any(String) as string });
+        for (const field of BASE_LOG_FIELDS) expect(line, `${app}: ${JSON.stringify(line)}`).toHaveProperty(field);
+        expect(Object.keys(line).filter((key) => !/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(key)), `${app}: ${JSON.stringify(line)}`).toEqual([]);
+      }
+    }
+    expect(jsonLines(worker.output()).find((l) => l.msg === 'webhook worker started')).toMatchObject({ worker_id: expect.any(String) as string, allow_private_urls: true });
   });
 });

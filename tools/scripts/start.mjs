@@ -43,17 +43,46 @@ if (build.status !== 0) {
 }
 
 const persistence = await import('@pits/persistence');
-const database = persistence.createDatabase(persistence.parseDatabaseUrl(env.DATABASE_URL));
+const databaseConfig = persistence.parseDatabaseUrl(env.DATABASE_URL);
+const database = persistence.createDatabase(databaseConfig);
 await persistence.migrateOrThrow(database);
-const credentialsFile = join(root, 'data', 'demo-credentials.json');
+// One credentials file per database (named by its password-free identity), and only credentials
+// that this database really holds are printed: another database's key would answer 401.
+const credentialsDir = process.env.DEMO_CREDENTIALS_DIR || join(root, 'data', 'demo-credentials');
+const credentialsFile = join(credentialsDir, persistence.demoCredentialsFileName(databaseConfig));
+const legacyCredentialsFile = join(root, 'data', 'demo-credentials.json');
 let demo;
+let staleCredentials = false;
 if (await persistence.isDatabaseEmpty(database)) {
   demo = await persistence.seedDemoData(database, persistence.createCredentialCipher(env.CREDENTIALS_KEY), new Date(), { webhookUrl: receiverUrl });
-  mkdirSync(join(root, 'data'), { recursive: true });
-  writeFileSync(credentialsFile, `${JSON.stringify({ database: env.DATABASE_URL, ...demo }, null, 2)}\n`, { mode: 0o600 });
+  saveCredentials(demo);
   console.log('start: seeded demo data');
-} else if (existsSync(credentialsFile)) {
-  demo = JSON.parse(readFileSync(credentialsFile, 'utf8'));
+} else {
+  for (const file of [credentialsFile, legacyCredentialsFile]) {
+    const saved = readCredentials(file);
+    if (saved === undefined) continue;
+    if (await persistence.demoCredentialsWork(database, saved)) {
+      demo = saved;
+      if (file !== credentialsFile) saveCredentials(saved);
+      break;
+    }
+    staleCredentials = true;
+  }
+}
+
+/** Saved demo credentials, or undefined when the file is missing or unreadable. */
+function readCredentials(file) {
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function saveCredentials(data) {
+  mkdirSync(credentialsDir, { recursive: true });
+  writeFileSync(credentialsFile, `${JSON.stringify({ database: persistence.demoDatabaseIdentity(databaseConfig), ...data }, null, 2)}\n`, { mode: 0o600 });
 }
 const areasStarted = Date.now();
 const areas = await (await import('@pits/importer')).loadDemoAreas(database);
@@ -61,6 +90,8 @@ if (areas) console.log(`start: loaded ${areas.inserted} areas with postcodes and
 await database.destroy();
 
 const gatewayUrl = `http://${env.GATEWAY_HOST}:${env.GATEWAY_PORT}`;
+// The reference's Test Request pre-fills X-Tenant-Id with this: the sandbox's tenant, which answers.
+if (demo && !env.DOCS_SANDBOX_TENANT_ID) env.DOCS_SANDBOX_TENANT_ID = demo.tenantId;
 if (demo) {
   console.log(`
   Demo API key:   ${demo.apiKey}
@@ -79,10 +110,18 @@ if (demo) {
   if (demo.reservations) console.log(`  Order holds: ${demo.reservations.active} active at Jakarta (expires 7 days after seeding; extend, release or consume it), ${demo.reservations.consumed} consumed`);
   if (demo.webhook) console.log(`  Webhooks: events go to ${demo.webhook.url} and are printed below as they arrive; signing secret ${demo.webhook.secret}`);
   console.log('');
-} else {
+}
+if (!demo && staleCredentials) {
+  console.log(`start: the saved demo credentials do not work in ${persistence.describeDatabase(databaseConfig)} (its data was not seeded by this script, or was recreated since); create a key with the internal API, or start on an empty database to seed a new demo`);
+} else if (!demo) {
   console.log('start: the database already had data not seeded by this script; create a key with the internal API');
 }
-
+// The internal API (tRPC) and its development token: how internal teams, and a newcomer, call it.
+const internalApiUrl = `http://${process.env.INTERNAL_API_HOST || '127.0.0.1'}:${env.INTERNAL_API_PORT}`;
+console.log(`  Internal API:   ${internalApiUrl}/trpc (tRPC; the client is createInternalClient from @pits/internal-api/client)
+  Internal token: ${env.INTERNAL_API_TOKEN}${process.env.INTERNAL_API_TOKEN ? ' (your INTERNAL_API_TOKEN)' : ' (development only; set INTERNAL_API_TOKEN anywhere else)'}
+  curl -s ${internalApiUrl}/trpc/partners.list -H "Authorization: Bearer ${env.INTERNAL_API_TOKEN}"
+`);
 // The demo endpoint: prints each event it receives and whether its signature verifies.
 const { verifyWebhook, WEBHOOK_HEADERS } = await import('@pits/domain');
 const receiver = createServer((req, res) => {

@@ -50,6 +50,11 @@ export interface GatewayConfig {
   reservationSweep: { intervalMs: number; batchSize: number };
   /** WEBHOOK_ALLOW_PRIVATE_URLS: registration accepts http:// and private, loopback... hosts (development and tests only). */
   webhookAllowPrivateUrls: boolean;
+  /**
+   * DOCS_SANDBOX_TENANT_ID: the demo tenant of a sandbox database (npm start sets it); /docs
+   * pre-fills X-Tenant-Id with it, so Test Request answers. Null: the reference's example id.
+   */
+  docsSandboxTenantId: string | null;
   /** GATEWAY_METRICS_PORT / GATEWAY_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
   metrics: OperatorEndpoint | null;
 }
@@ -110,6 +115,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       batchSize: read.integer('RESERVATION_SWEEP_BATCH', { default: 100, min: 1, max: 1000 }),
     },
     webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    docsSandboxTenantId: read.optional('DOCS_SANDBOX_TENANT_ID', { pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, hint: 'must be a tenant id (a UUID)' })?.toLowerCase() ?? null,
     metrics: readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: port }),
   };
   read.done('gateway');

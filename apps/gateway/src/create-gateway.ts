@@ -118,6 +118,12 @@ function connectRedis(url: string, logger: Logger): Redis {
 
 const PROBES = new Set(['/healthz', '/readyz']);
 
+/** The host a person on this machine reaches a listening address by. */
+function displayHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 /**
  * @example
  * const gateway = createGateway(config, { database });
@@ -164,7 +170,10 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   let openApi: object | undefined;
   let docsHtml: string | undefined;
   let docsBundle: Buffer | undefined;
-  const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION, description: partnerGuide() }));
+  // Getting started shows where this gateway listens: known once it does (port 0 picks one).
+  let origin = `http://${displayHost(config.host)}:${config.port}`;
+  const sandboxTenantId = config.docsSandboxTenantId;
+  const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION, description: partnerGuide({ origin, sandboxTenantId }), sandboxTenantId }));
   mountPublicRoutes(router, {
     isReady: async () => ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs)),
     openApi: document,
@@ -228,8 +237,9 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
       listening = true;
       startSweeping();
       const { port } = http.server.address() as AddressInfo;
-      const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-      return { port, url: `http://${host}:${port}`, metricsUrl };
+      origin = `http://${displayHost(config.host)}:${port}`;
+      openApi = undefined;
+      return { port, url: origin, metricsUrl };
     },
     markReady() {
       ready = true;

@@ -19,7 +19,7 @@ void runService({
   async listen() {
     const { url, metricsUrl } = await gateway.listen();
     logger.info(
-      { url, metrics_url: metricsUrl ?? 'off (set GATEWAY_METRICS_PORT)', database: describeDatabase(config.database), rateLimits: config.redisUrl ? 'redis' : 'memory' },
+      { url, metrics_url: metricsUrl ?? 'off (set GATEWAY_METRICS_PORT)', database: describeDatabase(config.database), rate_limits: config.redisUrl ? 'redis' : 'memory' },
       'gateway listening',
     );
   },

@@ -86,6 +86,34 @@ describe('pits-import', () => {
     expect(await cli(['areas', bad, '--report', bad])).toMatchObject({ code: EXIT_FATAL, stderr: expect.stringMatching(/^error: --report must not be the input file/) });
   });
 
+  it('never replaces a report that is there (a dry run neither): the new one takes the next free name, and the summary says so', async () => {
+    mkdirSync(join(dir, 'keep'), { recursive: true });
+    const bad = join(dir, 'keep', 'areas.csv');
+    writeFileSync(bad, `${HEADER}\n${ROW.replace('23773', '2377')}\n`);
+    const first = join(dir, 'keep', 'areas.rejected.csv');
+    expect((await cli(['areas', bad])).stdout).toContain(`rejected rows: ${first}\n`);
+    writeFileSync(first, 'edited by the data team\n');
+    const dry = await cli(['areas', bad, '--dry-run']);
+    expect(dry.code).toBe(EXIT_REJECTED);
+    expect(dry.stdout).toContain(`rejected rows: ${join(dir, 'keep', 'areas.rejected.2.csv')}\n  ${first} was already there and is kept as it is\n`);
+    expect((await cli(['areas', bad])).stdout).toContain(`rejected rows: ${join(dir, 'keep', 'areas.rejected.3.csv')}\n`);
+    expect(readFileSync(first, 'utf8')).toBe('edited by the data team\n');
+    expect(readFileSync(join(dir, 'keep', 'areas.rejected.3.csv'), 'utf8')).toMatch(/^country,.*,error\n/);
+    // An explicit --report is kept too.
+    expect((await cli(['areas', bad, '--report', first])).stdout).toContain(`rejected rows: ${join(dir, 'keep', 'areas.rejected.4.csv')}\n`);
+    expect(readFileSync(first, 'utf8')).toBe('edited by the data team\n');
+  });
+
+  it('stops on a missing input before the database is created or migrated', async () => {
+    const target = join(dir, 'never', 'created.sqlite');
+    const result = await cli(['areas', join(dir, 'no-such-areas.csv')], { DATABASE_URL: target });
+    expect(result).toMatchObject({ code: EXIT_FATAL, stderr: `error: cannot read ${join(dir, 'no-such-areas.csv')}: no such file\n` });
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(join(dir, 'never'))).toBe(false);
+    expect((await cli(['products', '--tenant', '00000000-0000-4000-8000-000000000001', 'nothing.jsonl'], { DATABASE_URL: target })).code).toBe(EXIT_FATAL);
+    expect(existsSync(target)).toBe(false);
+  });
+
   it('reads a semicolon-separated file with differently capitalised column names, in another order', async () => {
     const names = HEADER.split(',');
     const order = [...names.keys()].reverse();

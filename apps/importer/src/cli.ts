@@ -45,7 +45,9 @@ the header line); column names are matched ignoring letter case and surrounding 
 Rejected rows are written to the report, only when there are any: each row as it came in (the
 input's columns, order and delimiter; for JSON lines, the object) plus an "error" column with
 each problem and the input line. Fix the values in the report and import the report itself:
-an "error" column is ignored on import.
+an "error" column is ignored on import. A report that is already there is never replaced (a dry
+run included): the new one takes the next free name (areas_id.rejected.2.csv, .3, ...), and
+the summary prints where it went.
 
 The database is DATABASE_URL (${DATABASE_URL_FORMS}); it is
 migrated first. Exit code 0: every row imported; 1: some rows rejected, the rest imported;
@@ -83,7 +85,8 @@ lines (one object per line; .jsonl, .ndjson or .json; its report is JSON lines t
 name are required; the fields:
   sku, name, category_id, barcode, description, brand, product_type, published_price,
   cost_price, weight, width, height, length (decimals with at most two places), status,
-  is_bundle, is_managed_by_fulfillment, advance_qc, production_batch, cold_storage (true/false),
+  is_bundle, is_managed_by_fulfillment, advance_qc, production_batch, cold_storage (true or false,
+  in any letter case; 1/0 and yes/no are refused),
   fulfillment_manage_by, outbound_expired, inbound_expired (integers), outer_barcode
 
   --tenant <id>          the tenant the products belong to (must exist)
@@ -103,14 +106,15 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
-function formatSummary(s: ImportSummary, run: PlannedRun): string {
+function formatSummary(s: ImportSummary, run: PlannedRun, reportPath: string): string {
   const rate = Math.round(s.read / Math.max(s.seconds, 0.001)).toLocaleString('en-US');
   const lines = [
     `${s.command}: ${s.read} rows read: ${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected in ${s.seconds.toFixed(2)} s (${rate} rows/s)`,
   ];
   if (s.dryRun) lines.push('dry run: nothing was written');
   if (s.rejected > 0) {
-    lines.push(`rejected rows: ${run.reportPath}`);
+    lines.push(`rejected rows: ${reportPath}`);
+    if (reportPath !== run.reportPath) lines.push(`  ${run.reportPath} was already there and is kept as it is`);
     if (run.reimportable) lines.push('  each as it came in, with an "error" column; fix the values there and import that file again');
   }
   return `${lines.join('\n')}\n`;
@@ -171,6 +175,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (values.report !== undefined) run.reportPath = resolve(io.cwd, values.report);
     if (run.reportPath === input) throw new UsageError('--report must not be the input file');
 
+    // Before the database is opened: a missing input must not leave a new, migrated database behind.
+    if (input !== undefined) await checkInput(input);
     const config = loadImporterConfig(io.env, io.cwd);
     const metricsFile = values['metrics-file'] === undefined ? config.metricsFile : resolve(io.cwd, values['metrics-file']);
     if (metricsFile !== null) await checkMetricsFolder(metricsFile);
@@ -187,7 +193,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } finally {
       await report.close();
     }
-    io.stdout.write(formatSummary(summary, run));
+    io.stdout.write(formatSummary(summary, run, report.path));
     if (metricsFile !== null && !summary.dryRun) {
       // The rows are in by now: a metrics file that cannot be written is worth a warning, not a failed import.
       await writeImportMetrics(metricsFile, command, summary, new Date()).catch((error: unknown) =>
@@ -205,6 +211,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return EXIT_FATAL;
   } finally {
     await database?.destroy();
+  }
+}
+
+/** The input must be there and readable before anything else happens. */
+async function checkInput(path: string): Promise<void> {
+  try {
+    await access(path, constants.R_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new FatalImportError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : (error instanceof Error ? error.message : String(error))}`);
   }
 }
 

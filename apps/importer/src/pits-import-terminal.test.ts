@@ -8,16 +8,15 @@
 // does for workspace bins (`npm rebuild @pits/importer --ignore-scripts` links pits-import into
 // node_modules/.bin, which this checkout's install may predate). Everything else is the clone's own.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { SHARED_AREAS_CSV, sharedAreasAvailable } from '@pits/persistence/testing';
+import { join } from 'node:path';
+import { readAreaRecords } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMPORTER_ROOT } from './testing/importer-fixtures.js';
 import { runInTerminal } from './testing/terminal-session.js';
 
 const REPO_ROOT = join(IMPORTER_ROOT, '..', '..');
-const withData = sharedAreasAvailable();
 
 /** Variables that tell Nx (and npm) they run in CI, or that only this test runner sets. */
 const NOT_A_TERMINAL_USER = /^(CI|CONTINUOUS_INTEGRATION|BUILD_ID|BUILD_NUMBER|BUILD_BUILDID|TF_BUILD|GITHUB_ACTIONS|BUILDKITE|CIRCLECI|CIRRUS_CI|TRAVIS|GITLAB_CI|CODEBUILD_BUILD_ID|HEROKU_TEST_RUN_ID|TEAMCITY_VERSION|JENKINS_URL|HUDSON_URL|bamboo.*|VITEST.*|NODE_ENV|TEST_.*|NX_.*|npm_.*|DATABASE_URL|FORCE_COLOR|NO_COLOR)$/;
@@ -43,7 +42,7 @@ const NX_PROMPT = /Share usage data|\(Y\/n\)|Help improve Nx/;
 const PROGRESS_BAR = /\rareas \[[#-]{24}\]\s+\d+% [\d,]+ rows, [\d,]+ rows\/s, ETA (?:\d+:)?\d+:\d\d /;
 const FIVE_MINUTES = 300_000;
 
-describe.runIf(withData)('the data team import command in a terminal, on a fresh clone', () => {
+describe('the data team import command in a terminal, on a fresh clone', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pits-terminal-'));
   const clone = join(dir, 'repo');
   const env = terminalUser();
@@ -52,8 +51,6 @@ describe.runIf(withData)('the data team import command in a terminal, on a fresh
 
   beforeAll(() => {
     execFileSync('git', ['clone', '--quiet', REPO_ROOT, clone]);
-    // `../shared/data/areas_id.csv` from the clone, as from this checkout.
-    symlinkSync(dirname(dirname(SHARED_AREAS_CSV)), join(dir, 'shared'));
     commands = readmeBlock(readFileSync(join(clone, 'README.md'), 'utf8'), 'data-team-import');
     expect(commands[0], 'the block starts with the one-time setup').toBe('npm ci && npm run build');
     // cp -a keeps the workspace links relative (so they point into the clone) and is far faster than fs.cpSync here.
@@ -71,7 +68,8 @@ describe.runIf(withData)('the data team import command in a terminal, on a fresh
 
       const imports = commands.slice(1);
       expect(imports, 'the block names the data team command').toContainEqual(expect.stringMatching(/^npx pits-import areas /));
-      const rows = readFileSync(SHARED_AREAS_CSV, 'utf8').trim().split('\n').length - 1;
+      // The block imports the file the clone ships (nothing beside the clone is there to read).
+      const rows = readAreaRecords(join(clone, 'apps', 'importer', 'assets', 'areas_id.csv.gz')).length;
       for (const command of imports) {
         const run = await runInTerminal(command, { cwd: clone, env, timeoutMs: 90_000, stopOn: NX_PROMPT });
         expect(run.output, `${command} prompted`).not.toMatch(NX_PROMPT);

@@ -44,7 +44,7 @@ void runService({
   ready() {
     worker.start();
     logger.info(
-      { workerId: worker.workerId, database: describeDatabase(config.database), allowPrivateUrls: config.allowPrivateUrls, metrics_url: metricsUrl ?? 'off (set WEBHOOK_WORKER_METRICS_PORT)' },
+      { worker_id: worker.workerId, database: describeDatabase(config.database), allow_private_urls: config.allowPrivateUrls, metrics_url: metricsUrl ?? 'off (set WEBHOOK_WORKER_METRICS_PORT)' },
       'webhook worker started',
     );
   },

@@ -115,15 +115,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
           let pause = pollMs;
           try {
             handled = await runOnce();
-            if (failures > 0) logger.info({ workerId, failed_rounds: failures }, 'webhook worker resumed');
+            if (failures > 0) logger.info({ worker_id: workerId, failed_rounds: failures }, 'webhook worker resumed');
             failures = 0;
           } catch (error) {
             failures += 1;
             pause = Math.min(pollMs * 2 ** failures, BACKOFF_MAX_MS);
             const reason = (error as Error).message;
             if (failures === 1) {
-              if (isDatabaseUnavailable(error)) logger.warn({ workerId, reason }, 'webhook worker: the database is unavailable; backing off');
-              else logger.error({ err: error, workerId }, 'webhook worker round failed; backing off');
+              if (isDatabaseUnavailable(error)) logger.warn({ worker_id: workerId, reason }, 'webhook worker: the database is unavailable; backing off');
+              else logger.error({ err: error, worker_id: workerId }, 'webhook worker round failed; backing off');
             }
           }
           if ((handled === 0 || failures > 0) && running) await sleep(pause, undefined, { signal: wake.signal }).catch(() => undefined);

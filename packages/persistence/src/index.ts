@@ -194,4 +194,6 @@ export {
   redeliver,
 } from './repositories/webhook-repository.js';
 export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
-export { DEMO_PRODUCTS, type DemoData, type DemoOptions, isDatabaseEmpty, seedDemoData } from './operations/demo-data.js';
+export {
+  DEMO_PRODUCTS, type DemoData, type DemoOptions, demoCredentialsFileName, demoCredentialsWork, demoDatabaseIdentity, isDatabaseEmpty, seedDemoData,
+} from './operations/demo-data.js';

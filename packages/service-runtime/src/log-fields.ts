@@ -2,6 +2,7 @@
 // delivery and an import summary are logged under, defined once here so the gateway, the internal
 // API, the webhook worker and the importer cannot drift apart. Log search and dashboards rely on
 // these names; renaming one is a breaking change for operators.
+import { hostname } from 'node:os';
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { LogLevel } from './process-settings.js';
 
@@ -79,12 +80,17 @@ export function durationMs(startedMs: number, endedMs: number): number {
   return Math.round((endedMs - startedMs) * 1000) / 1000;
 }
 
+/** The keys every log line of every process starts with, in this order (then the line's own fields). */
+export const BASE_LOG_FIELDS = ['level', 'time', 'app', 'pid', 'hostname', 'msg'] as const;
+
 /**
- * The process's JSON logger: every line carries `app` (and pino's `pid`, `hostname`, `time`, `level`, `msg`).
+ * The process's JSON logger: every line carries `app`, `pid`, `hostname`, `time`, `level` and `msg`.
+ * `base` replaces pino's default bindings, so `hostname` is named here (pino adds it only when
+ * `base` is left out).
  *
  * @example const logger = createProcessLogger('gateway', config.logLevel);
  */
 export function createProcessLogger(app: AppName, level: LogLevel, destination?: DestinationStream): Logger {
-  const options = { level, base: { app, pid: process.pid } };
+  const options = { level, base: { app, pid: process.pid, hostname: hostname() } };
   return destination ? pino(options, destination) : pino(options);
 }

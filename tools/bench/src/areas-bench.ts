@@ -1,5 +1,6 @@
 // npm run bench:areas — on a fresh SQLite and a fresh PostgreSQL database, in one run:
-//   1. the full ../shared/data/areas_id.csv through the importer (rows per second), next to the
+//   1. the full areas_id.csv the importer ships (apps/importer/assets, decompressed once to a
+//      temporary plain CSV so that gunzip is not timed) through the importer (rows per second), next to the
 //      driver's own bulk insert of the same rows into the same table (better-sqlite3 prepared
 //      statement in one transaction; COPY FROM STDIN);
 //   2. 1,000 area searches of mixed kinds: the repository's in-process query time next to the same
@@ -9,7 +10,7 @@
 // Both sides of every comparison run on this machine in this run. BENCH_SECONDS (default 10) sets
 // the load duration; TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test) the server.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -19,13 +20,15 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { importAreasFile, createRejectReport, silentProgress } from '@pits/importer';
 import { type AreaSearch, type Database, type DatabaseConfig, createApiKey, createDatabase, createPartner, migrateOrThrow, searchAreas } from '@pits/persistence';
-import { SHARED_AREAS_CSV, readAreaRecords, testPostgresUrl } from '@pits/persistence/testing';
+import { AREAS_FILE, readAreaRecords, readAreaText, testPostgresUrl } from '@pits/persistence/testing';
 import { ROOT, freePort, load, printTable, startNode } from './bench-harness.js';
 import { type RawDriver, postgresDriver, rawSearchAreas, sqliteDriver } from './raw-area-search.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const records = readAreaRecords();
 const dir = mkdtempSync(join(tmpdir(), 'pits-areas-bench-'));
+const areasCsv = join(dir, 'areas_id.csv');
+writeFileSync(areasCsv, readAreaText(AREAS_FILE));
 const credentialsKey = 'b'.repeat(64);
 
 // ---------------------------------------------------------------------------------------------
@@ -225,7 +228,7 @@ async function benchTarget(target: Target): Promise<void> {
 
   // 1. Import, and the driver's bulk insert of the same rows.
   const report = createRejectReport(join(dir, `${target.name}.rejected.csv`));
-  const imported = await importAreasFile({ database, batchSize: 2000, dryRun: false, report, progress: silentProgress }, SHARED_AREAS_CSV);
+  const imported = await importAreasFile({ database, batchSize: 2000, dryRun: false, report, progress: silentProgress }, areasCsv);
   await report.close();
   if (imported.inserted !== records.length) throw new Error(`import inserted ${imported.inserted} of ${records.length}`);
   const bulkMs = await target.bulkInsert();

@@ -93,3 +93,61 @@ describe('the Holding stock for orders chapter', () => {
     for (const [method, path] of calls) expect(served(method, path), `${method} ${path}`).toBe(true);
   });
 });
+
+type Operation = { operationId: string; parameters?: { name: string; in: string; example?: unknown; description?: string }[] };
+type Document = { info: { description: string }; paths: Record<string, Record<string, Operation>> };
+
+describe.each(dialects)('[%s] the reference served with a sandbox', (dialect) => {
+  let t: TestDatabase;
+  let key: string;
+  let tenantId: string;
+  const gateways: Gateway[] = [];
+  const start = async (env: Record<string, string>) => {
+    const gateway = createGateway(loadGatewayConfig({ CREDENTIALS_KEY: 's'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', ...env }), { database: t.database, logger: pino({ level: 'silent' }) });
+    gateways.push(gateway);
+    const { url, port } = await gateway.listen();
+    return { url, port, document: (await (await fetch(`${url}/openapi.json`)).json()) as Document };
+  };
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+    const demo = await seedDemoData(t.database, createCredentialCipher('s'.repeat(64)), SEEDED);
+    key = demo.apiKey;
+    tenantId = demo.tenantId;
+  });
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.close();
+    await t.cleanup();
+  });
+
+  it('pre-fills X-Tenant-Id with the demo tenant, so a tenant route sent as the reference fills it answers 200', async () => {
+    const { url, document } = await start({ DOCS_SANDBOX_TENANT_ID: tenantId });
+    const tenantHeaders = Object.values(document.paths).flatMap((methods) => Object.values(methods)).flatMap((o) => o.parameters ?? []).filter((p) => p.name === 'X-Tenant-Id');
+    expect(tenantHeaders.length).toBeGreaterThan(10);
+    for (const header of tenantHeaders) expect(header.example).toBe(tenantId);
+    // Test Request of the locations list: the key under Authentication, the header as pre-filled.
+    const locations = document.paths['/api/partner/v1/tenants/locations']!.get!;
+    const example = locations.parameters!.find((p) => p.name === 'X-Tenant-Id')!.example as string;
+    const res = await fetch(`${url}/api/partner/v1/tenants/locations`, { headers: { Authorization: `Bearer ${key}`, 'X-Tenant-Id': example } });
+    expect(res.status).toBe(200);
+    expect(document.info.description).toContain(`this sandbox's demo tenant, \`${tenantId}\``);
+  });
+
+  it('shows the port the gateway listens on in Getting started, and says where to find a tenant id when it knows no sandbox', async () => {
+    const { port, document } = await start({});
+    expect(port).not.toBe(4000);
+    const gettingStarted = document.info.description.split('## Getting started')[1]!.split('## Authentication')[0]!;
+    expect(gettingStarted).toContain(`curl -s http://127.0.0.1:${port}/api/partner/v1/tenants `);
+    expect(gettingStarted).not.toContain(':4000');
+    // The other chapter with curl lines sends them to this gateway as well.
+    expect(document.info.description).not.toContain('127.0.0.1:4000');
+    expect(document.info.description).toContain(`curl -s -X POST http://127.0.0.1:${port}/api/partner/v1/reservations `);
+    expect(gettingStarted).toContain('replace it with your tenant\'s id (with `npm start`, the "Demo tenant id" it printed)');
+    const header = document.paths['/api/partner/v1/tenants/locations']!.get!.parameters!.find((p) => p.name === 'X-Tenant-Id')!;
+    expect(header.example).not.toBe(tenantId);
+    expect(header.description).toContain('"Demo tenant id"');
+  });
+
+  it('refuses a DOCS_SANDBOX_TENANT_ID that is not a tenant id', () => {
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: 's'.repeat(64), DOCS_SANDBOX_TENANT_ID: 'demo' })).toThrow(/DOCS_SANDBOX_TENANT_ID/);
+  });
+});

@@ -32,7 +32,10 @@ function human(ms: number): string {
   return `${(ms / 3_600_000).toFixed(ms % 3_600_000 ? 1 : 0)} h`;
 }
 
-const gettingStarted = `## Getting started
+/** Where the examples send requests: the gateway as it listens (npm start's default until it does). */
+const DEFAULT_ORIGIN = 'http://127.0.0.1:4000';
+
+const gettingStarted = (origin: string, sandboxTenantId: string | null) => `## Getting started
 
 Run the service on your machine with demo data, then call it:
 
@@ -43,11 +46,15 @@ npm ci && npm start
 It prints a demo API key (\`pk_test_…\`), the id of a tenant that is connected to the demo partner, the id of a second tenant that granted the demo partner access but is not connected yet, and the documents waiting in the sandbox (see the Sandbox chapter). With them:
 
 \`\`\`bash
-curl -s http://127.0.0.1:4000/api/partner/v1/tenants -H "Authorization: Bearer $API_KEY"
-curl -s http://127.0.0.1:4000/api/partner/v1/tenants/locations -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID"
+curl -s ${origin}/api/partner/v1/tenants -H "Authorization: Bearer $API_KEY"
+curl -s ${origin}/api/partner/v1/tenants/locations -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID"
 \`\`\`
 
-Every operation below has a request example and an example of each answer, in the values of the sandbox; **Test Request** sends it to the server this page came from (put your key under Authentication first).`;
+Every operation below has a request example and an example of each answer, in the values of the sandbox; **Test Request** sends it to the server this page came from (put your key under Authentication first). ${
+  sandboxTenantId === null
+    ? 'Its `X-Tenant-Id` is an example value, not a tenant of this server: replace it with your tenant\'s id (with `npm start`, the "Demo tenant id" it printed).'
+    : `Its \`X-Tenant-Id\` is this sandbox's demo tenant, \`${sandboxTenantId}\`, connected to the demo partner.`
+}`;
 
 const authentication = `## Authentication
 
@@ -145,7 +152,7 @@ Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.st
 }
 
 /** The order holds chapter (docs/holds.md): the life of a hold, told in the order a shop meets it. */
-function holdsGuide(): string {
+function holdsGuide(origin: string): string {
   const { min, max, default: defaultSeconds } = RESERVATION_EXPIRY;
   return `## Holding stock for orders
 
@@ -154,7 +161,7 @@ When you sell one merchant's stock on several channels, hold the stock of an ord
 **Order placed: hold.** All lines are held or none. Send an \`Idempotency-Key\` so that a retry after a timeout never holds twice, and keep the \`id\` of the answer (\`RSV-…\`):
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations \\
+curl -s -X POST ${origin}/api/partner/v1/reservations \\
   -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
   -H "Content-Type: application/json" -H "Idempotency-Key: hold-TOKO-ORDER-58213" \\
   -d '{"location_id": 1, "reference": "TOKO-ORDER-58213", "items": [{"sku": "KOPI-ARABICA-250", "quantity": 2}, {"sku": "TEH-MELATI-100", "quantity": 6}]}'
@@ -165,7 +172,7 @@ A line that asks for more than is available is \`422 INSUFFICIENT_STOCK\` on \`i
 **Order shipped: consume.** Without a body every line is consumed whole. For a partial shipment name what left: those quantities are consumed and everything else is released (a line you do not name consumes nothing):
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_ID/consume \\
+curl -s -X POST ${origin}/api/partner/v1/reservations/$RESERVATION_ID/consume \\
   -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
   -H "Content-Type: application/json" -H "Idempotency-Key: ship-TOKO-ORDER-58213" \\
   -d '{"items": [{"sku": "TEH-MELATI-100", "quantity": 4}]}'
@@ -176,7 +183,7 @@ Consumed quantities leave the location's \`good\` stock and the held quantity in
 **Order cancelled: release.** The held quantities become available again; \`reason\` (up to 500 characters) is optional:
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_ID/release \\
+curl -s -X POST ${origin}/api/partner/v1/reservations/$RESERVATION_ID/release \\
   -H "Authorization: Bearer $API_KEY" -H "X-Tenant-Id: $TENANT_ID" \\
   -H "Content-Type: application/json" -d '{"reason": "Customer cancelled the order"}'
 \`\`\`
@@ -188,7 +195,7 @@ curl -s -X POST http://127.0.0.1:4000/api/partner/v1/reservations/$RESERVATION_I
 **Events.** Subscribe to both types to follow holds and stock without polling:
 
 \`\`\`bash
-curl -s -X POST http://127.0.0.1:4000/api/partner/v1/webhooks -H "Authorization: Bearer $API_KEY" \\
+curl -s -X POST ${origin}/api/partner/v1/webhooks -H "Authorization: Bearer $API_KEY" \\
   -H "Content-Type: application/json" \\
   -d '{"url": "https://partner.example/webhooks", "event_types": ["reservation.status_changed", "stock.level_changed"]}'
 \`\`\`
@@ -249,21 +256,23 @@ ${products}
 }
 
 /**
- * The whole guide, one Markdown chapter per heading.
+ * The whole guide, one Markdown chapter per heading; `origin` is where this gateway listens, for
+ * the curl lines of Getting started and Holding stock for orders.
  *
- * @example buildOpenApiDocument(routes, publicRoutes, { version, description: partnerGuide() })
+ * @example buildOpenApiDocument(routes, publicRoutes, { version, description: partnerGuide({ origin: 'http://127.0.0.1:4100' }) })
  */
-export function partnerGuide(): string {
+export function partnerGuide(server: { origin?: string; sandboxTenantId?: string | null } = {}): string {
+  const origin = server.origin ?? DEFAULT_ORIGIN;
   return [
     'The v1 partner API of the fulfillment platform: correct stock, move stock between warehouses, hold stock for orders, receive inbound shipments, connect merchants (tenants), and look up Indonesian administrative areas.',
-    gettingStarted,
+    gettingStarted(origin, server.sandboxTenantId ?? null),
     authentication,
     errorsGuide(),
     pagination,
     rateLimits,
     idempotency,
     webhooksGuide(),
-    holdsGuide(),
+    holdsGuide(origin),
     sandboxGuide(),
   ].join('\n\n');
 }

@@ -139,10 +139,25 @@ const SUCCESS_DESCRIPTIONS: Record<'A' | 'B', string> = {
 };
 
 /**
- * @example
- * const doc = buildOpenApiDocument(specs, publicRoutes); // serve as GET /openapi.json
+ * What the document says about the server it is served by.
+ * `sandboxTenantId`: the demo tenant of the database this gateway serves (npm start passes it);
+ * the `X-Tenant-Id` example, which "Test Request" pre-fills, is then a tenant that really answers.
  */
-export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: readonly PublicRoute[], info: { version: string; description?: string }): Json {
+export interface DocumentInfo {
+  version: string;
+  description?: string;
+  sandboxTenantId?: string | null;
+}
+
+/**
+ * @example
+ * const doc = buildOpenApiDocument(specs, publicRoutes, { version }); // serve as GET /openapi.json
+ */
+export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: readonly PublicRoute[], info: DocumentInfo): Json {
+  const sandboxTenantId = info.sandboxTenantId ?? null;
+  const tenantHeaderDescription = sandboxTenantId === null
+    ? 'The tenant acted for; it must be authorized for the partner. The example is not a tenant of this server: put your tenant\'s id here (`npm start` prints the sandbox\'s as "Demo tenant id").'
+    : 'The tenant acted for; it must be authorized for the partner. Pre-filled with this sandbox\'s demo tenant ("Demo tenant id" of `npm start`).';
   const components = new Components();
   components.add(errorEnvelope, 'output'); // named ErrorEnvelope: every error response refers to it
   const paths: Record<string, Record<string, Json>> = {};
@@ -161,8 +176,8 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         in: 'header',
         required: true,
         schema: { type: 'string', format: 'uuid' },
-        example: TENANT_ID,
-        description: 'The tenant acted for; it must be authorized for the partner.',
+        example: sandboxTenantId ?? TENANT_ID,
+        description: tenantHeaderDescription,
       });
     }
     const methods = [spec.method, ...(spec.alsoMethods ?? [])];

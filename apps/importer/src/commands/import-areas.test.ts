@@ -1,10 +1,10 @@
-// The whole of ../shared/data/areas_id.csv through the importer, on every dialect: what lands in
+// The whole of the shipped areas_id.csv.gz through the importer, on every dialect: what lands in
 // the database is checked against figures this test computes from the file itself.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AreaImportRow, findArea, searchAreas } from '@pits/persistence';
-import { SHARED_AREAS_CSV, type TestDatabase, childDatabaseUrl, openTestDatabase, readAreaRecords, sharedAreasAvailable, testDialects } from '@pits/persistence/testing';
+import { AREAS_FILE, type TestDatabase, childDatabaseUrl, openTestDatabase, readAreaRecords, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CsvParser } from '../csv/csv-records.js';
 import { areaDigest, spawnImporter, runImporter, storedAreaDigest, testContext } from '../testing/importer-fixtures.js';
@@ -12,24 +12,23 @@ import { importAreasFile } from './import-areas.js';
 import type { ImportSummary } from './import-run.js';
 
 const dialects = await testDialects();
-const withData = sharedAreasAvailable();
 const dir = mkdtempSync(join(tmpdir(), 'pits-import-areas-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const file: AreaImportRow[] = withData ? readAreaRecords() : [];
+const file: AreaImportRow[] = readAreaRecords();
 const countBy = <K extends string>(key: (r: AreaImportRow) => K) => {
   const out = new Map<K, number>();
   for (const r of file) out.set(key(r), (out.get(key(r)) ?? 0) + 1);
   return out;
 };
 
-describe.runIf(withData).each(dialects)('[%s] importing areas_id.csv', (dialect) => {
+describe.each(dialects)('[%s] importing areas_id.csv', (dialect) => {
   let t: TestDatabase;
   let first: ImportSummary;
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
     const context = testContext(t.database, join(dir, `${dialect}-full.rejected.csv`));
-    first = await importAreasFile(context, SHARED_AREAS_CSV);
+    first = await importAreasFile(context, AREAS_FILE);
     await context.report.close();
   }, 180_000);
   afterAll(() => t.cleanup());
@@ -83,7 +82,7 @@ describe.runIf(withData).each(dialects)('[%s] importing areas_id.csv', (dialect)
   it('reports every row unchanged on a second import, and changes nothing', async () => {
     const before = await storedAreaDigest(t.database);
     const context = testContext(t.database, join(dir, `${dialect}-again.rejected.csv`));
-    const again = await importAreasFile(context, SHARED_AREAS_CSV);
+    const again = await importAreasFile(context, AREAS_FILE);
     expect(again).toMatchObject({ read: file.length, inserted: 0, updated: 0, unchanged: file.length, rejected: 0 });
     expect(await storedAreaDigest(t.database)).toBe(before);
     expect(before).toBe(areaDigest(file));
@@ -134,7 +133,7 @@ function brokenFile(rows: number): { text: string; broken: Map<number, string>; 
   return { text: `${out.join('\r\n')}\r\n`, broken, good };
 }
 
-describe.runIf(withData).each(dialects)('[%s] a file with broken rows', (dialect) => {
+describe.each(dialects)('[%s] a file with broken rows', (dialect) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
@@ -171,7 +170,7 @@ describe.runIf(withData).each(dialects)('[%s] a file with broken rows', (dialect
   });
 });
 
-describe.runIf(withData).each(dialects)('[%s] an import killed midway', (dialect) => {
+describe.each(dialects)('[%s] an import killed midway', (dialect) => {
   let t: TestDatabase;
   beforeAll(async () => {
     t = await openTestDatabase(dialect, { file: true });
@@ -182,7 +181,7 @@ describe.runIf(withData).each(dialects)('[%s] an import killed midway', (dialect
 
   it('leaves whole batches behind, and a second run ends with exactly the file', async () => {
     const env = { DATABASE_URL: await childDatabaseUrl(t.database) };
-    const args = ['areas', SHARED_AREAS_CSV, '--batch-size', '1000', '--report', join(dir, `${dialect}-killed.rejected.csv`)];
+    const args = ['areas', AREAS_FILE, '--batch-size', '1000', '--report', join(dir, `${dialect}-killed.rejected.csv`)];
     const child = spawnImporter(args, env);
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
     let seen = 0;

@@ -15,7 +15,7 @@ const AREA_HEADER: HeaderSpec = { columns: AREA_FIELDS, required: AREA_FIELDS };
  * in batches, refused rows reported.
  *
  * @example
- * const summary = await importAreasFile(context, '../shared/data/areas_id.csv');
+ * const summary = await importAreasFile(context, 'apps/importer/assets/areas_id.csv.gz');
  */
 export async function importAreasFile(context: ImportContext, path: string): Promise<ImportSummary> {
   const table = await openCsvTable(path, AREA_HEADER);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CsvParser } from '../csv/csv-records.js';
-import { createRejectReport, describeRejection } from './reject-report.js';
+import { createRejectReport, describeRejection, reportPathCandidate } from './reject-report.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pits-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -50,6 +50,22 @@ describe('createRejectReport', () => {
       { sku: 'A', weight: 1.5, error: 'name: is required (catalogue.jsonl line 3)' },
       { error: 'is not valid JSON; the line was: not json (catalogue.jsonl line 4)' },
     ]);
+  });
+
+  it('never replaces a file that is there: the report takes the next free numbered name', async () => {
+    const path = join(dir, 'edited.rejected.jsonl');
+    writeFileSync(path, '{"sku":"A","error":"fixed by hand"}\n');
+    writeFileSync(join(dir, 'edited.rejected.2.jsonl'), 'also kept\n');
+    const report = createRejectReport(path);
+    report.reject('edited.jsonl', 2, { kind: 'json', value: { sku: 'B' }, text: '{"sku":"B"}' }, postcode);
+    await report.close();
+    expect(report.path).toBe(join(dir, 'edited.rejected.3.jsonl'));
+    expect(readFileSync(path, 'utf8')).toBe('{"sku":"A","error":"fixed by hand"}\n');
+    expect(readFileSync(join(dir, 'edited.rejected.2.jsonl'), 'utf8')).toBe('also kept\n');
+    expect(readFileSync(report.path, 'utf8')).toContain('"sku":"B"');
+    expect(reportPathCandidate('/x/areas_id.rejected.csv', 0)).toBe('/x/areas_id.rejected.csv');
+    expect(reportPathCandidate('/x/areas_id.rejected.csv', 1)).toBe('/x/areas_id.rejected.2.csv');
+    expect(reportPathCandidate('/x/report', 2)).toBe('/x/report.3');
   });
 
   it('creates no file when nothing is rejected', async () => {

@@ -2,9 +2,10 @@
 // what is wrong and where the row came from, so a person can fix the values and import the
 // report itself (the importers ignore an `error` column). A CSV input gives a CSV report with the
 // input's columns, in its order and with its delimiter; JSON lines give JSON lines. The file is
-// created only when something is rejected, so a clean run leaves nothing behind.
+// created only when something is rejected, so a clean run leaves nothing behind, and never over
+// an existing file: a report a person is editing is kept, and the new one takes the next free name.
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname, extname, join } from 'node:path';
 import { ERROR_COLUMN, normaliseColumn } from '../csv/csv-header.js';
 import type { CsvDelimiter } from '../csv/csv-records.js';
 
@@ -22,6 +23,7 @@ export type RowSource =
   | { kind: 'json'; value: unknown; text: string };
 
 export interface RejectReport {
+  /** Where the rows go: the path asked for, or the next free name when a file was already there (see `reportPathCandidate`). */
   readonly path: string;
   /** Rows rejected so far. */
   readonly rows: number;
@@ -45,12 +47,40 @@ export function describeRejection(file: string, line: number, issues: readonly R
 const FLUSH_AT = 64 * 1024;
 
 /**
+ * The name tried for a report after `attempt` names were taken: the path itself first, then a
+ * number before the extension.
+ *
+ * @example
+ * reportPathCandidate('/x/areas_id.rejected.csv', 0) // '/x/areas_id.rejected.csv'
+ * reportPathCandidate('/x/areas_id.rejected.csv', 1) // '/x/areas_id.rejected.2.csv'
+ */
+export function reportPathCandidate(path: string, attempt: number): string {
+  if (attempt === 0) return path;
+  const extension = extname(path);
+  return join(dirname(path), `${basename(path, extension)}.${attempt + 1}${extension}`);
+}
+
+/** Creates the report file under the first free name (never replacing a file); returns its descriptor and name. */
+function openFresh(path: string): { fd: number; path: string } {
+  for (let attempt = 0; attempt < 10_000; attempt += 1) {
+    const candidate = reportPathCandidate(path, attempt);
+    try {
+      return { fd: openSync(candidate, 'wx'), path: candidate };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error('every numbered name beside it is taken');
+}
+
+/**
  * @example
  * const report = createRejectReport('./areas_id.rejected.csv');
  * report.reject('areas_id.csv', 12, { kind: 'csv', columns: header, delimiter: ',', fields }, [{ field: 'postcode', reason: 'must be five digits' }]);
  * await report.close();
  */
-export function createRejectReport(path: string): RejectReport {
+export function createRejectReport(requestedPath: string): RejectReport {
+  let path = requestedPath;
   let fd: number | undefined;
   let layout: RowSource['kind'] | undefined;
   /** For a CSV report: the input's columns kept (all but its own `error`), as indexes. */
@@ -72,7 +102,7 @@ export function createRejectReport(path: string): RejectReport {
   const open = (source: RowSource) => {
     try {
       mkdirSync(dirname(path), { recursive: true });
-      fd = openSync(path, 'w');
+      ({ fd, path } = openFresh(requestedPath));
     } catch (error) {
       throw new Error(`cannot write the rejected-rows report ${path}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -85,7 +115,9 @@ export function createRejectReport(path: string): RejectReport {
   };
 
   return {
-    path,
+    get path() {
+      return path;
+    },
     get rows() {
       return rows;
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProductRowChecker } from './product-row.js';
+import { BOOLEAN_ISSUE, ProductRowChecker } from './product-row.js';
 
 describe('ProductRowChecker', () => {
   it('fills the catalogue defaults and reads CSV text and JSON values alike', () => {
@@ -23,12 +23,23 @@ describe('ProductRowChecker', () => {
     [{ sku: 'a', name: 'x', description: 'nul \u0000 inside' }, 'description', 'must not contain the NUL character'],
     [JSON.parse('{"sku":"a","name":"x","__proto__":{"polluted":true}}') as Record<string, unknown>, '__proto__', 'is not a product field'],
     [{ sku: 'a', name: 'x', category_id: '1.5' }, 'category_id', 'must be a non-negative integer'],
-    [{ sku: 'a', name: 'x', cold_storage: 'maybe' }, 'cold_storage', 'must be true or false'],
+    [{ sku: 'a', name: 'x', cold_storage: 'maybe' }, 'cold_storage', BOOLEAN_ISSUE],
     [{ sku: 'a', name: 'x', colour: 'red' }, 'colour', 'is not a product field'],
     [{ sku: 'a', name: 42 }, 'name', 'must be a string'],
   ])('refuses %j', (input, field, reason) => {
     const result = new ProductRowChecker().check(2, input);
     expect(!result.ok && result.issues).toContainEqual({ field, reason });
+  });
+
+  it('takes true and false in any letter case for a flag, and refuses the values it used to guess (yes/no, 1/0), saying so', () => {
+    expect(BOOLEAN_ISSUE).toBe('must be true or false (any letter case; 1/0 and yes/no are not accepted)');
+    const flags = (value: unknown) => new ProductRowChecker().check(2, { sku: 'a', name: 'x', cold_storage: value });
+    for (const [value, parsed] of [['true', true], [' FALSE ', false], ['True', true], [true, true], [false, false]] as const) {
+      expect(flags(value)).toMatchObject({ ok: true, value: { cold_storage: parsed } });
+    }
+    for (const value of ['yes', 'no', '1', '0', 'Y', 'on', 1, 0, null]) {
+      expect(flags(value), JSON.stringify(value)).toEqual({ ok: false, issues: [{ field: 'cold_storage', reason: BOOLEAN_ISSUE }] });
+    }
   });
 
   it('takes prices up to the internal API\'s largest, 9999999999999.99, leading zeros included', () => {

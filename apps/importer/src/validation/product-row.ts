@@ -34,8 +34,6 @@ const TWO_PLACES = /^\d{1,18}(\.\d{1,2})?$/;
  * transfer's unit_price, a JSON number that must stay exact (docs/input-rules.md#quantities-and-totals).
  */
 const DECIMAL_LIMIT = '10000000000000';
-const TRUE = new Set(['true', '1', 'yes']);
-const FALSE = new Set(['false', '0', 'no']);
 
 /** A value is absent when a CSV cell is empty or a JSON key is missing. */
 const absent = (v: unknown) => v === undefined || v === '';
@@ -60,11 +58,19 @@ function integer(value: unknown): number | undefined {
   return Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
 
+/**
+ * A flag: JSON true/false, or the text true or false in any letter case (spreadsheets write TRUE).
+ * Nothing else: 1/0 and yes/no are refused with the same words the report uses, never guessed.
+ */
 function boolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
-  const text = String(value).trim().toLowerCase();
-  return TRUE.has(text) ? true : FALSE.has(text) ? false : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().toLowerCase();
+  return text === 'true' ? true : text === 'false' ? false : undefined;
 }
+
+/** What a flag column accepts, as the report says it. */
+export const BOOLEAN_ISSUE = 'must be true or false (any letter case; 1/0 and yes/no are not accepted)';
 
 /** Checks product rows, refusing a SKU the file already listed. */
 export class ProductRowChecker {
@@ -118,7 +124,7 @@ export class ProductRowChecker {
     for (const field of BOOLEANS) {
       if (absent(input[field])) continue;
       const value = boolean(input[field]);
-      if (value === undefined) issues.push({ field, reason: 'must be true or false' });
+      if (value === undefined) issues.push({ field, reason: BOOLEAN_ISSUE });
       else set(field, value);
     }
     if (issues.length > 0) return { ok: false, issues };

@@ -11,7 +11,8 @@ import { findLedgerMismatches, readStockLevels } from '../repositories/stock-rep
 import { findTransfer } from '../repositories/transfer-repository.js';
 import { listDeliveries, listWebhookEndpoints } from '../repositories/webhook-repository.js';
 import { type TestDatabase, openTestDatabase, testDialects } from '../testing/index.js';
-import { type DemoData, isDatabaseEmpty, seedDemoData } from './demo-data.js';
+import { parseDatabaseUrl } from '../database-config.js';
+import { type DemoData, demoCredentialsFileName, demoCredentialsWork, demoDatabaseIdentity, isDatabaseEmpty, seedDemoData } from './demo-data.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T09:30:00.000Z');
@@ -82,5 +83,45 @@ describe.each(dialects)('[%s] demo data', (dialect) => {
     const deliveries = await listDeliveries(t.database, demo.partnerId, { limit: 50 });
     expect(new Set(deliveries.map((d) => d.eventType))).toEqual(new Set(['adjustment.status_changed', 'transfer.status_changed', 'inbound.status_changed']));
     expect(await isDatabaseEmpty(t.database)).toBe(false);
+  });
+
+  it('recognises its own credentials, and refuses those of another seed', async () => {
+    expect(await demoCredentialsWork(t.database, demo)).toBe(true);
+    // Another database's seed: its key and tenant were never in this one.
+    const other = await openTestDatabase(dialect);
+    try {
+      const elsewhere = await seedDemoData(other.database, createCredentialCipher('d'.repeat(64)), NOW);
+      expect(await demoCredentialsWork(t.database, elsewhere)).toBe(false);
+      expect(await demoCredentialsWork(t.database, { ...demo, tenantId: elsewhere.tenantId })).toBe(false);
+      expect(await demoCredentialsWork(t.database, { ...demo, partnerId: demo.partnerId + 1 })).toBe(false);
+      expect(await demoCredentialsWork(t.database, { ...demo, tenantId: 'not-a-uuid' })).toBe(false);
+    } finally {
+      await other.cleanup();
+    }
+  });
+});
+
+describe('demo credentials per database', () => {
+  it('names a database by its location, never its password', () => {
+    expect(demoDatabaseIdentity(parseDatabaseUrl('data/demo.sqlite', '/repo'))).toBe('sqlite:/repo/data/demo.sqlite');
+    expect(demoDatabaseIdentity(parseDatabaseUrl('sqlite:./data/demo.sqlite', '/repo'))).toBe('sqlite:/repo/data/demo.sqlite');
+    const pg = demoDatabaseIdentity(parseDatabaseUrl('postgres://pits:s3cret@DB.internal:5433/pits'));
+    expect(pg).toBe('postgres://db.internal:5433/pits');
+    expect(pg).not.toContain('s3cret');
+    expect(demoDatabaseIdentity(parseDatabaseUrl('postgresql://pits:other@db.internal:5433/pits'))).toBe(pg);
+    expect(demoDatabaseIdentity(parseDatabaseUrl('postgres://postgres@127.0.0.1/test'))).toBe('postgres://127.0.0.1:5432/test');
+    expect(demoDatabaseIdentity({ dialect: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/test', schema: 'run_1' })).toBe('postgres://127.0.0.1:5432/test?schema=run_1');
+    const searchPath = `postgres://postgres@127.0.0.1:5432/test?options=${encodeURIComponent('-c search_path=run_2')}`;
+    expect(demoDatabaseIdentity(parseDatabaseUrl(searchPath))).toBe('postgres://127.0.0.1:5432/test?schema=run_2');
+  });
+
+  it('gives each database a file of its own', () => {
+    const sqlite = demoCredentialsFileName(parseDatabaseUrl('data/demo.sqlite', '/repo'));
+    const other = demoCredentialsFileName(parseDatabaseUrl('data/other.sqlite', '/repo'));
+    const pg = demoCredentialsFileName(parseDatabaseUrl('postgres://postgres@127.0.0.1:5432/test'));
+    expect(sqlite).toMatch(/^sqlite-[0-9a-f]{12}\.json$/);
+    expect(pg).toMatch(/^postgres-[0-9a-f]{12}\.json$/);
+    expect(new Set([sqlite, other, pg]).size).toBe(3);
+    expect(demoCredentialsFileName(parseDatabaseUrl('sqlite:data/demo.sqlite', '/repo'))).toBe(sqlite);
   });
 });

@@ -4,8 +4,10 @@
 // (pending adjustments, transfers pending, approved and in transit, pending inbound shipments, an
 // order hold active and one consumed) and, when given a URL, a webhook endpoint. Only into an
 // empty database.
+import { createHash } from 'node:crypto';
 import type { CredentialCipher } from '../credential-cipher.js';
-import { createApiKey } from '../repositories/api-key-repository.js';
+import type { DatabaseConfig } from '../database-config.js';
+import { createApiKey, resolveApiKey } from '../repositories/api-key-repository.js';
 import { authorizeTenant } from '../repositories/installation-repository.js';
 import { grantAccess } from '../repositories/installation-grant-repository.js';
 import { createLocation } from '../repositories/location-repository.js';
@@ -62,6 +64,46 @@ export const DEMO_PRODUCTS: readonly { sku: string; name: string; costPrice: str
 /** True when nothing has been set up yet (no partner). */
 export async function isDatabaseEmpty(scope: Scope): Promise<boolean> {
   return !(await anyPartnerExists(scope));
+}
+
+/**
+ * Which database a set of demo credentials belongs to, without its password: the SQLite file's
+ * absolute path, or PostgreSQL's host, port, database and schema (the config's, or the first of
+ * the URL's search_path). Two DATABASE_URLs that reach
+ * the same data give the same identity, so `npm start` keeps one credentials file per database.
+ *
+ * @example demoDatabaseIdentity(parseDatabaseUrl('postgres://u:pw@Db:5432/pits')) // 'postgres://db:5432/pits'
+ */
+export function demoDatabaseIdentity(config: DatabaseConfig): string {
+  if (config.dialect === 'sqlite') return `sqlite:${config.location}`;
+  const url = new URL(config.url);
+  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+  // A schema named by the config, or by the connection's search_path (`?options=-c search_path=x`).
+  const searchPath = /search_path\s*=\s*([^\s,]+)/.exec(url.searchParams.get('options') ?? '')?.[1];
+  const schema = config.schema ?? searchPath;
+  return `postgres://${url.hostname.toLowerCase()}:${url.port || '5432'}/${database}${schema ? `?schema=${schema}` : ''}`;
+}
+
+/**
+ * The file name (no directory) of a database's demo credentials: dialect plus a digest of its identity.
+ *
+ * @example demoCredentialsFileName(config) // 'sqlite-3f2a9c0d1e4b.json'
+ */
+export function demoCredentialsFileName(config: DatabaseConfig): string {
+  return `${config.dialect}-${createHash('sha256').update(demoDatabaseIdentity(config)).digest('hex').slice(0, 12)}.json`;
+}
+
+/**
+ * True when saved demo credentials are live in this database: the key resolves to the same
+ * partner, and that partner is connected to the demo tenant. Credentials of another database (or
+ * of one recreated since) fail here and must not be printed.
+ *
+ * @example if (!(await demoCredentialsWork(db, saved))) console.log('saved credentials are stale');
+ */
+export async function demoCredentialsWork(scope: Scope, demo: Pick<DemoData, 'apiKey' | 'partnerId' | 'tenantId'>): Promise<boolean> {
+  if (typeof demo.apiKey !== 'string' || typeof demo.tenantId !== 'string' || !/^[0-9a-f-]{36}$/i.test(demo.tenantId)) return false;
+  const resolved = await resolveApiKey(scope, demo.apiKey, demo.tenantId);
+  return resolved !== null && resolved.partnerId === demo.partnerId && resolved.installation === 'active';
 }
 
 /**

@@ -1,23 +1,15 @@
-// The real area list for tests: ../shared/data/areas_id.csv beside the repository (never copied
-// into it), read here on its own terms so that tests check the import against the file itself.
-import { existsSync, readFileSync } from 'node:fs';
+// The real area list for tests and benchmarks: the full area file the repository ships inside the
+// importer (apps/importer/assets/areas_id.csv.gz, 83,762 villages), decompressed in memory and read
+// here on its own terms, so that tests check the import against the file itself. Nothing outside
+// the repository is read: a fresh clone anywhere runs these tests.
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import type { Database } from '../create-database.js';
 import { AREA_FIELDS, type AreaImportRow } from '../repositories/areas/area-fields.js';
 
-/** Where the shared data set sits: `../shared/data/areas_id.csv` from the repository root. */
-export const SHARED_AREAS_CSV = join(import.meta.dirname, '..', '..', '..', '..', '..', 'shared', 'data', 'areas_id.csv');
-
-/**
- * True when the shared area file is there. Outside CI a missing file skips its tests with a
- * printed reason; under CI=true it throws, because CI never skips them.
- */
-export function sharedAreasAvailable(): boolean {
-  if (existsSync(SHARED_AREAS_CSV)) return true;
-  if (process.env.CI === 'true') throw new Error(`${SHARED_AREAS_CSV} is missing; CI requires it`);
-  console.warn(`[skip] area data tests skipped: ${SHARED_AREAS_CSV} is missing`);
-  return false;
-}
+/** The shipped area file: `apps/importer/assets/areas_id.csv.gz` from the repository root (same depth from src/ and dist/). */
+export const AREAS_FILE = join(import.meta.dirname, '..', '..', '..', '..', 'apps', 'importer', 'assets', 'areas_id.csv.gz');
 
 /** One CSV line's fields (RFC 4180 quoting on one line: the file has no line breaks inside fields). */
 function fields(line: string): string[] {
@@ -42,9 +34,15 @@ function fields(line: string): string[] {
   return out;
 }
 
-/** Every record of a canonical area file, in file order. */
-export function readAreaRecords(path = SHARED_AREAS_CSV): AreaImportRow[] {
-  const lines = readFileSync(path, 'utf8').split(/\r?\n/).filter((l) => l !== '');
+/** The text of an area file; a `.gz` file is decompressed in memory. */
+export function readAreaText(path = AREAS_FILE): string {
+  const bytes = readFileSync(path);
+  return (path.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+}
+
+/** Every record of a canonical area file (plain or gzipped), in file order. */
+export function readAreaRecords(path = AREAS_FILE): AreaImportRow[] {
+  const lines = readAreaText(path).split(/\r?\n/).filter((l) => l !== '');
   const header = fields(lines[0]!);
   if (header.join(',') !== AREA_FIELDS.join(',')) throw new Error(`unexpected header in ${path}`);
   return lines.slice(1).map((line) => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestDatabase, openTestDatabase, readAreaRecords, sharedAreasAvailable, testDialects } from '../../testing/index.js';
+import { type TestDatabase, openTestDatabase, readAreaRecords, testDialects } from '../../testing/index.js';
 import { type AreaImportRow, type AreaSearch, findArea, hasAreas, searchAreas, upsertAreaBatch } from './area-repository.js';
 
 const dialects = await testDialects();
@@ -99,9 +99,7 @@ describe.each(dialects)('[%s] areas', (dialect) => {
   });
 });
 
-const withData = sharedAreasAvailable();
-
-describe.runIf(withData).each(dialects)('[%s] area search over the whole country', (dialect) => {
+describe.each(dialects)('[%s] area search over the whole country', (dialect) => {
   let t: TestDatabase;
   let all: AreaImportRow[];
   beforeAll(async () => {
