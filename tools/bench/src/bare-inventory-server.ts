@@ -356,12 +356,13 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
     });
     await tx.run(sql.writeStock({ rows: lines.map((line) => levelRow(tenantId, { locationId, productId: line.productId, ...levels.get(line.productId)! }, at)) }));
     await tx.run(sql.insertLedger({ rows: ledger }));
+    // The gateway's event fan-out reads the subscribed endpoints (once per transaction, first for
+    // the stock.level_changed events of the write above); the benchmark registers none, so, as in
+    // the gateway, nothing more is written.
+    await tx.all(sql.subscribedEndpoints({ tenantId }));
     await tx.run(sql.markApproved({ id: Number(row.id), approvedAt: at, approvedBy: JSON.stringify(actor), updatedAt: at }));
     const counted = { location_id: locationId, type };
     await tx.run(sql.changeCounts({ rows: countChanges(tenantId, { ...counted, status: 'pending' }, { ...counted, status: 'approved' }) }));
-    // The gateway's event fan-out reads the subscribed endpoints; the benchmark registers none,
-    // so, as in the gateway, nothing more is written.
-    await tx.all(sql.subscribedEndpoints({ tenantId }));
   });
   ctx.body = envelope(null);
 }

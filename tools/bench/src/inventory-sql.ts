@@ -72,9 +72,9 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
           lock,
           write,
           ledger,
+          s.subscribedEndpoints({ tenantId }),
           s.markApproved({ id: 1, approvedAt: AT, approvedBy: JSON.stringify(ACTOR), updatedAt: AT }),
           s.changeCounts({ rows: countChanges(tenantId, { ...counted, status: 'pending' }, { ...counted, status: 'approved' }) }),
-          s.subscribedEndpoints({ tenantId }),
         ];
       case 'count':
         return [...catalogue, lock, ...created('approved'), write, ledger, s.subscribedEndpoints({ tenantId })];
