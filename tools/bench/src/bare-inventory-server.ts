@@ -1,6 +1,6 @@
 // The bare routes of the inventory benchmark: a plain Koa app, started as its own process on the
-// benchmark's database, whose four adjustment routes and stock count route run the gateway's own
-// statements straight on the driver: each statement (text and parameters) is compiled from the
+// benchmark's database, whose four adjustment routes, stock count route and order hold create and
+// consume routes run the gateway's own statements straight on the driver: each statement (text and parameters) is compiled from the
 // repository's prepared query by @pits/persistence/bench (inventoryStatements), and its rows are
 // built with the same row builders as the gateway's; no Kysely executor, no zod, no middleware.
 // The drivers: better-sqlite3 prepared statements, or named (prepared) queries on a pg pool of the
@@ -8,8 +8,9 @@
 // (gateway-sql-capture.ts). Like the gateway, every request resolves its API key (SHA-256) and the
 // tenant's installation with one query, never from a cache. Left out on purpose: rate limiting,
 // the request id header, access log, idempotency lookup (a no-op without the header), zod
-// validation (only what the SQL needs is checked) and exact-decimal presentation (JSON numbers
-// are built with Number()). It answers with the same JSON shapes.
+// validation (only what the SQL needs is checked), exact-decimal presentation (JSON numbers
+// are built with Number()), and the expiry of a hold found past its time (the bench's holds last
+// 900 s: an expired one is INVALID_STATE here). It answers with the same JSON shapes.
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -20,6 +21,8 @@ import {
   type BenchStatement,
   type InventoryStatements,
   type NewAdjustmentFields,
+  type NewReservation,
+  type NewReservationItem,
   countChanges,
   emptyLevelRow,
   inventoryStatements,
@@ -356,12 +359,13 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
     });
     await tx.run(sql.writeStock({ rows: lines.map((line) => levelRow(tenantId, { locationId, productId: line.productId, ...levels.get(line.productId)! }, at)) }));
     await tx.run(sql.insertLedger({ rows: ledger }));
+    // The gateway's event fan-out reads the subscribed endpoints (once per transaction, first for
+    // the stock.level_changed events of the write above); the benchmark registers none, so, as in
+    // the gateway, nothing more is written.
+    await tx.all(sql.subscribedEndpoints({ tenantId }));
     await tx.run(sql.markApproved({ id: Number(row.id), approvedAt: at, approvedBy: JSON.stringify(actor), updatedAt: at }));
     const counted = { location_id: locationId, type };
     await tx.run(sql.changeCounts({ rows: countChanges(tenantId, { ...counted, status: 'pending' }, { ...counted, status: 'approved' }) }));
-    // The gateway's event fan-out reads the subscribed endpoints; the benchmark registers none,
-    // so, as in the gateway, nothing more is written.
-    await tx.all(sql.subscribedEndpoints({ tenantId }));
   });
   ctx.body = envelope(null);
 }
@@ -445,8 +449,135 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
   });
 }
 
+/** A hold as the gateway presents it (reservation-presenters.ts). */
+function presentHold(row: Row, items: Row[]) {
+  return {
+    id: row.number,
+    reservation_number: row.number,
+    reference: row.reference,
+    location_id: row.location_id,
+    status: row.status,
+    expires_at: row.expires_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    consumed_at: row.consumed_at,
+    released_at: row.released_at,
+    release_reason: row.release_reason,
+    created_by: parseJson(row.created_by),
+    items: items.map((i) => ({ product_id: String(i.product_id), sku: i.sku, product_name: i.product_name, quantity: quantity(i.quantity), consumed_quantity: quantity(i.consumed_quantity) })),
+  };
+}
+
+interface HeldLevel {
+  good: number;
+  damaged: number;
+  reserved: number;
+  reservedForOrders: number;
+}
+
+/** The locked stock rows of a hold's products, by product id (scaled quantities). */
+async function lockHoldStock(tx: Queries, tenantId: string, locationId: number, productIds: number[], at: string): Promise<Map<number, HeldLevel>> {
+  const sorted = [...productIds].sort((a, b) => a - b);
+  const locked = await tx.all(sql.lockStock({ rows: sorted.map((productId) => emptyLevelRow(tenantId, { locationId, productId }, at)) }));
+  return new Map(
+    locked.map((l) => [Number(l.product_id), { good: Number(l.good), damaged: Number(l.damaged), reserved: Number(l.reserved), reservedForOrders: Number(l.reserved_for_orders) }]),
+  );
+}
+
+/** A hold with its lines, as the gateway reads it back at the end of each call. */
+async function readHold(tx: Queries, tenantId: string, number: string): Promise<{ row: Row; items: Row[] }> {
+  const row = (await tx.one(sql.reservationByNumber({ tenantId, number })))!;
+  return { row, items: await tx.all(sql.reservationItems({ ids: [Number(row.id)] })) };
+}
+
+/** Holds every line against available good stock, or nothing (the gateway's createReservation). */
+async function createHold(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
+  const body = await readJson(ctx.req);
+  const lines = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
+  const locationId = Number(body.location_id);
+  const reference = typeof body.reference === 'string' ? body.reference : '';
+  const expiresIn = body.expires_in === undefined ? 900 : Number(body.expires_in);
+  if (lines.length === 0 || !Number.isSafeInteger(locationId) || reference === '') throw new HttpError(422, 'VALIDATION_ERROR');
+  const parsed = lines.map((l) => ({ productId: Number(l.product_id), quantity: Number(scaled4(l.quantity)) }));
+  const actor = actorOf(partner);
+  const held = await driver.transaction(async (tx) => {
+    const at = new Date((await tx.one(sql.databaseNow({})))!.now as string).toISOString();
+    const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
+    if (await tx.one(sql.lockActiveReservationOf({ tenantId, reference }))) throw new HttpError(422, 'VALIDATION_ERROR');
+    const levels = await lockHoldStock(tx, tenantId, locationId, parsed.map((l) => l.productId), at);
+    const ledgerRows = parsed.map((l) => {
+      const level = levels.get(l.productId)!;
+      if (l.quantity > level.good - level.reserved) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+      const before = level.reserved;
+      level.reserved += l.quantity;
+      level.reservedForOrders += l.quantity;
+      return { productId: l.productId, delta: l.quantity, before, after: level.reserved };
+    });
+    const sequence = await tx.one(sql.nextSequence({ tenantId, prefix: 'RSV' }));
+    const number = `RSV-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
+    const hold: NewReservation = {
+      tenant_id: tenantId, partner_id: partner.partnerId, number, reference, location_id: Number(location.id), status: 'active',
+      expires_at: new Date(Date.parse(at) + expiresIn * 1000).toISOString(), consumed_at: null, released_at: null, release_reason: null,
+      created_by: JSON.stringify(actor), created_at: at, updated_at: at,
+    };
+    const { id } = (await tx.one(sql.insertReservation(hold)))!;
+    const items: NewReservationItem[] = parsed.map((l, i) => {
+      const product = byId.get(l.productId)!;
+      return { reservation_id: Number(id), line_no: i + 1, product_id: l.productId, sku: String(product.sku), product_name: String(product.name), quantity: l.quantity, consumed_quantity: 0 };
+    });
+    await tx.run(sql.insertReservationItems({ rows: items }));
+    const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
+    await tx.all(sql.writeStock({ rows: parsed.map((l) => levelRow(tenantId, { locationId, productId: l.productId, ...levels.get(l.productId)! }, at)) }));
+    await tx.run(sql.insertLedger({ rows: ledgerRows.map((m) => ledgerRow(tenantId, { locationId, productId: m.productId, bucket: 'reserved', delta: m.delta, before: m.before, after: m.after }, cause, at)) }));
+    // Events: none subscribed, as on the gateway's run.
+    await tx.all(sql.subscribedEndpoints({ tenantId }));
+    return readHold(tx, tenantId, number);
+  });
+  ctx.status = 201;
+  ctx.body = envelope({ reservation: presentHold(held.row, held.items) });
+}
+
+/** Consumes every line of an active hold whole (the gateway's consumeReservation without items). */
+async function consumeHold(ctx: Context, partner: Partner, tenantId: string, number: string): Promise<void> {
+  await readJson(ctx.req);
+  const actor = actorOf(partner);
+  const consumed = await driver.transaction(async (tx) => {
+    const row = await tx.one(sql.lockReservation({ tenantId, number }));
+    if (!row) throw new HttpError(404, 'NOT_FOUND');
+    const at = new Date((await tx.one(sql.databaseNow({})))!.now as string).toISOString();
+    if (row.status !== 'active' || Date.parse(String(row.expires_at)) <= Date.parse(at)) throw new HttpError(422, 'INVALID_STATE');
+    const lines = await tx.all(sql.reservationItems({ ids: [Number(row.id)] }));
+    const locationId = Number(row.location_id);
+    const levels = await lockHoldStock(tx, tenantId, locationId, lines.map((l) => Number(l.product_id)), at);
+    const movements = lines.flatMap((l) => {
+      const productId = Number(l.product_id);
+      const take = Number(l.quantity);
+      const level = levels.get(productId)!;
+      const reservedBefore = level.reserved;
+      level.reserved -= take;
+      level.reservedForOrders -= take;
+      const goodBefore = level.good;
+      level.good -= take;
+      if (level.good < level.reserved) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+      return [
+        { productId, bucket: 'reserved' as const, delta: -take, before: reservedBefore, after: level.reserved },
+        { productId, bucket: 'good' as const, delta: -take, before: goodBefore, after: level.good },
+      ];
+    });
+    const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
+    await tx.all(sql.writeStock({ rows: lines.map((l) => levelRow(tenantId, { locationId, productId: Number(l.product_id), ...levels.get(Number(l.product_id))! }, at)) }));
+    await tx.run(sql.insertLedger({ rows: movements.map((m) => ledgerRow(tenantId, { locationId, ...m }, cause, at)) }));
+    await tx.all(sql.subscribedEndpoints({ tenantId }));
+    for (const l of lines) await tx.run(sql.setConsumedQuantity({ reservationId: Number(row.id), lineNo: Number(l.line_no), consumed: Number(l.quantity) }));
+    await tx.run(sql.updateActiveReservation({ status: 'consumed', consumed_at: at, updated_at: at, id: Number(row.id) }));
+    return readHold(tx, tenantId, number);
+  });
+  ctx.body = envelope({ reservation: presentHold(consumed.row, consumed.items) });
+}
+
 const DETAIL = /^\/api\/engine\/v1\/adjustments\/([^/]+)$/;
 const APPROVE = /^\/api\/partner\/v1\/adjustments\/([^/]+)\/approve$/;
+const CONSUME = /^\/api\/partner\/v1\/reservations\/([^/]+)\/consume$/;
 
 const app = new Koa();
 app.use(async (ctx) => {
@@ -462,6 +593,8 @@ app.use(async (ctx) => {
     else if (ctx.method === 'GET' && ctx.path === '/api/engine/v1/adjustments') await listAdjustments(ctx, tenantId);
     else if (ctx.method === 'GET' && (match = DETAIL.exec(ctx.path))) await adjustmentDetail(ctx, tenantId, decodeURIComponent(match[1]!));
     else if ((ctx.method === 'PATCH' || ctx.method === 'POST') && (match = APPROVE.exec(ctx.path))) await approveAdjustment(ctx, partner, tenantId, decodeURIComponent(match[1]!));
+    else if (ctx.method === 'POST' && ctx.path === '/api/partner/v1/reservations') await createHold(ctx, partner, tenantId);
+    else if (ctx.method === 'POST' && (match = CONSUME.exec(ctx.path))) await consumeHold(ctx, partner, tenantId, decodeURIComponent(match[1]!));
     else throw new HttpError(404, 'NOT_FOUND');
   } catch (error) {
     const known = error instanceof HttpError ? error : undefined;

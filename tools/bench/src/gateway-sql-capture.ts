@@ -6,7 +6,9 @@
 // route runs, and in what order.
 import {
   approveAdjustment,
+  consumeReservation,
   createAdjustment,
+  createReservation,
   createDatabase,
   findAdjustment,
   resolveApiKey,
@@ -29,6 +31,8 @@ export interface CaptureSamples {
   createLines: number;
   /** Lines of the stock counts the benchmark sends. */
   countLines: number;
+  /** Lines of the holds the reserve case creates and consumes. */
+  reserveLines: number;
 }
 
 export interface SqlCheck {
@@ -113,6 +117,21 @@ export async function checkBareRoutesAgainstGateway(
       new Date(),
     );
     take('count', counted.length, plannedStatements('count', dialect, counted.length));
+
+    // reserve: a hold of the tenant's last products (one unit each, by product id, as the bench
+    // sends them), then its whole consume, each in its own transaction as the two routes run them.
+    const held = tenant.products.slice(-samples.reserveLines);
+    const hold = await createReservation(scope, {
+      tenantId: tenant.tenantId,
+      partnerId: tenant.partnerId,
+      actor,
+      locationId: tenant.locationIds[0],
+      reference: `bench-sql-capture-${process.pid}`,
+      expiresIn: 900,
+      items: held.map((p) => ({ productId: p.id, quantity: '1' })),
+    });
+    await consumeReservation(scope, { tenantId: tenant.tenantId, number: hold.number, actor });
+    take('reserve', held.length, plannedStatements('reserve', dialect, held.length));
   } finally {
     await scope.destroy();
   }

@@ -1,12 +1,13 @@
 // npm run bench:inventory — requests per second and p50/p99 latency of the adjustment endpoints
-// (create, detail, list, approve) and the stock count through the whole gateway, each beside a bare Koa route that
+// (create, detail, list, approve), the stock count and order holds (reserve: a hold of two lines
+// created, then consumed; two HTTP requests per hold, each counted as a request) through the whole gateway, each beside a bare Koa route that
 // runs the same SQL straight on the driver (bare-inventory-server.ts), in the same run, on SQLite
 // and on PostgreSQL. Both servers are child processes; autocannon runs here with 50 connections.
 // The database is seeded with 100,000 adjustments and 20,000 transfers over 5 tenants.
 // Goal: every endpoint at no less than half of its bare route's requests per second.
 //
 // Environment: BENCH_SECONDS (10), BENCH_DIALECTS (sqlite,postgres), BENCH_CASES
-// (create,detail,list,approve,count), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
+// (create,detail,list,approve,count,reserve), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
 // a database pits_bench_<pid> is created and dropped), BENCH_APPROVE_POOL_PER_SECOND (4000: pending
 // adjustments written per second of an approve run), BENCH_PROFILE_DIR (run the gateway under
 // --cpu-prof, profiles written there when it stops), BENCH_ROUNDS (1: runs of each side per case,
@@ -28,12 +29,14 @@ import {
   type Case,
   type Measured,
   PATHS,
+  RESERVE_LINES,
   SEED,
   casesFrom,
   createPostgresDatabase,
   dropPostgresDatabase,
   nonOk,
   requestsFor,
+  reserveCapacity,
   runCase,
   seedForLoad,
 } from './inventory-load.js';
@@ -89,16 +92,26 @@ async function compareResponses(targets: { gateway: string; bare: string }, tena
   const problems: string[] = [];
   const approvals = { entries: await writePendingPool(writer, tenants.slice(0, 1), 2, new Date(), 3), next: 0 };
   for (const kind of CASES) {
-    const answers: { status: number; shape: string }[] = [];
+    // Each request of the case in turn (reserve: its create, then its consume), as autocannon sends them.
+    const answers: Record<'gateway' | 'bare', { status: number; shape: string }[]> = { gateway: [], bare: [] };
     for (const side of ['gateway', 'bare'] as const) {
-      const [template] = requestsFor(kind, tenants, approvals);
-      const request = (template!.setupRequest as (r: autocannon.Request) => autocannon.Request)({});
-      const res = await fetch(`${targets[side]}${request.path}`, { method: request.method!, headers: request.headers as Record<string, string>, ...(request.body ? { body: request.body as string } : {}) });
-      answers.push({ status: res.status, shape: shapeOf(await res.json()) });
+      const context = {};
+      for (const template of requestsFor(kind, tenants, approvals)) {
+        const request = (template.setupRequest as (r: autocannon.Request, c: object) => autocannon.Request | null)({}, context);
+        if (!request) break;
+        const res = await fetch(`${targets[side]}${request.path}`, { method: request.method!, headers: request.headers as Record<string, string>, ...(request.body ? { body: request.body as string } : {}) });
+        const text = await res.text();
+        if (typeof template.onResponse === 'function') template.onResponse(res.status, text, context, {});
+        answers[side].push({ status: res.status, shape: shapeOf(JSON.parse(text)) });
+      }
     }
-    const [g, b] = answers as [(typeof answers)[0], (typeof answers)[0]];
-    if (g.status !== b.status) problems.push(`${kind}: gateway ${g.status}, bare ${b.status}`);
-    else if (g.shape !== b.shape) problems.push(`${kind}: response shapes differ\n    gateway ${g.shape}\n    bare    ${b.shape}`);
+    for (const [i, g] of answers.gateway.entries()) {
+      const b = answers.bare[i];
+      const which = answers.gateway.length > 1 ? `${kind} request ${i + 1}` : kind;
+      if (!b) problems.push(`${which}: the bare side never sent it`);
+      else if (g.status !== b.status) problems.push(`${which}: gateway ${g.status}, bare ${b.status}`);
+      else if (g.shape !== b.shape) problems.push(`${which}: response shapes differ\n    gateway ${g.shape}\n    bare    ${b.shape}`);
+    }
   }
   return problems;
 }
@@ -154,7 +167,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
 
     const [sample] = await writePendingPool(writer, tenants.slice(0, 1), 1, now, 1);
     const tenant = tenants[0]!;
-    const checks = await checkBareRoutesAgainstGateway(target, { tenant, detailNumber: tenant.adjustmentNumbers[123]!, approveNumber: sample!.number, createLines: CREATE_LINES, countLines: COUNT_LINES });
+    const checks = await checkBareRoutesAgainstGateway(target, { tenant, detailNumber: tenant.adjustmentNumbers[123]!, approveNumber: sample!.number, createLines: CREATE_LINES, countLines: COUNT_LINES, reserveLines: RESERVE_LINES });
     for (const check of checks) {
       if (check.matches) {
         console.log(`[${dialect}] SQL of ${check.kind}${check.lines ? ` (${check.lines} lines)` : ''}: the bare route runs the gateway's ${check.gateway.length} statements`);
@@ -164,6 +177,15 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
     }
     await database.destroy();
     database = undefined;
+    if (cases.includes('reserve')) {
+      // Each consumed hold takes its units out of good for good: the stock must outlast every run
+      // (warm-ups included, both sides, every round) at a rate well above what the machine reaches.
+      const capacity = await reserveCapacity(writer, tenants);
+      const ceiling = 4000; // holds per second, far past both sides here
+      const needed = Math.ceil((seconds + warmupSeconds) * rounds * 2 * ceiling);
+      console.log(`[${dialect}] reserve: good stock for ${capacity} holds; the runs need at most ${needed} (${ceiling} holds/s)`);
+      if (capacity < needed) throw new Error(`[${dialect}] reserve: the seeded good stock allows ${capacity} holds, fewer than ${needed}: lower BENCH_SECONDS or BENCH_ROUNDS`);
+    }
 
     const gatewayPort = await freePort();
     const gatewayArgs = [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=gateway-${dialect}-${process.pid}.cpuprofile`] : []), join(ROOT, 'apps/gateway/dist/main.js')];
@@ -196,6 +218,7 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
       pairs,
     );
     for (const p of pairs) console.log(`  ${p.kind.padEnd(8)} ${p.path}`);
+    if (cases.includes('reserve')) console.log(`  reserve: req/s, latency and CPU count each HTTP request; a hold is two of them (holds/s = req/s ÷ 2, CPU per hold = 2 × CPU us/req)`);
     console.log(`  CPU us/req: the server process's user+system CPU over the measured run, read once it has served the run's last requests / requests sent${dialect === 'postgres' ? '; PG us/req: the same for the PostgreSQL backends serving it' : ' (SQLite runs inside it)'}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
   } finally {
     for (const child of children) await child.stop();

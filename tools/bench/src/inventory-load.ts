@@ -1,12 +1,12 @@
 // The inventory load shared by bench:inventory and bench:scale-out: the seeded database, the adjustment
-// cases and the stock count as autocannon requests, and one measured run of a case (warm-up, then the
+// cases, the stock count and the order hold (create, then consume) as autocannon requests, and one measured run of a case (warm-up, then the
 // servers' CPU and the PostgreSQL backends' CPU per completed request).
 import type autocannon from 'autocannon';
 import type { Database } from '@pits/persistence';
 import { type LoadResult, cpuSeconds, cpuSecondsOf, load, settle } from './bench-harness.js';
 import { type BulkWriter, type PoolEntry, type SeedTenant, seedInventory, writePendingPool } from './inventory-seed.js';
 
-export const CASES = ['create', 'detail', 'list', 'approve', 'count'] as const;
+export const CASES = ['create', 'detail', 'list', 'approve', 'count', 'reserve'] as const;
 export type Case = (typeof CASES)[number];
 
 /** BENCH_CASES (a comma list), in the order given; `defaults` when unset. */
@@ -20,11 +20,20 @@ export const PATHS: Record<Case, string> = {
   list: 'GET /api/engine/v1/adjustments?page=N&per_page=10',
   approve: 'PATCH /api/partner/v1/adjustments/:id/approve',
   count: 'POST /api/partner/v1/stock/counts',
+  reserve: 'POST /api/partner/v1/reservations, then POST …/reservations/:id/consume (2 requests per hold)',
 };
 
 export const SEED = { tenants: 5, adjustmentsPerTenant: 20_000, transfersPerTenant: 4_000 } as const;
 export const CREATE_LINES = 2;
 export const COUNT_LINES = 3;
+/**
+ * Lines of every hold the reserve case creates, one unit each. The holds take their products in
+ * turn from the tenant's products (pairs 0-1, 2-3, …) at its first location, so each product gives
+ * one unit per RESERVE_SPREAD holds of its tenant; `reserveCapacity` says how many holds the stock
+ * allows.
+ */
+export const RESERVE_LINES = 2;
+const RESERVE_PRODUCTS = 20;
 export const CREDENTIALS_KEY = 'b'.repeat(64);
 
 /** Seeds SEED into a migrated database and says what it wrote. */
@@ -58,6 +67,34 @@ export interface ApprovePool {
 
 /** The last counted quantity a count request carried: shared by every run so each count changes the stock. */
 let countSerial = 500_000;
+
+/** Holds created so far by this process, on either server: every hold's reference is new. */
+let reserveSerial = 0;
+
+/** What a connection remembers between the create of a hold and its consume. */
+interface HoldContext {
+  /** The tenant of the create in flight. */
+  tenant?: number;
+  /** The hold it created, for the consume. */
+  hold?: { number: string; tenant: number } | undefined;
+}
+
+/**
+ * How many holds (create + consume) the good stock at the tenants' first locations allows: the
+ * least available quantity among the products the holds take, times the products per tenant
+ * over the lines per hold, times the tenants. Every consumed hold takes RESERVE_LINES units out of good
+ * for good, so a run needs no more than this.
+ */
+export async function reserveCapacity(writer: BulkWriter, tenants: readonly SeedTenant[]): Promise<number> {
+  const ids = tenants.flatMap((t) => t.products.slice(0, RESERVE_PRODUCTS).map((p) => p.id));
+  const locations = tenants.map((t) => t.locationIds[0]);
+  const rows = await writer.query<{ least: number | string | null }>(
+    `select min(good - reserved) as least from stock_levels where location_id in (${locations.map(() => '?').join(', ')}) and product_id in (${ids.map(() => '?').join(', ')})`,
+    [...locations, ...ids],
+  );
+  const leastUnits = Math.floor(Number(rows[0]?.least ?? 0) / 10_000);
+  return leastUnits * Math.floor(RESERVE_PRODUCTS / RESERVE_LINES) * tenants.length;
+}
 
 /** autocannon request objects for a case; each request is built afresh by setupRequest. */
 export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: ApprovePool): autocannon.Request[] {
@@ -105,6 +142,38 @@ export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: Ap
         const entry = pool.entries[Math.min(pool.next++, pool.entries.length - 1)]!;
         return { method: 'PATCH', path: `/api/partner/v1/adjustments/${entry.number}/approve`, tenant: tenants[entry.tenant]!, body: '{}' };
       });
+    case 'reserve': {
+      // Two requests per hold, one after the other on each connection: the create (201), whose
+      // number the connection keeps, then its whole consume (200). A create that failed leaves no
+      // number: autocannon then starts the pair over with a new create.
+      const pairs = Math.floor(RESERVE_PRODUCTS / RESERVE_LINES);
+      return [
+        {
+          setupRequest: (request: autocannon.Request, context: HoldContext) => {
+            const serial = (reserveSerial += 1);
+            context.tenant = serial % tenants.length;
+            const tenant = tenants[context.tenant]!;
+            const first = (Math.floor(serial / tenants.length) % pairs) * RESERVE_LINES;
+            const items = tenant.products.slice(first, first + RESERVE_LINES).map((p) => ({ product_id: String(p.id), quantity: 1 }));
+            const body = JSON.stringify({ location_id: tenant.locationIds[0], reference: `BENCH-${process.pid}-${serial}`, items });
+            return { ...request, method: 'POST', path: '/api/partner/v1/reservations', headers: headersFor(tenant), body };
+          },
+          onResponse: (status: number, body: string, context: HoldContext) => {
+            context.hold = undefined;
+            if (status !== 201 || context.tenant === undefined) return;
+            const number = (JSON.parse(body) as { data: { reservation: { id: string } } }).data.reservation.id;
+            context.hold = { number, tenant: context.tenant };
+          },
+        },
+        {
+          setupRequest: (request: autocannon.Request, context: HoldContext) => {
+            if (!context.hold) return null as unknown as autocannon.Request;
+            const { number, tenant } = context.hold;
+            return { ...request, method: 'POST', path: `/api/partner/v1/reservations/${encodeURIComponent(number)}/consume`, headers: headersFor(tenants[tenant]!), body: '{}' };
+          },
+        },
+      ] as autocannon.Request[];
+    }
     case 'count':
       // Every line differs from the stock (a counted quantity no request sent before, on either
       // server) and skips the expected check, so every count writes an adjustment.

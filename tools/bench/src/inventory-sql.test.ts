@@ -34,13 +34,13 @@ describe('the inventory bench takes its SQL from the repositories', () => {
 
   it('inserts every column of the migrated tables but the generated id, on both dialects', () => {
     for (const dialect of ['sqlite', 'postgres'] as const) {
-      const inserts = [...plannedStatements('count', dialect, 2), ...plannedStatements('approve', dialect, 2)].flatMap((sql) => {
+      const inserts = [...plannedStatements('count', dialect, 2), ...plannedStatements('approve', dialect, 2), ...plannedStatements('reserve', dialect, 2)].flatMap((sql) => {
         const match = insertedColumns(sql);
         return match ? [{ table: match[1]!, columns: match[2]!.split(', ').map((c) => c.replace(/"/g, '')) }] : [];
       });
       const tables = new Set(inserts.map((i) => i.table));
-      expect([...tables].sort()).toEqual(['adjustment_items', 'adjustment_list_counts', 'adjustments', 'document_sequences', 'stock_ledger', 'stock_levels']);
-      for (const table of ['adjustments', 'adjustment_items', 'stock_ledger', 'stock_levels']) {
+      expect([...tables].sort()).toEqual(['adjustment_items', 'adjustment_list_counts', 'adjustments', 'document_sequences', 'reservation_items', 'reservations', 'stock_ledger', 'stock_levels']);
+      for (const table of ['adjustments', 'adjustment_items', 'reservations', 'reservation_items', 'stock_ledger', 'stock_levels']) {
         for (const insert of inserts.filter((i) => i.table === table)) {
           expect([...insert.columns].sort(), `${dialect} ${table}`).toEqual(tableColumns(table).filter((c) => c !== 'id').sort());
         }

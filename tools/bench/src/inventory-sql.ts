@@ -5,6 +5,8 @@
 // measures anything: the texts come from the same definitions, so the check guards which
 // statements a route runs and in what order.
 import {
+  type NewReservation,
+  type NewReservationItem,
   countChanges,
   emptyLevelRow,
   inventoryStatements,
@@ -16,7 +18,7 @@ import {
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
-export type InventoryCase = 'create' | 'detail' | 'list' | 'list-status' | 'approve' | 'count';
+export type InventoryCase = 'create' | 'detail' | 'list' | 'list-status' | 'approve' | 'count' | 'reserve';
 
 // Placeholder values: a statement's text depends only on the shape of its parameters (list lengths, filters set).
 const AT = '2000-01-01T00:00:00.000Z';
@@ -28,7 +30,8 @@ const keys = (lines: number) => Array.from({ length: lines }, (_, i) => ({ locat
  * The statement texts one request of `kind` runs after authentication, in order, as the bare route
  * runs them (transaction begin/commit left out: both sides wrap the same statements in one).
  * `lines` is the number of lines of the adjustment concerned (for a count: its lines, every one of
- * which differs from the stock, as the benchmark's counts do).
+ * which differs from the stock, as the benchmark's counts do; for reserve: the hold's lines, named
+ * by product id, its create then its whole consume, each in a transaction of its own).
  */
 export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, lines: number): string[] {
   const s = inventoryStatements(dialect);
@@ -55,6 +58,14 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
     s.insertItems({ rows: items }),
   ];
   const catalogue = [s.location({ tenantId, id: 1 }), s.products({ tenantId, ids: keys(lines).map((k) => k.productId) })];
+  const hold: NewReservation = {
+    tenant_id: tenantId, partner_id: 1, number: 'RSV', reference: 'plan', location_id: 1, status: 'active', expires_at: AT,
+    consumed_at: null, released_at: null, release_reason: null, created_by: JSON.stringify(ACTOR), created_at: AT, updated_at: AT,
+  };
+  const holdLines: NewReservationItem[] = keys(lines).map((k, i) => ({ reservation_id: 1, line_no: i + 1, product_id: k.productId, sku: 's', product_name: 'p', quantity: 1, consumed_quantity: 0 }));
+  const reservedLedger = (rows: number) =>
+    s.insertLedger({ rows: Array.from({ length: rows }, (_, i) => ledgerRow(tenantId, { locationId: 1, productId: 1 + (i % Math.max(lines, 1)), bucket: 'reserved', delta: 1, before: 0, after: 1 }, { ...CAUSE, type: 'reservation' }, AT)) });
+  const readHold = [s.reservationByNumber({ tenantId, number: 'RSV' }), s.reservationItems({ ids: [1] })];
   const statements = (() => {
     switch (kind) {
       case 'create':
@@ -72,12 +83,38 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
           lock,
           write,
           ledger,
+          s.subscribedEndpoints({ tenantId }),
           s.markApproved({ id: 1, approvedAt: AT, approvedBy: JSON.stringify(ACTOR), updatedAt: AT }),
           s.changeCounts({ rows: countChanges(tenantId, { ...counted, status: 'pending' }, { ...counted, status: 'approved' }) }),
-          s.subscribedEndpoints({ tenantId }),
         ];
       case 'count':
         return [...catalogue, lock, ...created('approved'), write, ledger, s.subscribedEndpoints({ tenantId })];
+      case 'reserve':
+        return [
+          // create: the hold of every line (one reserved movement each)
+          s.databaseNow({}),
+          ...catalogue,
+          s.lockActiveReservationOf({ tenantId, reference: 'plan' }),
+          lock,
+          s.nextSequence({ tenantId, prefix: 'RSV' }),
+          s.insertReservation(hold),
+          s.insertReservationItems({ rows: holdLines }),
+          write,
+          reservedLedger(lines),
+          s.subscribedEndpoints({ tenantId }),
+          ...readHold,
+          // consume, whole: each line leaves reserved and good (two movements each)
+          s.lockReservation({ tenantId, number: 'RSV' }),
+          s.databaseNow({}),
+          s.reservationItems({ ids: [1] }),
+          lock,
+          write,
+          reservedLedger(2 * lines),
+          s.subscribedEndpoints({ tenantId }),
+          ...holdLines.map((l) => s.setConsumedQuantity({ reservationId: 1, lineNo: l.line_no, consumed: 1 })),
+          s.updateActiveReservation({ status: 'consumed', consumed_at: AT, updated_at: AT, id: 1 }),
+          ...readHold,
+        ];
     }
   })();
   return statements.map((statement) => statement.sql);

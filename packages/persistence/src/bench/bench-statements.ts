@@ -23,6 +23,17 @@ import { nextDocumentSequenceQuery } from '../repositories/document-sequence-rep
 import { adjustmentTotalQuery, changeAdjustmentCountsQuery } from '../repositories/list-count-repository.js';
 import { tenantLocationQuery } from '../repositories/location-repository.js';
 import { tenantProductsQuery } from '../repositories/product-repository.js';
+import {
+  databaseNowQuery,
+  insertReservationItemsQuery,
+  insertReservationQuery,
+  lockActiveReservationOfQuery,
+  lockReservationQuery,
+  reservationByNumberQuery,
+  reservationItemsQuery,
+  setConsumedQuantityQuery,
+  updateActiveReservationQuery,
+} from '../repositories/reservation-repository.js';
 import { insertLedgerQuery, lockStockQuery, stockLevelsQuery, writeStockQuery } from '../repositories/stock-repository.js';
 import { subscribedEndpointsQuery } from '../repositories/webhook-repository.js';
 import type { DB } from '../schema/index.js';
@@ -31,6 +42,7 @@ import type { DB } from '../schema/index.js';
 export { newAdjustmentItemRow, newAdjustmentRow, type NewAdjustmentFields, type NewAdjustmentLineFields } from '../operations/adjustment-operations.js';
 export { emptyLevelRow, ledgerActor, ledgerRow, levelRow } from '../repositories/stock-repository.js';
 export { countChanges } from '../repositories/list-count-repository.js';
+export type { NewReservation, NewReservationItem } from '../repositories/reservation-repository.js';
 
 /** One statement as a driver takes it: text with the dialect's placeholders, and their values in order. */
 export interface BenchStatement {
@@ -94,6 +106,19 @@ export function inventoryStatements(dialect: DialectName) {
     insertLedger: bind(insertLedgerQuery),
     markApproved: bind(markApprovedQuery),
     subscribedEndpoints: bind(subscribedEndpointsQuery),
+    // Order holds: create and consume (reservation-operations.ts).
+    /** The database's clock (holds are judged by it). */
+    databaseNow: bind(databaseNowQuery),
+    lockActiveReservationOf: bind(lockActiveReservationOfQuery),
+    insertReservation: bind(insertReservationQuery),
+    insertReservationItems: bind(insertReservationItemsQuery),
+    /** A hold by number, its status as of the database's clock. */
+    reservationByNumber: bind(reservationByNumberQuery),
+    reservationItems: bind(reservationItemsQuery),
+    lockReservation: bind(lockReservationQuery),
+    setConsumedQuantity: bind(setConsumedQuantityQuery),
+    /** Columns of an active hold changed (one template per set of columns). */
+    updateActiveReservation: bind(updateActiveReservationQuery),
   };
 }
 

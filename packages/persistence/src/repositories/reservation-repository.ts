@@ -7,6 +7,7 @@ import type { ReservationItemTable, ReservationTable } from '../schema/index.js'
 import type { Scope, Tx } from '../transaction.js';
 import { parseActor } from './adjustment-repository.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
+import { type ParamRef, markedColumns, markedList, markedRows, preparedQuery } from '../parameterised-query.js';
 
 export type ReservationRow = Selectable<ReservationTable>;
 
@@ -36,9 +37,16 @@ export interface ReservationRecord {
   items: ReservationItemRecord[];
 }
 
+// The statements of creating and consuming a hold are prepared (built once per dialect and shape,
+// then only bound: parameterised-query.ts), as on the other hot write paths.
+
+const clock = preparedQuery({
+  build: (scope, _param: ParamRef<Record<string, never>>) => scope.db.selectNoFrom(() => [scope.dialect.clockNow().as('now')]),
+});
+
 /** The database's clock, as an ISO-8601 string. */
 export async function databaseNow(scope: Scope): Promise<string> {
-  const row = await executeTakeFirstOrThrow(scope, scope.db.selectNoFrom(() => [scope.dialect.clockNow().as('now')]));
+  const row = await executeTakeFirstOrThrow(scope, clock.with({}));
   return new Date(row.now).toISOString();
 }
 
@@ -98,29 +106,49 @@ function toRecord(row: EffectiveRow, items: ReservationItemRecord[]): Reservatio
   };
 }
 
+/** The stored lines of reservations, in line order per reservation (`ids`: at most 500). */
+const itemsOfReservations = preparedQuery({
+  shape: (p: { ids: number[] }) => p.ids.length,
+  build: (scope, param: ParamRef<{ ids: number[] }>, count) =>
+    scope.db.selectFrom('reservation_items').selectAll().where('reservation_id', 'in', markedList(param, 'ids', count)).orderBy('reservation_id').orderBy('line_no'),
+});
+
 async function itemsOf(scope: Scope, reservationIds: readonly number[]): Promise<Map<number, ReservationItemRecord[]>> {
-  const byReservation = new Map<number, ReservationItemRecord[]>(reservationIds.map((id) => [id, []]));
-  if (reservationIds.length === 0) return byReservation;
-  const rows = await execute(scope, scope.db.selectFrom('reservation_items').selectAll().where('reservation_id', 'in', [...reservationIds]).orderBy('reservation_id').orderBy('line_no'));
-  for (const row of rows) byReservation.get(row.reservation_id)?.push(toItem(row));
+  const byReservation = new Map<number, ReservationItemRecord[]>();
+  for (const [id, rows] of await listReservationItems(scope, reservationIds)) byReservation.set(id, rows.map(toItem));
   return byReservation;
 }
 
+const byNumber = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
+    withEffectiveStatus(scope).where('reservations.tenant_id', '=', param('tenantId')).where('reservations.number', '=', param('number')),
+});
+
 /** A reservation of the tenant by its public number, with its lines; another tenant's is undefined. */
 export async function findReservation(scope: Scope, tenantId: string, number: string): Promise<ReservationRecord | undefined> {
-  const row = await executeTakeFirst(scope, withEffectiveStatus(scope).where('reservations.tenant_id', '=', tenantId).where('reservations.number', '=', number));
+  const row = await executeTakeFirst(scope, byNumber.with({ tenantId, number }));
   if (!row) return undefined;
   return toRecord(row, (await itemsOf(scope, [row.id])).get(row.id) ?? []);
 }
 
+const lockByNumber = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
+    scope.dialect.lockRows(scope.db.selectFrom('reservations').selectAll().where('tenant_id', '=', param('tenantId')).where('number', '=', param('number'))),
+});
+
 /** Locks the reservation row until the transaction ends (its stored status, not the effective one). */
 export async function lockReservation(tx: Tx, tenantId: string, number: string): Promise<ReservationRow | undefined> {
-  return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('reservations').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number)));
+  return executeTakeFirst(tx, lockByNumber.with({ tenantId, number }));
 }
+
+const lockActiveByReference = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; reference: string }>) =>
+    scope.dialect.lockRows(scope.db.selectFrom('reservations').selectAll().where('tenant_id', '=', param('tenantId')).where('reference', '=', param('reference')).where('status', '=', 'active')),
+});
 
 /** Locks the tenant's active hold of `reference`, if there is one. */
 export async function lockActiveReservationOf(tx: Tx, tenantId: string, reference: string): Promise<ReservationRow | undefined> {
-  return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('reservations').selectAll().where('tenant_id', '=', tenantId).where('reference', '=', reference).where('status', '=', 'active')));
+  return executeTakeFirst(tx, lockActiveByReference.with({ tenantId, reference }));
 }
 
 /**
@@ -148,31 +176,84 @@ export async function listReservationItems(scope: Scope, reservationIds: readonl
   const byReservation = new Map<number, Selectable<ReservationItemTable>[]>(reservationIds.map((id) => [id, []]));
   if (reservationIds.length === 0) return byReservation;
   for (let i = 0; i < reservationIds.length; i += 500) {
-    const ids = reservationIds.slice(i, i + 500);
-    const rows = await execute(scope, scope.db.selectFrom('reservation_items').selectAll().where('reservation_id', 'in', ids).orderBy('reservation_id').orderBy('line_no'));
+    const rows = await execute(scope, itemsOfReservations.with({ ids: reservationIds.slice(i, i + 500) }));
     for (const row of rows) byReservation.get(row.reservation_id)?.push(row);
   }
   return byReservation;
 }
 
-export async function insertReservation(tx: Tx, row: Insertable<ReservationTable>): Promise<number> {
-  const { id } = await executeTakeFirstOrThrow(tx, tx.dialect.insertReturning(tx.db.insertInto('reservations').values(row), ['id']));
+/** A new reservation row: every column but the generated id. */
+export type NewReservation = Insertable<ReservationTable> & Omit<ReservationRow, 'id'>;
+const RESERVATION_INSERT_COLUMNS = [
+  'tenant_id',
+  'partner_id',
+  'number',
+  'reference',
+  'location_id',
+  'status',
+  'expires_at',
+  'consumed_at',
+  'released_at',
+  'release_reason',
+  'created_by',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof NewReservation)[];
+
+const insertReservationRow = preparedQuery({
+  build: (scope, param: ParamRef<NewReservation>) =>
+    scope.dialect.insertReturning(scope.db.insertInto('reservations').values(markedColumns(param, RESERVATION_INSERT_COLUMNS)), ['id']),
+});
+
+export async function insertReservation(tx: Tx, row: NewReservation): Promise<number> {
+  const { id } = await executeTakeFirstOrThrow(tx, insertReservationRow.with(row));
   return id;
 }
 
+/** A new line of a reservation: every column but the generated id. */
+export type NewReservationItem = Insertable<ReservationItemTable> & Omit<Selectable<ReservationItemTable>, 'id'>;
+const ITEM_INSERT_COLUMNS = ['reservation_id', 'line_no', 'product_id', 'sku', 'product_name', 'quantity', 'consumed_quantity'] as const satisfies readonly (keyof NewReservationItem)[];
+
+const insertItemRows = preparedQuery({
+  shape: (p: { rows: NewReservationItem[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: NewReservationItem[] }>, count) => scope.db.insertInto('reservation_items').values(markedRows(param, 'rows', count, ITEM_INSERT_COLUMNS)),
+});
+
 /** A reservation's lines, 200 rows per statement. */
-export async function insertReservationItems(tx: Tx, rows: readonly Insertable<ReservationItemTable>[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += 200) await executeWrite(tx, tx.db.insertInto('reservation_items').values(rows.slice(i, i + 200)));
+export async function insertReservationItems(tx: Tx, rows: readonly NewReservationItem[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 200) await executeWrite(tx, insertItemRows.with({ rows: rows.slice(i, i + 200) }));
 }
 
+type ReservationChange = Updateable<ReservationTable>;
+type ChangeParams = ReservationChange & { id: number };
+
+/**
+ * The update of an active reservation's columns: one template per set of columns changed (extend,
+ * release, consume and expire each change their own), the columns in the order given.
+ */
+const updateActive = preparedQuery({
+  shape: (p: ChangeParams) => Object.keys(p).filter((column) => column !== 'id' && p[column as keyof ChangeParams] !== undefined),
+  build: (scope, param: ParamRef<ChangeParams>, columns) =>
+    scope.db
+      .updateTable('reservations')
+      .set(markedColumns(param, columns as (keyof ReservationChange & string)[]))
+      .where('id', '=', param('id'))
+      .where('status', '=', 'active'),
+});
+
 /** Ends or extends a reservation locked by this transaction; only a row still active is changed. */
-export async function updateActiveReservation(tx: Tx, row: ReservationRow, set: Updateable<ReservationTable>): Promise<void> {
-  const result = await executeWrite(tx, tx.db.updateTable('reservations').set(set).where('id', '=', row.id).where('status', '=', 'active'));
+export async function updateActiveReservation(tx: Tx, row: ReservationRow, set: ReservationChange): Promise<void> {
+  const result = await executeWrite(tx, updateActive.with({ ...set, id: row.id }));
   if (result.affectedRows !== 1) throw new Error(`reservation ${row.number} was not active when its change was written`);
 }
 
+const setConsumed = preparedQuery({
+  build: (scope, param: ParamRef<{ reservationId: number; lineNo: number; consumed: number }>) =>
+    scope.db.updateTable('reservation_items').set({ consumed_quantity: param('consumed') }).where('reservation_id', '=', param('reservationId')).where('line_no', '=', param('lineNo')),
+});
+
 export async function setConsumedQuantity(tx: Tx, reservationId: number, lineNo: number, consumed: number): Promise<void> {
-  await executeWrite(tx, tx.db.updateTable('reservation_items').set({ consumed_quantity: consumed }).where('reservation_id', '=', reservationId).where('line_no', '=', lineNo));
+  await executeWrite(tx, setConsumed.with({ reservationId, lineNo, consumed }));
 }
 
 export interface ReservationFilters {
@@ -220,3 +301,16 @@ export async function heldByActiveReservations(scope: Scope, tenantId?: string):
   const rows = await execute(scope, query);
   return rows.map((r) => ({ locationId: r.location_id, productId: r.product_id, held: fromScaled(String(r.held)) }));
 }
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export {
+  byNumber as reservationByNumberQuery,
+  clock as databaseNowQuery,
+  insertItemRows as insertReservationItemsQuery,
+  insertReservationRow as insertReservationQuery,
+  itemsOfReservations as reservationItemsQuery,
+  lockActiveByReference as lockActiveReservationOfQuery,
+  lockByNumber as lockReservationQuery,
+  setConsumed as setConsumedQuantityQuery,
+  updateActive as updateActiveReservationQuery,
+};
