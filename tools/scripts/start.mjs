@@ -82,7 +82,7 @@ function readCredentials(file) {
 
 function saveCredentials(data) {
   mkdirSync(credentialsDir, { recursive: true });
-  writeFileSync(credentialsFile, `${JSON.stringify({ database: persistence.demoDatabaseIdentity(databaseConfig), ...data }, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(credentialsFile, `${JSON.stringify({ database: persistence.databaseIdentity(databaseConfig), ...data }, null, 2)}\n`, { mode: 0o600 });
 }
 const areasStarted = Date.now();
 const areas = await (await import('@pits/importer')).loadDemoAreas(database);

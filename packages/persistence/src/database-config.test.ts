@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeDatabase, parseDatabaseUrl } from './database-config.js';
+import { databaseIdentity, describeDatabase, parseDatabaseUrl } from './database-config.js';
+import { demoCredentialsFileName } from './operations/demo-data.js';
 
 describe('parseDatabaseUrl', () => {
   it('defaults to a SQLite file under ./data', () => {
@@ -28,5 +29,30 @@ describe('parseDatabaseUrl', () => {
     expect(describeDatabase({ dialect: 'postgres', url: 'postgres://u:secret@db/x' })).not.toContain('secret');
     expect(describeDatabase({ dialect: 'postgres', url: 'postgres://u:secret@db/x', schema: 's1' })).toContain('schema s1');
     expect(describeDatabase({ dialect: 'sqlite', location: '/a.db' })).toBe('sqlite:/a.db');
+  });
+});
+
+describe('demo credentials per database', () => {
+  it('names a database by its location, never its password', () => {
+    expect(databaseIdentity(parseDatabaseUrl('data/demo.sqlite', '/repo'))).toBe('sqlite:/repo/data/demo.sqlite');
+    expect(databaseIdentity(parseDatabaseUrl('sqlite:./data/demo.sqlite', '/repo'))).toBe('sqlite:/repo/data/demo.sqlite');
+    const pg = databaseIdentity(parseDatabaseUrl('postgres://pits:s3cret@DB.internal:5433/pits'));
+    expect(pg).toBe('postgres://db.internal:5433/pits');
+    expect(pg).not.toContain('s3cret');
+    expect(databaseIdentity(parseDatabaseUrl('postgresql://pits:other@db.internal:5433/pits'))).toBe(pg);
+    expect(databaseIdentity(parseDatabaseUrl('postgres://postgres@127.0.0.1/test'))).toBe('postgres://127.0.0.1:5432/test');
+    expect(databaseIdentity({ dialect: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/test', schema: 'run_1' })).toBe('postgres://127.0.0.1:5432/test?schema=run_1');
+    const searchPath = `postgres://postgres@127.0.0.1:5432/test?options=${encodeURIComponent('-c search_path=run_2')}`;
+    expect(databaseIdentity(parseDatabaseUrl(searchPath))).toBe('postgres://127.0.0.1:5432/test?schema=run_2');
+  });
+
+  it('gives each database a file of its own', () => {
+    const sqlite = demoCredentialsFileName(parseDatabaseUrl('data/demo.sqlite', '/repo'));
+    const other = demoCredentialsFileName(parseDatabaseUrl('data/other.sqlite', '/repo'));
+    const pg = demoCredentialsFileName(parseDatabaseUrl('postgres://postgres@127.0.0.1:5432/test'));
+    expect(sqlite).toMatch(/^sqlite-[0-9a-f]{12}\.json$/);
+    expect(pg).toMatch(/^postgres-[0-9a-f]{12}\.json$/);
+    expect(new Set([sqlite, other, pg]).size).toBe(3);
+    expect(demoCredentialsFileName(parseDatabaseUrl('sqlite:data/demo.sqlite', '/repo'))).toBe(sqlite);
   });
 });

@@ -88,3 +88,20 @@ export function describeDatabase(config: DatabaseConfig): string {
     return 'postgres:(unparseable url)';
   }
 }
+
+/**
+ * Which database a config reaches, without its password: the SQLite file's absolute path, or
+ * PostgreSQL's host, port, database and schema (the config's, or the first of the URL's
+ * search_path). Two DATABASE_URLs that reach the same data give the same identity.
+ *
+ * @example databaseIdentity(parseDatabaseUrl('postgres://u:pw@Db:5432/pits')) // 'postgres://db:5432/pits'
+ */
+export function databaseIdentity(config: DatabaseConfig): string {
+  if (config.dialect === 'sqlite') return `sqlite:${config.location}`;
+  const url = new URL(config.url);
+  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+  // A schema named by the config, or by the connection's search_path (`?options=-c search_path=x`).
+  const searchPath = /search_path\s*=\s*([^\s,]+)/.exec(url.searchParams.get('options') ?? '')?.[1];
+  const schema = config.schema ?? searchPath;
+  return `postgres://${url.hostname.toLowerCase()}:${url.port || '5432'}/${database}${schema ? `?schema=${schema}` : ''}`;
+}

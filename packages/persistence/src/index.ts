@@ -12,6 +12,7 @@ export {
   DATABASE_URL_FORMS,
   DEFAULT_DATABASE_DEADLINES,
   deadlinesOf,
+  databaseIdentity,
   describeDatabase,
   parseDatabaseUrl,
 } from './database-config.js';
@@ -195,5 +196,5 @@ export {
 } from './repositories/webhook-repository.js';
 export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
 export {
-  DEMO_PRODUCTS, type DemoData, type DemoOptions, demoCredentialsFileName, demoCredentialsWork, demoDatabaseIdentity, isDatabaseEmpty, seedDemoData,
+  DEMO_PRODUCTS, type DemoData, type DemoOptions, demoCredentialsFileName, demoCredentialsWork, isDatabaseEmpty, seedDemoData,
 } from './operations/demo-data.js';

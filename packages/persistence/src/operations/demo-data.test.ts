@@ -11,8 +11,7 @@ import { findLedgerMismatches, readStockLevels } from '../repositories/stock-rep
 import { findTransfer } from '../repositories/transfer-repository.js';
 import { listDeliveries, listWebhookEndpoints } from '../repositories/webhook-repository.js';
 import { type TestDatabase, openTestDatabase, testDialects } from '../testing/index.js';
-import { parseDatabaseUrl } from '../database-config.js';
-import { type DemoData, demoCredentialsFileName, demoCredentialsWork, demoDatabaseIdentity, isDatabaseEmpty, seedDemoData } from './demo-data.js';
+import { type DemoData, demoCredentialsWork, isDatabaseEmpty, seedDemoData } from './demo-data.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T09:30:00.000Z');
@@ -98,30 +97,5 @@ describe.each(dialects)('[%s] demo data', (dialect) => {
     } finally {
       await other.cleanup();
     }
-  });
-});
-
-describe('demo credentials per database', () => {
-  it('names a database by its location, never its password', () => {
-    expect(demoDatabaseIdentity(parseDatabaseUrl('data/demo.sqlite', '/repo'))).toBe('sqlite:/repo/data/demo.sqlite');
-    expect(demoDatabaseIdentity(parseDatabaseUrl('sqlite:./data/demo.sqlite', '/repo'))).toBe('sqlite:/repo/data/demo.sqlite');
-    const pg = demoDatabaseIdentity(parseDatabaseUrl('postgres://pits:s3cret@DB.internal:5433/pits'));
-    expect(pg).toBe('postgres://db.internal:5433/pits');
-    expect(pg).not.toContain('s3cret');
-    expect(demoDatabaseIdentity(parseDatabaseUrl('postgresql://pits:other@db.internal:5433/pits'))).toBe(pg);
-    expect(demoDatabaseIdentity(parseDatabaseUrl('postgres://postgres@127.0.0.1/test'))).toBe('postgres://127.0.0.1:5432/test');
-    expect(demoDatabaseIdentity({ dialect: 'postgres', url: 'postgres://postgres@127.0.0.1:5432/test', schema: 'run_1' })).toBe('postgres://127.0.0.1:5432/test?schema=run_1');
-    const searchPath = `postgres://postgres@127.0.0.1:5432/test?options=${encodeURIComponent('-c search_path=run_2')}`;
-    expect(demoDatabaseIdentity(parseDatabaseUrl(searchPath))).toBe('postgres://127.0.0.1:5432/test?schema=run_2');
-  });
-
-  it('gives each database a file of its own', () => {
-    const sqlite = demoCredentialsFileName(parseDatabaseUrl('data/demo.sqlite', '/repo'));
-    const other = demoCredentialsFileName(parseDatabaseUrl('data/other.sqlite', '/repo'));
-    const pg = demoCredentialsFileName(parseDatabaseUrl('postgres://postgres@127.0.0.1:5432/test'));
-    expect(sqlite).toMatch(/^sqlite-[0-9a-f]{12}\.json$/);
-    expect(pg).toMatch(/^postgres-[0-9a-f]{12}\.json$/);
-    expect(new Set([sqlite, other, pg]).size).toBe(3);
-    expect(demoCredentialsFileName(parseDatabaseUrl('sqlite:data/demo.sqlite', '/repo'))).toBe(sqlite);
   });
 });

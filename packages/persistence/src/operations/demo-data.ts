@@ -6,7 +6,7 @@
 // empty database.
 import { createHash } from 'node:crypto';
 import type { CredentialCipher } from '../credential-cipher.js';
-import type { DatabaseConfig } from '../database-config.js';
+import { type DatabaseConfig, databaseIdentity } from '../database-config.js';
 import { createApiKey, resolveApiKey } from '../repositories/api-key-repository.js';
 import { authorizeTenant } from '../repositories/installation-repository.js';
 import { grantAccess } from '../repositories/installation-grant-repository.js';
@@ -67,30 +67,13 @@ export async function isDatabaseEmpty(scope: Scope): Promise<boolean> {
 }
 
 /**
- * Which database a set of demo credentials belongs to, without its password: the SQLite file's
- * absolute path, or PostgreSQL's host, port, database and schema (the config's, or the first of
- * the URL's search_path). Two DATABASE_URLs that reach
- * the same data give the same identity, so `npm start` keeps one credentials file per database.
+ * The file name (no directory) of a database's demo credentials: dialect plus a digest of its
+ * identity (`databaseIdentity`), so `npm start` keeps one credentials file per database.
  *
- * @example demoDatabaseIdentity(parseDatabaseUrl('postgres://u:pw@Db:5432/pits')) // 'postgres://db:5432/pits'
- */
-export function demoDatabaseIdentity(config: DatabaseConfig): string {
-  if (config.dialect === 'sqlite') return `sqlite:${config.location}`;
-  const url = new URL(config.url);
-  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
-  // A schema named by the config, or by the connection's search_path (`?options=-c search_path=x`).
-  const searchPath = /search_path\s*=\s*([^\s,]+)/.exec(url.searchParams.get('options') ?? '')?.[1];
-  const schema = config.schema ?? searchPath;
-  return `postgres://${url.hostname.toLowerCase()}:${url.port || '5432'}/${database}${schema ? `?schema=${schema}` : ''}`;
-}
-
-/**
- * The file name (no directory) of a database's demo credentials: dialect plus a digest of its identity.
- *
- * @example demoCredentialsFileName(config) // 'sqlite-3f2a9c0d1e4b.json'
+ * @example demoCredentialsFileName(config) // '<dialect>-3f2a9c0d1e4b.json'
  */
 export function demoCredentialsFileName(config: DatabaseConfig): string {
-  return `${config.dialect}-${createHash('sha256').update(demoDatabaseIdentity(config)).digest('hex').slice(0, 12)}.json`;
+  return `${config.dialect}-${createHash('sha256').update(databaseIdentity(config)).digest('hex').slice(0, 12)}.json`;
 }
 
 /**
