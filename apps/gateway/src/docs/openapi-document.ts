@@ -210,7 +210,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Stock: 'Stock levels per location and product, the movement ledger, and stock counts (compare-and-set).',
   Reservations: 'Order holds: stock held for an order until it ships, is cancelled or expires.',
   Inbound: 'Inbound shipments to a location: list, read and receive them.',
-  Webhooks: 'Webhook endpoints, deliveries, redelivery and test events; the payloads are in the `webhooks` section.',
+  Webhooks: 'Webhook endpoints, deliveries, redelivery and test events; the guide chapter Webhooks describes the payloads and signatures.',
   Areas: 'Administrative areas (province, city, district, subdistrict) and postcodes.',
   Service: 'Probes, this document and the reference page; no API key needed.',
 };

@@ -28,7 +28,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     method: 'GET',
     path: '/openapi.json',
     summary: 'This OpenAPI 3.1 document',
-    description: 'Generated from the schemas that validate requests; the webhooks section describes the event payloads.',
+    description: 'Generated from the route specs and the schemas that validate requests.',
     contentType: 'application/json',
     schema: null,
     example: { openapi: '3.1.0', info: { title: 'Partner Inventory and Tenant Service', version: '0.1.0' }, paths: {} },
