@@ -21,6 +21,7 @@ import {
   timestamp,
   unitCostInput,
 } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 
 /** `increase` or `decrease`. */
 export const adjustmentType = z.enum(['increase', 'decrease']);
@@ -108,22 +109,22 @@ export const approveAdjustmentBody = z
 // Responses
 
 /** `ADJ-YYYYMMDD-NNNNNN`; the id equals it. */
-export const adjustmentNumber = z.string().regex(/^ADJ-\d{8}-\d{6,}$/);
+export const adjustmentNumber = z.string().max(TEXT_LIMITS.documentNumber).regex(/^ADJ-\d{8}-\d{6,}$/);
 
-const location = { id: z.int(), code: z.string(), name: z.string() };
+const location = { id: z.int(), code: storedText(TEXT_LIMITS.code), name: storedText(TEXT_LIMITS.name) };
 
 /** An adjustment line as the create response shows it (no `current_stock`). */
 export const adjustmentItem = z
   .strictObject({
     id: z.int(),
     product_id: productIdText,
-    product_name: z.string(),
-    sku: z.string(),
+    product_name: storedText(TEXT_LIMITS.name),
+    sku: storedText(TEXT_LIMITS.sku),
     type: adjustmentType.meta({ description: "The line's direction: the adjustment's type, or for a stock count the sign of this line's difference (extension)." }),
     quantity: z.number(),
     unit_cost: z.number(),
     total_cost: z.number(),
-    notes: z.string(),
+    notes: storedText(TEXT_LIMITS.notes),
   })
   .meta({ id: 'AdjustmentItem', description: 'A line: total_cost = quantity x unit_cost; notes "" when none.' });
 
@@ -135,10 +136,10 @@ export const adjustmentDetailItem = adjustmentItem
 const adjustmentHead = {
   id: adjustmentNumber,
   adjustment_number: adjustmentNumber,
-  location: z.strictObject({ ...location, address: z.string() }),
+  location: z.strictObject({ ...location, address: storedText(TEXT_LIMITS.address) }),
   type: adjustmentType,
   stock_source: stockSource,
-  reason: z.string(),
+  reason: storedText(TEXT_LIMITS.reason),
   status: adjustmentStatus,
   total_amount: z.number(),
   item_count: z.int().min(0),
@@ -149,17 +150,17 @@ const adjustmentHead = {
   approved_by: partnerActor.nullable(),
   rejected_at: timestamp.nullable(),
   rejected_by: partnerActor.nullable(),
-  rejection_reason: z.string().nullable(),
+  rejection_reason: storedText(TEXT_LIMITS.reason).nullable(),
 };
 
 /** The adjustment returned by create: the detail form whose items carry no `current_stock`. */
 export const adjustmentCreated = z
-  .strictObject({ ...adjustmentHead, items: z.array(adjustmentItem) })
+  .strictObject({ ...adjustmentHead, items: z.array(adjustmentItem).max(MAX_ITEMS_PER_REQUEST) })
   .meta({ id: 'AdjustmentCreated', description: 'A new adjustment, status pending.' });
 
 /** The detail form (`GET /api/engine/v1/adjustments/:id`): items with `current_stock`. */
 export const adjustmentDetail = z
-  .strictObject({ ...adjustmentHead, items: z.array(adjustmentDetailItem) })
+  .strictObject({ ...adjustmentHead, items: z.array(adjustmentDetailItem).max(MAX_ITEMS_PER_REQUEST) })
   .meta({ id: 'AdjustmentDetail', description: 'An adjustment with its lines and their live stock.' });
 
 /** A list entry: no address, stock_source, items, created_by or decision fields. */
@@ -169,7 +170,7 @@ export const adjustmentListEntry = z
     adjustment_number: adjustmentNumber,
     location: z.strictObject(location),
     type: adjustmentType,
-    reason: z.string(),
+    reason: storedText(TEXT_LIMITS.reason),
     status: adjustmentStatus,
     total_amount: z.number(),
     item_count: z.int().min(0),
@@ -192,7 +193,7 @@ export const adjustmentDetailResponse = envelopeA(z.strictObject({ adjustment: a
 
 /** 200 of list: envelope A, `data.adjustments` and the simple pagination object. */
 export const adjustmentListResponse = envelopeA(
-  z.strictObject({ adjustments: z.array(adjustmentListEntry), pagination: simplePaginationSchema }),
+  z.strictObject({ adjustments: z.array(adjustmentListEntry).max(MAX_PER_PAGE), pagination: simplePaginationSchema }),
 ).meta({ id: 'AdjustmentListResponse', description: 'A page of adjustments, newest first.' });
 
 /** 200 of approve and reject: envelope A with `data: null`. */

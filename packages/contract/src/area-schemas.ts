@@ -2,6 +2,7 @@
 // hierarchy, and read one area by its subdistrict code (both envelope B).
 import { z } from 'zod';
 import { envelopeB, fixedDecimalString, morePaginationSchema, pageQuery, perPageQuery, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 
 /** The level `search_value` is matched on: `province`, `city`, `district` or `subdistrict`. */
 export const areaSearchBy = z.enum(['province', 'city', 'district', 'subdistrict']);
@@ -31,7 +32,8 @@ export const areaDetailQuery = z
     subdistrict_code: z
       .string({ error: requiredOr('must have the form NN.NN.NN.NNNN') })
       .superRefine(safeTextCheck)
-      .regex(SUBDISTRICT_CODE, { error: 'must have the form NN.NN.NN.NNNN' }),
+      .regex(SUBDISTRICT_CODE, { error: 'must have the form NN.NN.NN.NNNN' })
+      .meta({ maxLength: 13 }),
   })
   .meta({ id: 'AreaDetailQuery', description: 'The subdistrict code of the area to read.' });
 export type AreaDetailQuery = z.output<typeof areaDetailQuery>;
@@ -43,17 +45,17 @@ const coordinate = fixedDecimalString(8);
 
 const areaFields = {
   region_id: z.int(),
-  country: z.string(),
-  country_code: z.string(),
-  state: z.string(),
-  state_code: z.string(),
-  city: z.string(),
-  city_code: z.string().regex(/^\d{2}\.\d{2}$/),
-  district: z.string(),
-  district_code: z.string().regex(/^\d{2}\.\d{2}\.\d{2}$/),
-  subdistrict: z.string(),
-  subdistrict_code: z.string().regex(SUBDISTRICT_CODE),
-  postcode: z.string(),
+  country: storedText(TEXT_LIMITS.place),
+  country_code: storedText(TEXT_LIMITS.place),
+  state: storedText(TEXT_LIMITS.place),
+  state_code: storedText(TEXT_LIMITS.place),
+  city: storedText(TEXT_LIMITS.place),
+  city_code: storedText(TEXT_LIMITS.place).regex(/^\d{2}\.\d{2}$/),
+  district: storedText(TEXT_LIMITS.place),
+  district_code: storedText(TEXT_LIMITS.place).regex(/^\d{2}\.\d{2}\.\d{2}$/),
+  subdistrict: storedText(TEXT_LIMITS.place),
+  subdistrict_code: storedText(TEXT_LIMITS.place).regex(SUBDISTRICT_CODE),
+  postcode: storedText(TEXT_LIMITS.place),
   longitude: coordinate,
   latitude: coordinate,
 };
@@ -68,7 +70,7 @@ export const areaDetail = z
 
 /** 200 of search: envelope B, `data.areas` and the more-pagination object. */
 export const areaSearchResponse = envelopeB(
-  z.strictObject({ areas: z.array(area), pagination: morePaginationSchema }),
+  z.strictObject({ areas: z.array(area).max(MAX_PER_PAGE), pagination: morePaginationSchema }),
 ).meta({ id: 'AreaSearchResponse', description: 'A page of areas by subdistrict code.' });
 
 /** 200 of detail: envelope B, `data` is the area. */

@@ -67,6 +67,71 @@ export function textField(options: { max: number; min?: number; trim?: boolean }
 export const safeTextCheck: (text: string, ctx: z.RefinementCtx) => void = refuseUnsafeText;
 
 // ---------------------------------------------------------------------------------------------
+// Text in responses
+
+/**
+ * The longest text each kind of stored field can hold: the limits of the inputs that write it (the
+ * partner routes' and the internal API's request schemas, the importer's area rows), so that a
+ * schema describing an answer states the same limit as the data it holds.
+ */
+export const TEXT_LIMITS = {
+  /** Product names (1 to 255), location, tenant and partner names (1 to 200). */
+  name: 255,
+  /** Who acted: a partner's name (1 to 200), `received_by` (1 to 200), the internal API or the importer. */
+  actor: 200,
+  /** A partner's contact e-mail address. */
+  email: 320,
+  /** SKUs and barcodes. */
+  sku: 100,
+  /** Codes and references a client chooses: location codes (50), inbound codes and references, grids (100). */
+  code: 100,
+  /** Short labels: product type and status, location type and status, tenant type, origin code, source type. */
+  label: 50,
+  /** Location addresses. */
+  address: 500,
+  /** Place names: a location's city, state, subdistrict and country (100), an area's names and codes (200). */
+  place: 200,
+  zip: 20,
+  phone: 50,
+  /** Notes of adjustments, transfers and inbound shipments. */
+  notes: 1000,
+  /** Reasons: adjustment and transfer reasons and rejections, uninstall and release reasons. */
+  reason: 500,
+  productDescription: 5000,
+  /** A logistics credential, stored encrypted and answered masked. */
+  credential: 1000,
+  /** A webhook endpoint's URL and description. */
+  url: 2000,
+  description: 200,
+  /** The digits of a positive safe integer (2^53 - 1 has 16). */
+  digits: 16,
+  /** ADJ-, TRF-, RSV- numbers: a prefix, a date and a per-tenant sequence. */
+  documentNumber: 32,
+  /**
+   * Text of an answer that can repeat what a client sent (an error's field names an unknown key of
+   * the body): bounded by the body's 1 MiB (docs/input-rules.md#sizes).
+   */
+  echo: 1_048_576,
+  /**
+   * A query value or path parameter: the request head holds it, and Node refuses a head over
+   * HTTP_MAX_HEADER_BYTES (16 KiB by default; docs/input-rules.md#sizes).
+   */
+  head: 16_384,
+} as const;
+
+/**
+ * A response string of at most `max` characters (a `TEXT_LIMITS` entry).
+ *
+ * @example storedText(TEXT_LIMITS.sku).parse('KOPI-250')
+ */
+export function storedText(max: number) {
+  return z.string().max(max);
+}
+
+/** A product or record id as a digit string in responses. */
+const digitText = z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/);
+
+// ---------------------------------------------------------------------------------------------
 // Dates and timestamps
 
 /**
@@ -76,6 +141,7 @@ export const safeTextCheck: (text: string, ctx: z.RefinementCtx) => void = refus
  */
 export const calendarDate = z.iso
   .date({ error: requiredOr('must be a real calendar date in YYYY-MM-DD form') })
+  .max(10)
   .meta({ description: 'A calendar date, YYYY-MM-DD.', examples: ['2026-01-31'] });
 
 /** The message of a date that is not a date; a year of five digits or more is out of range rather than malformed. */
@@ -104,6 +170,7 @@ export const calendarDateInput = z.iso
  */
 export const timestamp = z.iso
   .datetime({ precision: 3, error: requiredOr('must be an ISO 8601 UTC timestamp with milliseconds') })
+  .max(24)
   .meta({ description: 'ISO 8601 UTC timestamp with milliseconds.', examples: ['2026-01-31T08:15:30.123Z'] });
 
 /**
@@ -113,6 +180,7 @@ export const timestamp = z.iso
  */
 export const microsecondTimestamp = z.iso
   .datetime({ precision: 6, error: requiredOr('must be an ISO 8601 UTC timestamp with microseconds') })
+  .max(27)
   .meta({ description: 'ISO 8601 UTC timestamp with microseconds.', examples: ['2026-01-31T08:15:30.123000Z'] });
 
 /**
@@ -126,6 +194,8 @@ export const isoTimestampInput = z.iso
   .datetime({ offset: true, error: dateFormatMessage('must be an ISO 8601 timestamp with Z or an offset') })
   .refine(isTimestampInRange, { error: TIMESTAMP_RANGE_ISSUE })
   .meta({
+    // Fractions of any length are accepted: the body's size is the bound.
+    maxLength: TEXT_LIMITS.echo,
     description: `ISO 8601 timestamp with Z or a UTC offset, from ${EARLIEST_DATE}T00:00:00Z to ${LATEST_DATE}T23:59:59.999Z.`,
     examples: ['2026-01-31T08:15:30Z'],
   });
@@ -201,7 +271,7 @@ function commaSeparated<T>(read: (part: string) => { value: T } | { issue: strin
       }
       return values;
     })
-    .meta({ description: `${description} Up to ${max} values, separated by commas.` });
+    .meta({ description: `${description} Up to ${max} values, separated by commas.`, maxLength: TEXT_LIMITS.head });
 }
 
 /**
@@ -263,7 +333,8 @@ function decimalInput(rule: DecimalRule) {
   const min = dec(rule.min);
   const max = dec(rule.max);
   return z
-    .union([z.number().meta(published), z.string().regex(DECIMAL_TEXT, { error: 'must be a number' })], {
+    // The string form may carry leading zeros: the body's size bounds its length.
+    .union([z.number().meta(published), z.string().regex(DECIMAL_TEXT, { error: 'must be a number' }).meta({ maxLength: TEXT_LIMITS.echo })], {
       error: requiredOr('must be a number'),
     })
     .transform((value, ctx) => {
@@ -351,7 +422,7 @@ export const productIdInput = z
   .union(
     [
       z.int().min(1, { error: 'must be a positive integer' }),
-      z.string().regex(/^\d+$/, { error: 'must be a positive integer or a digit string' }),
+      z.string().regex(/^\d+$/, { error: 'must be a positive integer or a digit string' }).meta({ maxLength: TEXT_LIMITS.echo }),
     ],
     { error: requiredOr('must be a positive integer or a digit string') },
   )
@@ -410,7 +481,7 @@ export function refuseRepeatedProducts(items: readonly { product_id?: unknown; s
 }
 
 /** A product id in responses of adjustments, transfers and stock: a digit string. */
-export const productIdText = z.string().regex(/^\d+$/).meta({ description: 'A product id as a digit string.' });
+export const productIdText = digitText.meta({ description: 'A product id as a digit string.' });
 
 /**
  * A string holding a decimal with exactly `places` decimals, as product prices (2) and area
@@ -419,8 +490,10 @@ export const productIdText = z.string().regex(/^\d+$/).meta({ description: 'A pr
  * @example fixedDecimalString(2).parse('19.90')
  */
 export function fixedDecimalString(places: number) {
+  // Prices have at most 13 integer digits, coordinates 3: a sign, 13 digits and a point fit both.
   return z
     .string()
+    .max(15 + places)
     .regex(new RegExp(`^-?\\d+\\.\\d{${places}}$`))
     .meta({ description: `A decimal with exactly ${places} decimal places, as a string.` });
 }
@@ -428,6 +501,7 @@ export function fixedDecimalString(places: number) {
 /** A string holding a decimal of any precision (location coordinates). */
 export const decimalString = z
   .string()
+  .max(32)
   .regex(DECIMAL_TEXT)
   .meta({ description: 'A decimal number as a string.' });
 
@@ -445,7 +519,7 @@ export function envelopeA<T extends z.ZodType>(data: T) {
     status: z.literal('ok'),
     data,
     errors: z.null(),
-    request_id: z.string(),
+    request_id: storedText(36),
   });
 }
 
@@ -467,7 +541,7 @@ export function envelopeB<T extends z.ZodType>(data: T) {
 
 /** One offending input in an error response. */
 export const fieldIssue = z
-  .strictObject({ field: z.string(), issue: z.string() })
+  .strictObject({ field: storedText(TEXT_LIMITS.echo), issue: storedText(TEXT_LIMITS.echo) })
   .meta({ id: 'FieldIssue', description: 'One offending input: a path such as items[2].quantity, or "" for none.' });
 
 /**
@@ -476,14 +550,15 @@ export const fieldIssue = z
  */
 export const errorEnvelope = z
   .strictObject({
-    status: z.string(),
+    status: storedText(TEXT_LIMITS.label),
     error: z.strictObject({
       code: z.enum(ERROR_KINDS),
-      message: z.string(),
+      message: storedText(TEXT_LIMITS.echo),
       details: fieldIssue,
-      issues: z.array(fieldIssue).optional(),
+      // One per offending input: at most the lines of a request and their fields, bounded by the body.
+      issues: z.array(fieldIssue).max(TEXT_LIMITS.echo).optional(),
     }),
-    request_id: z.string(),
+    request_id: storedText(36),
   })
   .meta({ id: 'ErrorEnvelope', description: 'Every refusal: a textual status, a code, a message and the offending input.' });
 
@@ -525,6 +600,15 @@ export const genericPaginationSchema = z
 // ---------------------------------------------------------------------------------------------
 // Lines
 
+/** The most records a page of any list holds: `per_page` is at most 100 (docs/envelopes-and-pagination.md). */
+export const MAX_PER_PAGE = 100;
+
+/**
+ * The bound published for a list or count the service does not cap (a partner's webhook endpoints,
+ * a delivery's attempts across redeliveries): the int32 range.
+ */
+export const UNCAPPED_LIST = 2 ** 31 - 1;
+
 /** The most lines an adjustment, transfer or receive body may carry; more is 413 (docs/input-rules.md#sizes). */
 export const MAX_ITEMS_PER_REQUEST = 500;
 
@@ -548,5 +632,5 @@ export function repeatedKeys(keys: readonly unknown[]): { index: number; first: 
 
 /** The acting partner on adjustments and transfers: `{id, name, email}`. */
 export const partnerActor = z
-  .strictObject({ id: z.int(), name: z.string(), email: z.string() })
+  .strictObject({ id: z.int().min(0), name: storedText(TEXT_LIMITS.actor), email: storedText(TEXT_LIMITS.email) })
   .meta({ id: 'Actor', description: 'The acting partner: its id, name and contact email.' });

@@ -22,6 +22,7 @@ import {
   textField,
   timestamp,
 } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 
 /** `pending`, `partial`, `received` or `cancelled`. */
 export const inboundStatus = z.enum(INBOUND_STATUSES);
@@ -47,6 +48,7 @@ export const receiptLineInput = z
       .string({ error: requiredOr('must be a string of digits') })
       .superRefine(safeTextCheck)
       .regex(/^\d+$/, { error: 'must be a string of digits' })
+      .meta({ maxLength: TEXT_LIMITS.echo })
       .optional(),
     sku: skuInput.optional(),
     received_quantity: quantityInput,
@@ -91,38 +93,38 @@ export type ReceiveInboundBody = z.output<typeof receiveInboundBody>;
 // Responses
 
 const twoDecimals = fixedDecimalString(2);
-const idText = z.string().regex(/^\d+$/);
+const idText = z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/);
 
 /** The product embedded in inbound details; prices and dimensions are strings with two decimals. */
 export const inboundProduct = z
   .strictObject({
     product_id: z.int(),
     category_id: z.int(),
-    name: z.string(),
-    sku: z.string(),
-    barcode: z.string(),
-    description: z.string(),
-    brand: z.string().nullable(),
-    product_type: z.string(),
+    name: storedText(TEXT_LIMITS.name),
+    sku: storedText(TEXT_LIMITS.sku),
+    barcode: storedText(TEXT_LIMITS.sku),
+    description: storedText(TEXT_LIMITS.productDescription),
+    brand: storedText(TEXT_LIMITS.description).nullable(),
+    product_type: storedText(TEXT_LIMITS.label),
     published_price: twoDecimals,
     cost_price: twoDecimals,
     weight: twoDecimals,
     width: twoDecimals,
     height: twoDecimals,
     length: twoDecimals,
-    status: z.string(),
+    status: storedText(TEXT_LIMITS.label),
     is_bundle: z.boolean(),
     is_managed_by_fulfillment: z.boolean(),
     advance_qc: z.boolean(),
     production_batch: z.boolean(),
     cold_storage: z.boolean(),
-    fulfillment_manage_by: z.string().nullable(),
+    fulfillment_manage_by: storedText(TEXT_LIMITS.code).nullable(),
     outbound_expired: z.int(),
     inbound_expired: z.int(),
-    outer_barcode: z.string().nullable(),
-    created_by: z.string(),
-    updated_by: z.string(),
-    deleted_by: z.string().nullable(),
+    outer_barcode: storedText(TEXT_LIMITS.sku).nullable(),
+    created_by: storedText(TEXT_LIMITS.actor),
+    updated_by: storedText(TEXT_LIMITS.actor),
+    deleted_by: storedText(TEXT_LIMITS.actor).nullable(),
     created_at: timestamp,
     updated_at: timestamp,
     deleted_at: timestamp.nullable(),
@@ -131,24 +133,24 @@ export const inboundProduct = z
 
 const locationFields = {
   location_id: z.int(),
-  name: z.string(),
-  code: z.string(),
-  type: z.string(),
-  address: z.string(),
-  city: z.string(),
-  state: z.string(),
-  zip: z.string(),
-  subdistrict: z.string(),
-  country: z.string(),
-  pic_name: z.string(),
-  phone: z.string(),
+  name: storedText(TEXT_LIMITS.name),
+  code: storedText(TEXT_LIMITS.code),
+  type: storedText(TEXT_LIMITS.label),
+  address: storedText(TEXT_LIMITS.address),
+  city: storedText(TEXT_LIMITS.place),
+  state: storedText(TEXT_LIMITS.place),
+  zip: storedText(TEXT_LIMITS.zip),
+  subdistrict: storedText(TEXT_LIMITS.place),
+  country: storedText(TEXT_LIMITS.place),
+  pic_name: storedText(TEXT_LIMITS.actor),
+  phone: storedText(TEXT_LIMITS.phone),
   latitude: decimalString,
   longitude: decimalString,
   is_default: z.boolean(),
   is_pickup: z.boolean(),
-  status: z.string(),
-  origin_code: z.string().nullable(),
-  created_by: z.string(),
+  status: storedText(TEXT_LIMITS.label),
+  origin_code: storedText(TEXT_LIMITS.label).nullable(),
+  created_by: storedText(TEXT_LIMITS.actor),
   created_at: timestamp,
 };
 
@@ -162,8 +164,8 @@ export const inboundLocation = z
   .strictObject({
     ...locationFields,
     is_return: z.boolean(),
-    updated_by: z.string(),
-    deleted_by: z.string().nullable(),
+    updated_by: storedText(TEXT_LIMITS.actor),
+    deleted_by: storedText(TEXT_LIMITS.actor).nullable(),
     deleted_at: timestamp.nullable(),
     updated_at: timestamp,
   })
@@ -176,11 +178,11 @@ export const inboundDetailLine = z
     inbound_id: z.int(),
     product_id: z.int(),
     expected_quantity: z.number(),
-    notes: z.string(),
-    created_by: z.string().nullable(),
-    updated_by: z.string().nullable(),
-    deleted_by: z.string().nullable(),
-    received_by: z.string().nullable(),
+    notes: storedText(TEXT_LIMITS.notes),
+    created_by: storedText(TEXT_LIMITS.actor).nullable(),
+    updated_by: storedText(TEXT_LIMITS.actor).nullable(),
+    deleted_by: storedText(TEXT_LIMITS.actor).nullable(),
+    received_by: storedText(TEXT_LIMITS.actor).nullable(),
     deleted_at: timestamp.nullable(),
     created_at: timestamp,
     updated_at: timestamp,
@@ -192,30 +194,30 @@ export const inboundDetailLine = z
 export const inboundListEntry = z
   .strictObject({
     inbound_id: z.int(),
-    code: z.string(),
+    code: storedText(TEXT_LIMITS.code),
     inbound_date: microsecondTimestamp,
-    source_type: z.string(),
+    source_type: storedText(TEXT_LIMITS.label),
     source_id: z.int(),
-    source_code: z.string(),
+    source_code: storedText(TEXT_LIMITS.code),
     location_id: z.int(),
     status: inboundStatus,
     received_at: timestamp.nullable(),
     cancelled_at: timestamp.nullable(),
-    notes: z.string(),
-    created_by: z.string(),
-    updated_by: z.string(),
+    notes: storedText(TEXT_LIMITS.notes),
+    created_by: storedText(TEXT_LIMITS.actor),
+    updated_by: storedText(TEXT_LIMITS.actor),
     created_at: timestamp,
     updated_at: timestamp,
-    details: z.array(inboundDetailLine),
+    details: z.array(inboundDetailLine).max(MAX_ITEMS_PER_REQUEST),
     details_count: z.int().min(0),
     location: inboundLocation,
-    inbound_details: z.array(inboundDetailLine),
+    inbound_details: z.array(inboundDetailLine).max(MAX_ITEMS_PER_REQUEST),
   })
   .meta({ id: 'InboundListEntry', description: 'An inbound shipment as the list shows it.' });
 
 /** 200 of list: envelope B, `data.inbounds` and the range pagination object. */
 export const inboundListResponse = envelopeB(
-  z.strictObject({ inbounds: z.array(inboundListEntry), pagination: rangePaginationSchema }),
+  z.strictObject({ inbounds: z.array(inboundListEntry).max(MAX_PER_PAGE), pagination: rangePaginationSchema }),
 ).meta({ id: 'InboundListResponse', description: 'A page of inbound shipments, newest first.' });
 
 /**
@@ -226,17 +228,17 @@ export const inboundItem = z
   .strictObject({
     id: idText,
     product_id: z.int(),
-    sku: z.string(),
-    name: z.string(),
+    sku: storedText(TEXT_LIMITS.sku),
+    name: storedText(TEXT_LIMITS.name),
     quantity: z.number(),
-    unit: z.string(),
+    unit: storedText(TEXT_LIMITS.label),
     unit_price: z.number(),
     expected_quantity: z.number(),
     good_received_quantity: z.number(),
     damaged_received_quantity: z.number(),
-    grid_id: z.string(),
+    grid_id: storedText(TEXT_LIMITS.code),
     received_at: timestamp.nullable(),
-    received_by: z.string().nullable(),
+    received_by: storedText(TEXT_LIMITS.actor).nullable(),
   })
   .meta({ id: 'InboundItem', description: 'A line of an inbound shipment; id is the item_id receive takes.' });
 
@@ -244,11 +246,11 @@ export const inboundItem = z
 export const inboundDetail = z
   .strictObject({
     id: idText,
-    reference_number: z.string(),
+    reference_number: storedText(TEXT_LIMITS.code),
     status: inboundStatus,
-    location: z.strictObject({ id: idText, code: z.string(), name: z.string(), address: z.string() }),
-    items: z.array(inboundItem),
-    notes: z.string(),
+    location: z.strictObject({ id: idText, code: storedText(TEXT_LIMITS.code), name: storedText(TEXT_LIMITS.name), address: storedText(TEXT_LIMITS.address) }),
+    items: z.array(inboundItem).max(MAX_ITEMS_PER_REQUEST),
+    notes: storedText(TEXT_LIMITS.notes),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -271,14 +273,14 @@ export const receiveInboundResponse = envelopeA(
         z.strictObject({
           id: idText,
           product_id: z.int(),
-          sku: z.string(),
+          sku: storedText(TEXT_LIMITS.sku),
           received_quantity: z.number(),
           pending_quantity: z.number(),
-          grid_id: z.string(),
+          grid_id: storedText(TEXT_LIMITS.code),
           received_at: timestamp,
-          received_by: z.string(),
+          received_by: storedText(TEXT_LIMITS.actor),
         }),
-      ),
+      ).max(MAX_ITEMS_PER_REQUEST),
     }),
   }),
 ).meta({ id: 'ReceiveInboundResponse', description: 'The shipment after the receipt.' });

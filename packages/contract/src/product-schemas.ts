@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { inboundProduct } from './inbound-schemas.js';
 import { envelopeA, pageQuery, perPageQuery, simplePaginationSchema, skuList, textField } from './common-schemas.js';
+import { MAX_PER_PAGE } from './common-schemas.js';
 
 /** Query of `GET /api/partner/v1/products`: page, per_page (default 20, max 100) and three filters. */
 export const productListQuery = z
@@ -21,7 +22,7 @@ export type ProductListQuery = z.output<typeof productListQuery>;
 
 /** 200 of list: envelope A, `data.products` by id ascending and the simple pagination object. */
 export const productListResponse = envelopeA(
-  z.strictObject({ products: z.array(inboundProduct), pagination: simplePaginationSchema }),
+  z.strictObject({ products: z.array(inboundProduct).max(MAX_PER_PAGE), pagination: simplePaginationSchema }),
 ).meta({ id: 'ProductListResponse', description: 'A page of the tenant\'s products, by id ascending.' });
 
 /** 200 of detail: envelope A, `data.product`. */

@@ -23,6 +23,7 @@ import {
   textField,
   timestamp,
 } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 
 /** What caused a movement. */
 export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'reservation', 'opening', 'correction']);
@@ -47,7 +48,8 @@ export type StockQuery = z.output<typeof stockQuery>;
  * years 1900 to 9999 (docs/input-rules.md#dates-and-times).
  */
 export const dateOrTimestamp = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+  // A timestamp's fraction may have any length: the request head bounds it.
+  .union([z.iso.date(), z.iso.datetime({ offset: true }).meta({ maxLength: TEXT_LIMITS.head })], {
     error: requiredOr('must be a date (YYYY-MM-DD) or an ISO 8601 timestamp'),
   })
   .superRefine((text, ctx) => {
@@ -109,8 +111,8 @@ export const stockLevelEntry = z
   .strictObject({
     location_id: z.int(),
     product_id: productIdText,
-    sku: z.string(),
-    product_name: z.string(),
+    sku: storedText(TEXT_LIMITS.sku),
+    product_name: storedText(TEXT_LIMITS.name),
     good: quantity,
     damaged: quantity,
     reserved: quantity,
@@ -124,18 +126,18 @@ export const stockLevelEntry = z
 /** One ledger row: which bucket moved, by how much, why, and who did it when. */
 export const stockMovementEntry = z
   .strictObject({
-    id: z.string(),
+    id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
     location_id: z.int(),
     product_id: productIdText,
-    sku: z.string(),
+    sku: storedText(TEXT_LIMITS.sku),
     bucket: z.enum(STOCK_BUCKETS),
     quantity_change: z.number(),
     quantity_before: quantity,
     quantity_after: quantity,
     cause_type: movementCause,
-    cause_id: z.string(),
-    document_number: z.string().nullable(),
-    actor: z.string(),
+    cause_id: storedText(TEXT_LIMITS.code),
+    document_number: storedText(TEXT_LIMITS.code).nullable(),
+    actor: storedText(TEXT_LIMITS.actor),
     occurred_at: timestamp,
   })
   .meta({ id: 'StockMovement', description: 'An immutable change of one stock bucket.' });
@@ -148,10 +150,10 @@ export const stockCountResponse = envelopeA(z.strictObject({ adjustment: adjustm
 
 /** 200 of stock levels: envelope A, `data.stock` and the simple pagination object. */
 export const stockLevelsResponse = envelopeA(
-  z.strictObject({ stock: z.array(stockLevelEntry), pagination: simplePaginationSchema }),
+  z.strictObject({ stock: z.array(stockLevelEntry).max(MAX_PER_PAGE), pagination: simplePaginationSchema }),
 ).meta({ id: 'StockLevelsResponse', description: 'A page of stock levels.' });
 
 /** 200 of movements: envelope A, `data.movements` newest first and `data.next_cursor` (null at the end). */
 export const stockMovementsResponse = envelopeA(
-  z.strictObject({ movements: z.array(stockMovementEntry), next_cursor: z.string().nullable() }),
+  z.strictObject({ movements: z.array(stockMovementEntry).max(MAX_PER_PAGE), next_cursor: storedText(200).nullable() }),
 ).meta({ id: 'StockMovementsResponse', description: 'A page of stock movements, newest first.' });

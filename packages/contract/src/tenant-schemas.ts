@@ -2,6 +2,7 @@
 // tenant's locations and available logistics (all envelope B).
 import { z } from 'zod';
 import { envelopeB, morePaginationSchema, pageQuery, perPageQuery, requiredOr, textField, timestamp } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 import { tenantLocation } from './inbound-schemas.js';
 
 /** A tenant id: a UUID (any version; tenants are created by internal teams). */
@@ -44,17 +45,17 @@ export type TenantListQuery = z.output<typeof tenantListQuery>;
 /** An installation: the partner's connection to a tenant. */
 export const installation = z
   .strictObject({
-    id: z.string(),
-    partner_id: z.string(),
+    id: storedText(36),
+    partner_id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
     tenant_id: z.guid(),
-    tenant_type: z.string(),
-    app_id: z.string(),
-    app_key: z.string(),
+    tenant_type: storedText(TEXT_LIMITS.label),
+    app_id: storedText(TEXT_LIMITS.label),
+    app_key: storedText(TEXT_LIMITS.label),
     installation_type: installationType,
     installed_at: timestamp,
     days_connected: z.int().min(0),
     uninstall_at: timestamp.nullable(),
-    uninstall_reason: z.string().nullable(),
+    uninstall_reason: storedText(TEXT_LIMITS.reason).nullable(),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -63,6 +64,7 @@ export const installation = z
 /** A credential shown masked: all but the last 4 characters are `*`. */
 export const maskedSecret = z
   .string()
+  .max(TEXT_LIMITS.credential)
   .regex(/^(?:\*+[\s\S]{4}|[\s\S]{0,4})$/)
   .meta({ description: 'A credential with all but its last 4 characters replaced by *.' });
 
@@ -71,18 +73,18 @@ export const logisticPreference = z
   .strictObject({
     logistic_preference_id: z.int(),
     logistic_provider_id: z.int(),
-    logistic_provider_name: z.string(),
-    available_service_types: z.record(z.string(), z.boolean()),
+    logistic_provider_name: storedText(TEXT_LIMITS.name),
+    available_service_types: z.record(storedText(100), z.boolean()),
     is_default: z.boolean(),
     is_active: z.boolean(),
     username: maskedSecret,
     password: maskedSecret,
     api_key: maskedSecret,
     api_secret: maskedSecret,
-    account_id: z.string().nullable(),
-    account_name: z.string().nullable(),
-    created_by: z.string(),
-    updated_by: z.string(),
+    account_id: storedText(TEXT_LIMITS.description).nullable(),
+    account_name: storedText(TEXT_LIMITS.description).nullable(),
+    created_by: storedText(TEXT_LIMITS.actor),
+    updated_by: storedText(TEXT_LIMITS.actor),
     created_at: timestamp,
     updated_at: timestamp,
   })
@@ -102,15 +104,15 @@ export const deauthorizeTenantResponse = envelopeB(z.strictObject({ installation
 
 /** 200 of the tenants list: envelope B, `data.installations` and the more-pagination object. */
 export const tenantListResponse = envelopeB(
-  z.strictObject({ installations: z.array(installation), pagination: morePaginationSchema }),
+  z.strictObject({ installations: z.array(installation).max(MAX_PER_PAGE), pagination: morePaginationSchema }),
 ).meta({ id: 'TenantListResponse', description: "The partner's connected tenants, newest first." });
 
 /** 200 of tenant locations: envelope B, `data.locations` and the more-pagination object. */
 export const tenantLocationsResponse = envelopeB(
-  z.strictObject({ locations: z.array(tenantLocation), pagination: morePaginationSchema }),
+  z.strictObject({ locations: z.array(tenantLocation).max(MAX_PER_PAGE), pagination: morePaginationSchema }),
 ).meta({ id: 'TenantLocationsResponse', description: "The tenant's locations, by id." });
 
 /** 200 of available logistics: envelope B, `data.logistics` and the more-pagination object. */
 export const availableLogisticsResponse = envelopeB(
-  z.strictObject({ logistics: z.array(logisticPreference), pagination: morePaginationSchema }),
+  z.strictObject({ logistics: z.array(logisticPreference).max(MAX_PER_PAGE), pagination: morePaginationSchema }),
 ).meta({ id: 'AvailableLogisticsResponse', description: "The tenant's logistics services, by id." });

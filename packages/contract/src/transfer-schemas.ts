@@ -22,6 +22,7 @@ import {
   textField,
   timestamp,
 } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 
 /** `pending`, `approved`, `rejected`, `in_transit` or `completed`. */
 export const transferStatus = z.enum(TRANSFER_STATUSES);
@@ -105,18 +106,18 @@ export const transferActionBody = z
 // Responses
 
 /** `TRF-YYYYMMDD-NNNNNN`; the id equals it. */
-export const transferNumber = z.string().regex(/^TRF-\d{8}-\d{6,}$/);
+export const transferNumber = z.string().max(TEXT_LIMITS.documentNumber).regex(/^TRF-\d{8}-\d{6,}$/);
 
-const locationRef = { id: z.int(), code: z.string(), name: z.string() };
+const locationRef = { id: z.int(), code: storedText(TEXT_LIMITS.code), name: storedText(TEXT_LIMITS.name) };
 
 /** A location of a created transfer: id, code, name and address (spec Transfer table). */
 export const transferCreatedLocation = z
-  .strictObject({ ...locationRef, address: z.string() })
+  .strictObject({ ...locationRef, address: storedText(TEXT_LIMITS.address) })
   .meta({ id: 'TransferCreatedLocation', description: 'A source or destination location as create returns it.' });
 
 /** A location of the transfer detail: the created form plus contact person and phone. */
 export const transferLocation = transferCreatedLocation
-  .extend({ contact_person: z.string(), phone: z.string() })
+  .extend({ contact_person: storedText(TEXT_LIMITS.actor), phone: storedText(TEXT_LIMITS.phone) })
   .meta({ id: 'TransferLocation', description: 'A source or destination location, with its contact.' });
 
 /** A transfer line: total_value = quantity x unit_price (the product's cost price). */
@@ -124,13 +125,13 @@ export const transferItem = z
   .strictObject({
     id: z.int(),
     product_id: productIdText,
-    product_name: z.string(),
-    sku: z.string(),
+    product_name: storedText(TEXT_LIMITS.name),
+    sku: storedText(TEXT_LIMITS.sku),
     quantity: z.number(),
     available_stock: z.number(),
     unit_price: z.number(),
     total_value: z.number(),
-    notes: z.string(),
+    notes: storedText(TEXT_LIMITS.notes),
   })
   .meta({ id: 'TransferItem', description: 'A line; notes "" when none.' });
 
@@ -140,9 +141,9 @@ const transferHead = {
   transfer_date: calendarDate,
   expected_arrival_date: calendarDate.nullable(),
   actual_arrival_date: calendarDate.nullable(),
-  reference_number: z.string(),
+  reference_number: storedText(TEXT_LIMITS.code),
   status: transferStatus,
-  notes: z.string(),
+  notes: storedText(TEXT_LIMITS.notes),
   total_items: z.int().min(0),
   total_quantity: z.number(),
   created_by: partnerActor,
@@ -156,10 +157,10 @@ const transferHead = {
   shipped_by: partnerActor.nullable(),
   received_at: timestamp.nullable(),
   received_by: partnerActor.nullable(),
-  rejection_reason: z.string().nullable(),
+  rejection_reason: storedText(TEXT_LIMITS.reason).nullable(),
 };
 
-const fullForm = { ...transferHead, total_value: z.number(), items: z.array(transferItem) };
+const fullForm = { ...transferHead, total_value: z.number(), items: z.array(transferItem).max(MAX_ITEMS_PER_REQUEST) };
 
 /** The full form as create returns it: locations without contact person and phone. */
 export const transferCreated = z
@@ -194,7 +195,7 @@ export const transferDetailResponse = envelopeA(z.strictObject({ transfer: trans
 
 /** 200 of list: envelope A, `data.transfers` and the simple pagination object. */
 export const transferListResponse = envelopeA(
-  z.strictObject({ transfers: z.array(transferListEntry), pagination: simplePaginationSchema }),
+  z.strictObject({ transfers: z.array(transferListEntry).max(MAX_PER_PAGE), pagination: simplePaginationSchema }),
 ).meta({ id: 'TransferListResponse', description: 'A page of transfers, newest first.' });
 
 const actionHead = { id: transferNumber, transfer_number: transferNumber };
@@ -219,7 +220,7 @@ export const rejectTransferResponse = envelopeA(
       status: z.literal('rejected'),
       rejected_at: timestamp,
       rejected_by: partnerActor,
-      rejection_reason: z.string(),
+      rejection_reason: storedText(TEXT_LIMITS.reason),
     }),
   }),
 ).meta({ id: 'RejectTransferResponse', description: 'The transfer is rejected.' });

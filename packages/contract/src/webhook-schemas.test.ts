@@ -41,7 +41,7 @@ describe('registerWebhookBody', () => {
 
 const ts = '2026-01-31T08:15:30.123Z';
 const endpoint = {
-  id: 'wh_1',
+  id: '1',
   url: 'https://partner.example/hooks/pits',
   event_types: ['inbound.status_changed'],
   description: null,

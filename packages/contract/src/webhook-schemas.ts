@@ -2,6 +2,7 @@
 // the payload of a delivered event.
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
+import { UNCAPPED_LIST, TEXT_LIMITS, storedText } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
 export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed', 'reservation.status_changed', 'stock.level_changed']);
@@ -27,7 +28,8 @@ export const registerWebhookBody = z
       .max(2000, { error: 'must be at most 2000 characters' })
       .superRefine(safeTextCheck)
       .meta({ description: 'An https URL of a public host, without user information (a deployment may allow http and private hosts for development).' }),
-    event_types: z.array(webhookEventType).min(1),
+    // Each type at most once (a repeat is refused below), so at most every type.
+    event_types: z.array(webhookEventType).min(1).meta({ maxItems: webhookEventType.options.length }),
     description: textField({ max: 200 }).optional(),
   })
   .superRefine((body, ctx) => {
@@ -44,10 +46,10 @@ export type RegisterWebhookBody = z.output<typeof registerWebhookBody>;
 // Responses
 
 const endpointFields = {
-  id: z.string(),
-  url: z.string(),
-  event_types: z.array(webhookEventType),
-  description: z.string().nullable(),
+  id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
+  url: storedText(TEXT_LIMITS.url),
+  event_types: z.array(webhookEventType).max(webhookEventType.options.length),
+  description: storedText(TEXT_LIMITS.description).nullable(),
   is_active: z.boolean(),
   created_at: timestamp,
   updated_at: timestamp,
@@ -60,7 +62,7 @@ export const webhookEndpoint = z
 
 /** The endpoint as registration returns it, once, with the secret that signs its deliveries. */
 export const webhookEndpointCreated = z
-  .strictObject({ ...endpointFields, signing_secret: z.string() })
+  .strictObject({ ...endpointFields, signing_secret: storedText(TEXT_LIMITS.label) })
   .meta({ id: 'WebhookEndpointCreated', description: 'A new endpoint; signing_secret is shown only here.' });
 
 /** 201 of registration: envelope A, `data.webhook`. */
@@ -82,7 +84,7 @@ export const webhookEvent = z
   .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
 
 /** 200 of `GET /api/partner/v1/webhooks`: envelope A, `data.webhooks`. */
-export const listWebhooksResponse = envelopeA(z.strictObject({ webhooks: z.array(webhookEndpoint) })).meta({
+export const listWebhooksResponse = envelopeA(z.strictObject({ webhooks: z.array(webhookEndpoint).meta({ maxItems: UNCAPPED_LIST, description: 'Every endpoint of the partner (no cap is enforced).' }) })).meta({
   id: 'ListWebhooksResponse',
   description: "The partner's active endpoints.",
 });
@@ -104,36 +106,37 @@ export const deliveriesQuery = z
 /** One delivery of one event to one endpoint, with every attempt. */
 export const webhookDelivery = z
   .strictObject({
-    id: z.string(),
+    id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
     event_id: z.uuid(),
     event_type: deliveryEventType,
-    endpoint_id: z.string(),
-    url: z.string(),
+    endpoint_id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
+    url: storedText(TEXT_LIMITS.url),
     status: deliveryStatus,
-    attempts: z.int().min(0),
+    attempts: z.int().min(0).max(UNCAPPED_LIST),
     next_attempt_at: timestamp.nullable(),
-    last_status_code: z.int().nullable(),
-    last_error: z.string().nullable(),
+    last_status_code: z.int().min(100).max(599).nullable(),
+    last_error: storedText(TEXT_LIMITS.reason).nullable(),
     delivered_at: timestamp.nullable(),
     created_at: timestamp,
+    // Redelivery adds attempts without a cap.
     attempt_log: z.array(
       z.strictObject({
         attempt: z.int().min(1),
         started_at: timestamp,
-        duration_ms: z.int().min(0),
-        status_code: z.int().nullable(),
-        error: z.string().nullable().meta({
+        duration_ms: z.int().min(0).max(UNCAPPED_LIST),
+        status_code: z.int().min(100).max(599).nullable(),
+        error: storedText(TEXT_LIMITS.reason).nullable().meta({
           description: 'Why the attempt failed: `HTTP <status>`, or a generic reason (`connection refused`, `connection reset`, `timeout after <n> ms`, `TLS error`, `host not found`, `address not allowed`); null when it succeeded.',
         }),
-        response_body: z.string().nullable().meta({ description: 'At most the first 1 KiB of what the receiver answered; null when no response came.' }),
+        response_body: storedText(1024).nullable().meta({ description: 'At most the first 1 KiB of what the receiver answered; null when no response came.' }),
         succeeded: z.boolean(),
       }),
-    ),
+    ).meta({ maxItems: UNCAPPED_LIST }),
   })
   .meta({ id: 'WebhookDelivery', description: 'A delivery and its attempts.' });
 
 /** 200 of the deliveries list: envelope A, `data.deliveries`. */
-export const listDeliveriesResponse = envelopeA(z.strictObject({ deliveries: z.array(webhookDelivery) })).meta({
+export const listDeliveriesResponse = envelopeA(z.strictObject({ deliveries: z.array(webhookDelivery).max(100) })).meta({
   id: 'ListDeliveriesResponse',
   description: 'Recent deliveries, newest first.',
 });

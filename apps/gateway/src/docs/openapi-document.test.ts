@@ -24,7 +24,7 @@ const route = defineRoute({
 });
 
 describe('OpenAPI document', () => {
-  const doc = buildOpenApiDocument([route], [{ method: 'GET', path: '/openapi.json', summary: 'doc', contentType: 'application/json', schema: null }], { version: 't' }) as unknown as Doc;
+  const doc = buildOpenApiDocument([route], [{ method: 'GET', path: '/openapi.json', summary: 'doc', description: 'the document', contentType: 'application/json', schema: null }], { version: 't' }) as unknown as Doc;
   it('turns a named query schema into query parameters, with path and tenant parameters', () => {
     const parameters = doc.paths['/api/partner/v1/things/{id}']!.get!.parameters;
     expect(parameters.map((p) => [p.name, p.in, p.required])).toEqual([

@@ -25,6 +25,8 @@ export interface PublicRoute {
   summary: string;
   contentType: 'application/json' | 'text/html' | 'text/javascript';
   schema: z.ZodType | null;
+  /** What the route is for, beyond its summary. */
+  description: string;
   /** An example answer (JSON routes). */
   example?: unknown;
 }
@@ -71,8 +73,68 @@ class Components {
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-/** On 429 and 503: when to try again. */
-const RETRY_AFTER_HEADER: Json = { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 1 } };
+/**
+ * The most a value in the request head can hold: Node's header limit, which the request line, path
+ * and query string count towards (HTTP_MAX_HEADER_BYTES, 16 KiB by default; docs/input-rules.md#sizes).
+ */
+export const MAX_REQUEST_HEAD_BYTES = 16_384;
+
+/** Bounds of the rate-limit figures: the settings' ranges (docs/rate-limits.md), and Unix seconds up to 9999-12-31. */
+const MAX_LIMIT = 1_000_000;
+const MAX_WINDOW_SECONDS = 3600;
+const MAX_UNIX_SECONDS = 253_402_300_799;
+
+const RATE_LIMIT_SENT =
+  'Sent on every answer to a request with a valid API key, success or refusal, for the tightest bucket that applies ' +
+  '(docs/rate-limits.md); absent when the rate-limit store failed and the request went through uncounted.';
+
+/** Response headers the gateway sends, declared once and referred to by every response that carries them. */
+const HEADERS: Record<string, Json> = {
+  RateLimit: {
+    description: `The IETF RateLimit header: \`limit=<n>, remaining=<n>, reset=<seconds>\`. ${RATE_LIMIT_SENT}`,
+    schema: { type: 'string', maxLength: 64, pattern: '^limit=\\d+, remaining=\\d+, reset=\\d+$' },
+  },
+  'RateLimit-Policy': {
+    description: `The IETF RateLimit-Policy header: \`<limit>;w=<window seconds>\` of each bucket that applies, the reported one first. ${RATE_LIMIT_SENT}`,
+    schema: { type: 'string', maxLength: 64, pattern: '^\\d+;w=\\d+(, \\d+;w=\\d+)*$' },
+  },
+  'X-RateLimit-Limit': {
+    description: `Requests allowed in the window of the tightest bucket. ${RATE_LIMIT_SENT}`,
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_LIMIT },
+  },
+  'X-RateLimit-Remaining': {
+    description: `Requests left in that window. ${RATE_LIMIT_SENT}`,
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_LIMIT },
+  },
+  'X-RateLimit-Reset': {
+    description: `Unix time (seconds) when the window resets. ${RATE_LIMIT_SENT}`,
+    schema: { type: 'integer', format: 'int64', minimum: 0, maximum: MAX_UNIX_SECONDS },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying: until the bucket resets on 429, a fixed delay on 503.',
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_WINDOW_SECONDS },
+  },
+  'X-Request-Id': {
+    description: 'The request id (a UUID v4), as request_id in a JSON body; sent on every answer.',
+    schema: { type: 'string', format: 'uuid', maxLength: 36 },
+  },
+};
+
+const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+const RATE_LIMIT_HEADER_NAMES = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/**
+ * The headers of a partner route's answer with this status: the request id always; the rate-limit
+ * headers once the request was counted (every answer but 401, refused before the limiter); Retry-After on 429 and 503.
+ */
+function partnerHeaders(status: number): Json {
+  return headerRefs([
+    'X-Request-Id',
+    ...(status === 401 ? [] : RATE_LIMIT_HEADER_NAMES),
+    ...(status === 429 || status === 503 ? ['Retry-After'] : []),
+  ]);
+}
 
 /** The request_id of every example response (a fresh UUID v4 on a real one). */
 export const EXAMPLE_REQUEST_ID = '3f6c1f9e-2b7d-4c11-9a0e-5d8e7f6a1b2c';
@@ -85,18 +147,29 @@ function successExample(spec: Route): Json {
     : { status: spec.status, message: 'Ok', data, errors: null, request_id: EXAMPLE_REQUEST_ID };
 }
 
+const INT32_MAX = 2 ** 31 - 1;
+
+/** Fixed lengths of string formats: a UUID is 36 characters, a date YYYY-MM-DD 10. */
+const FORMAT_LENGTHS: Record<string, number> = { uuid: 36, date: 10 };
+
 /**
- * zod writes `z.int()` as bounded by ±(2^53 - 1), which says nothing to a reader: such a bound is
- * dropped wherever a schema has no tighter one of its own.
+ * What every schema of the document states alike: an integer's format follows from its bounds
+ * (int32 when they fit, else int64; zod bounds `z.int()` by ±(2^53 - 1), the integers a JSON number
+ * holds exactly), and a string of a fixed-length format has that length as its maximum.
  */
-function withoutSafeIntegerBounds(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds);
+function withFormatFacts(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withFormatFacts);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([key, v]) => !(['minimum', 'maximum'].includes(key) && Math.abs(v as number) === Number.MAX_SAFE_INTEGER))
-      .map(([key, v]) => [key, withoutSafeIntegerBounds(v)]),
-  );
+  const schema = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, withFormatFacts(v)])) as Json;
+  if (schema.type === 'integer' && schema.format === undefined) {
+    const min = (schema.minimum ?? schema.exclusiveMinimum) as number | undefined;
+    const max = (schema.maximum ?? schema.exclusiveMaximum) as number | undefined;
+    if (min !== undefined && max !== undefined) schema.format = min >= -INT32_MAX - 1 && max <= INT32_MAX ? 'int32' : 'int64';
+  }
+  if (schema.type === 'string' && typeof schema.format === 'string' && schema.maxLength === undefined && FORMAT_LENGTHS[schema.format] !== undefined) {
+    schema.maxLength = FORMAT_LENGTHS[schema.format];
+  }
+  return schema;
 }
 
 function errorResponses(kinds: Iterable<ErrorKind>, spec: Route): Record<string, Json> {
@@ -113,7 +186,7 @@ function errorResponses(kinds: Iterable<ErrorKind>, spec: Route): Record<string,
         {
           // Codes in backticks: the reference renders descriptions as Markdown, where _ would start emphasis.
           description: `Error envelope; error.code is ${kinds.map((kind) => `\`${kind}\``).join(' or ')}.`,
-          ...(status === 429 || status === 503 ? { headers: { 'Retry-After': RETRY_AFTER_HEADER } } : {}),
+          headers: partnerHeaders(status),
           content: {
             'application/json': {
               schema: { $ref: '#/components/schemas/ErrorEnvelope' },
@@ -125,11 +198,21 @@ function errorResponses(kinds: Iterable<ErrorKind>, spec: Route): Record<string,
   );
 }
 
-const RATE_HEADERS = {
-  'X-RateLimit-Limit': { schema: { type: 'integer' }, description: 'Requests allowed in the window of the tightest bucket.' },
-  'X-RateLimit-Remaining': { schema: { type: 'integer' }, description: 'Requests left in that window.' },
-  'X-RateLimit-Reset': { schema: { type: 'integer' }, description: 'Unix time (seconds) when the window resets.' },
-  'X-Request-Id': { schema: { type: 'string', format: 'uuid' }, description: 'Same as request_id in the body.' },
+/** A page or script the gateway serves from its own files (the reference's renderer is about 3.5 MB). */
+const SERVED_TEXT: Json = { type: 'string', maxLength: 16_777_216, description: 'The file as this version of the service ships it.' };
+
+/** What each tag groups, for the reference's sections. */
+export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  Tenants: 'Connecting to a merchant (authorize, deauthorize) and reading its locations and logistics preferences.',
+  Adjustments: 'Stock adjustments: create, approve or reject an increase or decrease of good or damaged stock.',
+  Transfers: 'Stock transfers between two locations of a tenant: create, approve, reject, ship and receive.',
+  Products: "The tenant's catalogue, by id, SKU, barcode or name.",
+  Stock: 'Stock levels per location and product, the movement ledger, and stock counts (compare-and-set).',
+  Reservations: 'Order holds: stock held for an order until it ships, is cancelled or expires.',
+  Inbound: 'Inbound shipments to a location: list, read and receive them.',
+  Webhooks: 'Webhook endpoints, deliveries, redelivery and test events; the guide chapter Webhooks describes the payloads and signatures.',
+  Areas: 'Administrative areas (province, city, district, subdistrict) and postcodes.',
+  Service: 'Probes, this document and the reference page; no API key needed.',
 };
 
 /** What a success answer is, in the words the Errors and Getting started chapters use (no "envelope A/B" jargon). */
@@ -168,7 +251,8 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       name: m[1],
       in: 'path',
       required: true,
-      schema: { type: 'string' },
+      schema: { type: 'string', minLength: 1, maxLength: MAX_REQUEST_HEAD_BYTES },
+      description: 'Any text the request head can carry; an id the tenant does not have is 404.',
     }));
     if (spec.tenantScoped) {
       parameters.push({
@@ -223,7 +307,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       responses: {
         [String(spec.status)]: {
           description: SUCCESS_DESCRIPTIONS[spec.envelope],
-          headers: RATE_HEADERS,
+          headers: partnerHeaders(spec.status),
           content: {
             'application/json': { schema: components.add(spec.response, 'output'), ...(spec.responseExample === undefined ? {} : { example: successExample(spec) }) },
           },
@@ -242,26 +326,53 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: `public${route.path.replace(/[^a-z]+/gi, '_')}`,
       summary: route.summary,
+      description: route.description,
       tags: ['Service'],
-      security: [],
+      // No key needed: an empty requirement says so explicitly.
+      security: [{}],
       responses: {
         '200': {
           description: route.summary,
+          headers: headerRefs(['X-Request-Id']),
           content: {
             [route.contentType]: {
-              schema: route.schema ? components.add(route.schema, 'output') : { type: route.contentType === 'application/json' ? 'object' : 'string' },
+              schema: route.schema ? components.add(route.schema, 'output') : route.contentType === 'application/json' ? { type: 'object' } : SERVED_TEXT,
               ...(route.example === undefined ? {} : { example: route.example }),
             },
           },
         },
         ...(route.path === '/readyz'
-          ? { '503': { description: 'The database is unreachable.', content: { 'application/json': { schema: { type: 'object' }, example: { status: 'unavailable', database: 'unreachable' } } } } }
+          ? {
+              '503': {
+                description: 'The database is unreachable.',
+                headers: headerRefs(['X-Request-Id']),
+                content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' }, example: { status: 'unavailable', database: 'unreachable' } } },
+              },
+            }
           : {}),
+        // Anything unexpected answers the error envelope, as on every route.
+        '500': {
+          description: 'Error envelope; error.code is `INTERNAL_ERROR`.',
+          headers: headerRefs(['X-Request-Id']),
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+              examples: {
+                INTERNAL_ERROR: {
+                  summary: 'INTERNAL_ERROR',
+                  description: ERROR_CONDITIONS.INTERNAL_ERROR,
+                  value: errorBody(errorExample('INTERNAL_ERROR', { name: `public${route.path}`, path: route.path, tag: 'Service', tenantScoped: false }), EXAMPLE_REQUEST_ID),
+                },
+              },
+            },
+          },
+        },
       },
     };
   }
 
-  return withoutSafeIntegerBounds({
+  const tags = [...new Set([...specs.map((s) => s.tag), ...(publicRoutes.length > 0 ? ['Service'] : [])])];
+  return withFormatFacts({
     openapi: '3.1.0',
     info: {
       title: 'Partner Inventory and Tenant Service',
@@ -270,11 +381,14 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         info.description ??
         'The v1 partner API: stock adjustments, transfers, inbound shipments, tenants and areas. ' +
           `Every error uses one envelope; error.code is one of ${ERROR_KINDS.join(', ')}.`,
+      contact: { name: 'Partner integrations: the team that issued your API key' },
+      license: { name: 'Proprietary: for partners under their partner agreement', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [{ url: '/' }],
+    // The partner API, published to partners (not an internal server).
+    servers: [{ url: '/', description: 'The gateway serving this document (production, staging or local alike)', 'x-internal': false }],
     // Every partner operation needs the key; the reference's request panel offers it up front.
     security: [{ apiKey: [] }],
-    tags: [...new Set(specs.map((s) => s.tag))].map((name) => ({ name })),
+    tags: tags.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations of ${name}.` })),
     components: {
       securitySchemes: {
         apiKey: {
@@ -285,6 +399,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         },
       },
       schemas: Object.fromEntries(components.schemas),
+      headers: HEADERS,
     },
     paths,
   }) as Json;

@@ -134,6 +134,7 @@ export function adjustmentRoutes(): Route[] {
       alsoMethods: ['POST'],
       path: '/api/partner/v1/adjustments/:id/reject',
       summary: 'Reject a pending adjustment',
+      description: 'Rejects a pending adjustment with a `reason` (1 to 500 characters); no stock moves. Answers PATCH and POST alike; any other status is `INVALID_STATE`.',
       tag: 'Adjustments',
       tenantScoped: true,
       body: rejectAdjustmentBody,

@@ -10,6 +10,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     method: 'GET',
     path: '/healthz',
     summary: 'Liveness: the process is up',
+    description: 'Answers while the process runs, whatever the database does; for liveness probes.',
     contentType: 'application/json',
     schema: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }),
     example: { status: 'ok' },
@@ -18,6 +19,7 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     method: 'GET',
     path: '/readyz',
     summary: 'Readiness: the database answers within the readiness deadline (503 otherwise, and while starting or stopping)',
+    description: 'For load balancers and readiness probes: 200 while this process can serve, 503 while the database is unreachable or slow, and while the process starts or stops.',
     contentType: 'application/json',
     schema: z.object({ status: z.enum(['ok', 'unavailable']), database: z.enum(['ok', 'unreachable']) }).meta({ id: 'Readiness' }),
     example: { status: 'ok', database: 'ok' },
@@ -26,12 +28,13 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     method: 'GET',
     path: '/openapi.json',
     summary: 'This OpenAPI 3.1 document',
+    description: 'Generated from the route specs and the schemas that validate requests.',
     contentType: 'application/json',
     schema: null,
     example: { openapi: '3.1.0', info: { title: 'Partner Inventory and Tenant Service', version: '0.1.0' }, paths: {} },
   },
-  { method: 'GET', path: '/docs', summary: 'The API reference as a web page', contentType: 'text/html', schema: null },
-  { method: 'GET', path: SCALAR_BUNDLE_PATH, summary: 'The renderer of the reference page (Scalar, served from this server)', contentType: 'text/javascript', schema: null },
+  { method: 'GET', path: '/docs', summary: 'The API reference as a web page', description: 'The guides and this document, rendered for people, with a request panel.', contentType: 'text/html', schema: null },
+  { method: 'GET', path: SCALAR_BUNDLE_PATH, summary: 'The renderer of the reference page (Scalar, served from this server)', description: 'The script /docs loads, served from this server so the page needs no other host.', contentType: 'text/javascript', schema: null },
 ];
 
 /** `isReady`: whether this process can serve (migrated, not shutting down, database answering in time). */

@@ -123,6 +123,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       method: 'GET',
       path: '/api/partner/v1/webhooks',
       summary: 'List webhook endpoints (extension)',
+      description: "The partner's registered webhook endpoints with the event types each receives; signing secrets are shown only when an endpoint is registered.",
       tag: 'Webhooks',
       tenantScoped: false,
       envelope: 'A',
