@@ -29,8 +29,16 @@ export interface GatewayConfig {
   /**
    * `storeTimeoutMs`: a rate-limit store slower than this lets the request through uncounted (logged).
    * `keyPrefix`: prepended to every Redis counter key, so deployments (or benchmark runs) sharing one Redis do not share counts.
+   * `anonymous`: requests per window per client address that fail authentication or reach a public endpoint (docs/rate-limits.md#without-a-valid-key).
    */
-  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operation: number; storeTimeoutMs: number; keyPrefix: string };
+  rateLimit: {
+    windowMs: number;
+    tiers: { small: number; medium: number; large: number };
+    operation: number;
+    anonymous: number;
+    storeTimeoutMs: number;
+    keyPrefix: string;
+  };
   /** How long shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
   /** The HTTP server's limits on slow or oversized requests. */
@@ -90,6 +98,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
         large: read.integer('RATE_LIMIT_LARGE', { default: 5000, min: 1, max: 1_000_000 }),
       },
       operation: read.integer('RATE_LIMIT_OPERATION', { default: 200, min: 1, max: 1_000_000 }),
+      anonymous: read.integer('RATE_LIMIT_ANONYMOUS', { default: 300, min: 1, max: 1_000_000 }),
       storeTimeoutMs: read.integer('RATE_LIMIT_STORE_TIMEOUT_MS', { default: 250, min: 10, max: 60_000 }),
       keyPrefix: read.optional('RATE_LIMIT_KEY_PREFIX', { pattern: /^[\w:.-]{1,64}$/, hint: 'must be 1 to 64 letters, digits or : . _ -' }) ?? 'rl:',
     },
