@@ -31,6 +31,12 @@ describe('gateway configuration', () => {
     expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_ANONYMOUS: 'lots' })).toThrow(/RATE_LIMIT_ANONYMOUS/);
   });
 
+  it('bounds how far the V8 old generation grows between full collections, 0 for V8\'s own', () => {
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY }).heapGrowingPercent).toBe(20);
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HEAP_GROWING_PERCENT: '-1' })).toThrow(/GATEWAY_HEAP_GROWING_PERCENT/);
+  });
+
   it('takes the Redis key prefix of the rate-limit counters from the environment, and refuses one with spaces or globs', () => {
     expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_KEY_PREFIX: 'staging:rl:' }).rateLimit.keyPrefix).toBe('staging:rl:');
     expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_KEY_PREFIX: 'a b' })).toThrow(/RATE_LIMIT_KEY_PREFIX: must be 1 to 64 letters/);

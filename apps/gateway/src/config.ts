@@ -60,6 +60,12 @@ export interface GatewayConfig {
   webhookAllowPrivateUrls: boolean;
   /** GATEWAY_METRICS_PORT / GATEWAY_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
   metrics: OperatorEndpoint | null;
+  /**
+   * GATEWAY_HEAP_GROWING_PERCENT: how far V8 lets the old generation grow past its live size before
+   * the next full collection (main.ts sets it at start-up; 0 leaves V8's own heuristics). Bounds the
+   * resident memory of keyed creates on SQLite (docs/benchmarks.md#idempotency-memory-on-sqlite).
+   */
+  heapGrowingPercent: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -120,6 +126,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     },
     webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
     metrics: readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: port }),
+    heapGrowingPercent: read.integer('GATEWAY_HEAP_GROWING_PERCENT', { default: 20, min: 0, max: 400 }),
   };
   read.done('gateway');
   return config;
