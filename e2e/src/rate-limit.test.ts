@@ -1,6 +1,7 @@
 // Rate limits across processes (docs/rate-limits.md#several-processes): two gateway processes sharing one Redis accept at
 // most the tier limit per window between them; without Redis each process counts in its own
-// memory and enforces the limit on its own.
+// memory and enforces the limit on its own. And the budget per address of requests without a valid
+// key (docs/rate-limits.md#without-a-valid-key).
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildService } from './harness/child-service.js';
@@ -136,6 +137,45 @@ describe('rate limits across gateway processes', () => {
       // Both processes took part: each refused requests, and their acceptances add up to the one limit.
       expect(outcomes.filter((o) => o.process === 1 && o.res.status === 429).length).toBeGreaterThan(0);
       expect(outcomes.filter((o) => o.process === 0 && o.res.status === 429).length).toBeGreaterThan(0);
+    });
+  });
+
+  describe('requests without a valid key, from one address', () => {
+    const ANONYMOUS = 25;
+    const HOUR = 3_600_000;
+    let gateway: GatewayClient;
+    beforeAll(async () => {
+      extra.push(await stack.startGateway({ name: 'gateway-anonymous', env: { RATE_LIMIT_ANONYMOUS: String(ANONYMOUS), RATE_LIMIT_WINDOW_MS: String(HOUR) } }));
+      gateway = gatewayClient(extra.at(-1)!.url);
+    });
+
+    it(`a flood of unknown keys is refused 429 once over ${ANONYMOUS} per window, while a valid key from the same address is served`, async () => {
+      const partner = await onboardPartner(stack.internal, onboarding, { label: 'Neighbour', tenants: 0 });
+      await roomInWindow(HOUR, 60_000);
+      expect((await gateway.get(TENANTS, { key: partner.key })).status).toBe(200);
+      // The readiness polls at start-up spent part of the budget already: read what is left.
+      const first = await gateway.get(TENANTS, { key: `pk_test_${randomInt(1e9)}` });
+      expect(first.status).toBe(401);
+      expect(first.headers['x-ratelimit-limit']).toBe(String(ANONYMOUS));
+      const left = Number(first.headers['x-ratelimit-remaining']);
+      expect(left).toBeLessThan(ANONYMOUS);
+      const flood: GatewayResponse[] = [];
+      for (let i = 0; i < left + 30; i += 1) flood.push(await gateway.get(TENANTS, { key: `pk_test_${randomInt(1e9)}_${i}` }));
+      expect(flood.slice(0, left).map((r) => r.status)).toEqual(Array<number>(left).fill(401));
+      for (const res of flood.slice(left)) {
+        expectError(res, 'RATE_LIMITED');
+        expect(res.headers['x-ratelimit-limit']).toBe(String(ANONYMOUS));
+        expect(res.headers['x-ratelimit-remaining']).toBe('0');
+        expect(res.headers['ratelimit-policy']).toBe(`${ANONYMOUS};w=3600`);
+        expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      }
+      for (const res of [first, ...flood]) await expectContract(res, 'GET', TENANTS);
+      // The public endpoints share the address's budget.
+      expect((await fetch(`${gateway.url}/openapi.json`)).status).toBe(429);
+      // The partner keeps its own budget: served, with its tier's headers.
+      const served = await gateway.get(TENANTS, { key: partner.key });
+      expect(served.status).toBe(200);
+      expect(served.headers['x-ratelimit-limit']).toBe('1000');
     });
   });
 

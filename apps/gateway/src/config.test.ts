@@ -6,7 +6,7 @@ const KEY = 'k'.repeat(64);
 describe('gateway configuration', () => {
   it('has working defaults for everything but the credentials key', () => {
     const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY });
-    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200, storeTimeoutMs: 250, keyPrefix: 'rl:' } });
+    expect(config).toMatchObject({ host: '0.0.0.0', port: 4000, redisUrl: null, rateLimit: { windowMs: 60_000, tiers: { small: 1000, medium: 2000, large: 5000 }, operation: 200, anonymous: 300, storeTimeoutMs: 250, keyPrefix: 'rl:' } });
     expect(config.database.dialect).toBe('sqlite');
   });
 
@@ -23,6 +23,18 @@ describe('gateway configuration', () => {
   it('takes the rate-limit store timeout from the environment, within bounds', () => {
     expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_STORE_TIMEOUT_MS: '40' }).rateLimit.storeTimeoutMs).toBe(40);
     expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_STORE_TIMEOUT_MS: '0' })).toThrow(/RATE_LIMIT_STORE_TIMEOUT_MS/);
+  });
+
+  it('takes the anonymous budget per address from the environment, within bounds', () => {
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_ANONYMOUS: '50' }).rateLimit.anonymous).toBe(50);
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_ANONYMOUS: '0' })).toThrow(/RATE_LIMIT_ANONYMOUS: must be from 1 to 1000000, got 0/);
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, RATE_LIMIT_ANONYMOUS: 'lots' })).toThrow(/RATE_LIMIT_ANONYMOUS/);
+  });
+
+  it('bounds how far the V8 old generation grows between full collections, 0 for V8\'s own', () => {
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY }).heapGrowingPercent).toBe(20);
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HEAP_GROWING_PERCENT: '0' }).heapGrowingPercent).toBe(0);
+    expect(() => loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HEAP_GROWING_PERCENT: '-1' })).toThrow(/GATEWAY_HEAP_GROWING_PERCENT/);
   });
 
   it('takes the Redis key prefix of the rate-limit counters from the environment, and refuses one with spaces or globs', () => {

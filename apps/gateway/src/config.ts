@@ -29,8 +29,16 @@ export interface GatewayConfig {
   /**
    * `storeTimeoutMs`: a rate-limit store slower than this lets the request through uncounted (logged).
    * `keyPrefix`: prepended to every Redis counter key, so deployments (or benchmark runs) sharing one Redis do not share counts.
+   * `anonymous`: requests per window per client address that fail authentication or reach a public endpoint (docs/rate-limits.md#without-a-valid-key).
    */
-  rateLimit: { windowMs: number; tiers: { small: number; medium: number; large: number }; operation: number; storeTimeoutMs: number; keyPrefix: string };
+  rateLimit: {
+    windowMs: number;
+    tiers: { small: number; medium: number; large: number };
+    operation: number;
+    anonymous: number;
+    storeTimeoutMs: number;
+    keyPrefix: string;
+  };
   /** How long shutdown waits for in-flight requests. */
   shutdownTimeoutMs: number;
   /** The HTTP server's limits on slow or oversized requests. */
@@ -57,6 +65,12 @@ export interface GatewayConfig {
   docsSandboxTenantId: string | null;
   /** GATEWAY_METRICS_PORT / GATEWAY_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
   metrics: OperatorEndpoint | null;
+  /**
+   * GATEWAY_HEAP_GROWING_PERCENT: how far V8 lets the old generation grow past its live size before
+   * the next full collection (main.ts sets it at start-up; 0 leaves V8's own heuristics). Bounds the
+   * resident memory of keyed creates on SQLite (docs/benchmarks.md#idempotency-memory-on-sqlite).
+   */
+  heapGrowingPercent: number;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -95,6 +109,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
         large: read.integer('RATE_LIMIT_LARGE', { default: 5000, min: 1, max: 1_000_000 }),
       },
       operation: read.integer('RATE_LIMIT_OPERATION', { default: 200, min: 1, max: 1_000_000 }),
+      anonymous: read.integer('RATE_LIMIT_ANONYMOUS', { default: 300, min: 1, max: 1_000_000 }),
       storeTimeoutMs: read.integer('RATE_LIMIT_STORE_TIMEOUT_MS', { default: 250, min: 10, max: 60_000 }),
       keyPrefix: read.optional('RATE_LIMIT_KEY_PREFIX', { pattern: /^[\w:.-]{1,64}$/, hint: 'must be 1 to 64 letters, digits or : . _ -' }) ?? 'rl:',
     },
@@ -117,6 +132,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
     docsSandboxTenantId: read.optional('DOCS_SANDBOX_TENANT_ID', { pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, hint: 'must be a tenant id (a UUID)' })?.toLowerCase() ?? null,
     metrics: readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: port }),
+    heapGrowingPercent: read.integer('GATEWAY_HEAP_GROWING_PERCENT', { default: 20, min: 0, max: 400 }),
   };
   read.done('gateway');
   return config;

@@ -30,6 +30,7 @@ import {
   type RateLimitStore,
   DEFAULT_OPERATION_LIMITS,
   accessLog,
+  anonymousLimit,
   createMemoryRateLimitStore,
   createRedisRateLimitStore,
   errorMapper,
@@ -151,6 +152,17 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
 
   const operationLimit = config.rateLimit.operation;
   const operations = Object.fromEntries(Object.keys(DEFAULT_OPERATION_LIMITS).map((name) => [name, operationLimit]));
+  // Requests without a valid key and the public endpoints spend a budget per client address (the
+  // socket's: no X-Forwarded-For is honoured), in the same store (docs/rate-limits.md#without-a-valid-key).
+  const anonymous = anonymousLimit({
+    store: rateLimitStore,
+    logger,
+    limit: config.rateLimit.anonymous,
+    windowMs: config.rateLimit.windowMs,
+    storeTimeoutMs: config.rateLimit.storeTimeoutMs,
+    now: () => now().getTime(),
+    onRefused: counts.rateLimitRefused,
+  });
   // One route table for the partner and the public routes (their paths never overlap).
   const router = new Router<GatewayState>();
   mountRoutes(router, routes, {
@@ -165,6 +177,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     rateLimit: { windowMs: config.rateLimit.windowMs, tiers: config.rateLimit.tiers, operations, storeTimeoutMs: config.rateLimit.storeTimeoutMs },
     now,
     metrics: counts,
+    anonymousGuard: anonymous.guard,
   });
 
   let openApi: object | undefined;
@@ -179,6 +192,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     openApi: document,
     docsHtml: () => (docsHtml ??= renderDocsPage()),
     docsBundle: () => (docsBundle ??= readScalarBundle()),
+    limit: anonymous.publicRoutes,
   });
 
   const app = new Koa<GatewayState>({ proxy: false });

@@ -45,6 +45,10 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
       CREDENTIALS_KEY: options.credentialsKey,
       LOG_LEVEL: 'info',
       SHUTDOWN_TIMEOUT_MS: '2000',
+      // Every suite talks from 127.0.0.1, so the budget per address for 401s and public endpoints
+      // (docs/rate-limits.md#without-a-valid-key) would be shared by unrelated tests; the tests of
+      // that budget set their own.
+      RATE_LIMIT_ANONYMOUS: '1000000',
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl, RATE_LIMIT_KEY_PREFIX: rateLimitPrefix(options.databaseUrl) } : {}),
       ...options.env,
     },

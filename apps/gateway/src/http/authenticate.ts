@@ -4,6 +4,7 @@
 // the partner's installation for the `X-Tenant-Id` tenant, so a request costs one statement for
 // both, and the tenant guard decides without asking again.
 import { AppError, domainError } from '@pits/domain';
+import type { AuthenticationGuard } from './anonymous-limit.js';
 import type { AuthenticatedPartner, GatewayMiddleware, InstallationState } from './gateway-state.js';
 
 /** The key's partner now, and its installation for `tenantId` when one was named. */
@@ -59,22 +60,31 @@ function unauthorized(issue: string): AppError {
  * limiter, so a revoked key never spends its partner's quota. A failing lookup (database down) is
  * not a 401: it propagates and becomes a 503.
  *
+ * With a `guard` (the anonymous budget per address, docs/rate-limits.md#without-a-valid-key), each
+ * 401 is counted against the client's address, and an address already over its budget is answered
+ * 429 before its key is looked up, unless the key is one recently seen valid.
+ *
  * @example
  * router.get('/api/partner/v1/tenants', authenticate((secret, tenant) => resolve(db, secret, tenant)), handler);
  */
-export function authenticate(resolveApiKey: ResolveApiKey, options: { tenantScoped?: boolean } = {}): GatewayMiddleware {
+export function authenticate(resolveApiKey: ResolveApiKey, options: { tenantScoped?: boolean; guard?: AuthenticationGuard } = {}): GatewayMiddleware {
+  const { guard } = options;
   return async (ctx, next) => {
     const parsed = parseAuthorization(ctx.get('Authorization'));
+    guard?.beforeLookup(ctx, parsed.ok ? parsed.key : null);
     if (!parsed.ok) {
+      await guard?.failed(ctx, null);
       ctx.set('WWW-Authenticate', 'Bearer');
       throw unauthorized(parsed.issue);
     }
     const tenantId = options.tenantScoped ? tenantIdOf(ctx.get('X-Tenant-Id')) : null;
     const resolved = await resolveApiKey(parsed.key, tenantId);
     if (resolved === null) {
+      await guard?.failed(ctx, parsed.key);
       ctx.set('WWW-Authenticate', 'Bearer');
       throw unauthorized('the API key is unknown or has been revoked');
     }
+    guard?.succeeded(parsed.key);
     ctx.state.partner = resolved.partner;
     if (tenantId !== null && resolved.installation !== null) ctx.state.installation = { tenantId, state: resolved.installation };
     await next();

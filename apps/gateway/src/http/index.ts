@@ -4,7 +4,8 @@
 //               → router.routes() → methodNotAllowed(router)
 //   each partner route (or router.use for the shared head):
 //               nameRoute('inbound.list')      (or register the route under that name)
-//               → authenticate(resolveApiKey, { tenantScoped })   (key and installation, every request)
+//               → authenticate(resolveApiKey, { tenantScoped, guard })   (key and installation, every request;
+//                 the guard spends the address's anonymous budget on a 401)
 //               → rateLimit({ store, logger })
 //               → jsonBody()                     (POST/PUT/PATCH)
 //               → requireTenant()                     (tenant-scoped endpoints)
@@ -65,6 +66,14 @@ export {
   type RateLimitOptions,
   type TierLimits,
 } from './rate-limit.js';
+export {
+  DEFAULT_ANONYMOUS_LIMIT,
+  anonymousLimit,
+  clientAddressKey,
+  type AnonymousLimit,
+  type AnonymousLimitOptions,
+  type AuthenticationGuard,
+} from './anonymous-limit.js';
 export {
   canonicalJson,
   createMemoryIdempotencyStore,

@@ -33,13 +33,22 @@ export interface RateLimitOptions {
   onRefused?: (limit: string) => void;
 }
 
-interface BucketState {
+/** One bucket after counting a request in it. */
+export interface BucketState {
   limit: number;
   remaining: number;
   resetAt: number;
   exceeded: boolean;
   label: string;
-  /** `tier`, or the operation's name. */
+  /** `tier`, the operation's name, or `anonymous` (metrics). */
+  limitName: string;
+}
+
+/** A bucket to count a request in: its store key, limit and how a refusal names it. */
+export interface WantedBucket {
+  key: string;
+  limit: number;
+  label: string;
   limitName: string;
 }
 
@@ -63,6 +72,98 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** What counting needs; shared by the partner limits and the anonymous budget (anonymous-limit.ts). */
+export interface BucketCounterOptions {
+  store: RateLimitStore;
+  logger: GatewayLogger;
+  windowMs: number;
+  now: () => number;
+  storeTimeoutMs: number;
+  onRefused?: ((limit: string) => void) | undefined;
+}
+
+/** Counting in buckets, reporting the tightest in the headers, and refusing over the limit: the same for every limit. */
+export interface BucketCounter {
+  readonly windowMs: number;
+  now(): number;
+  /** Counts one request in each bucket; null when the store failed or was too slow (logged, throttled): the caller lets the request through. */
+  count(ctx: GatewayContextLike, wanted: readonly WantedBucket[], at: number): Promise<BucketState[] | null>;
+  /** Sets the rate-limit headers of the tightest bucket and returns it. */
+  report(ctx: GatewayContextLike, buckets: readonly BucketState[], at: number): BucketState;
+  /** Sets `Retry-After` and returns the 429 RATE_LIMITED for `report` (also counted in metrics). */
+  refusal(ctx: GatewayContextLike, report: BucketState, at: number): AppError;
+}
+
+type GatewayContextLike = Parameters<GatewayMiddleware>[0];
+
+export function bucketCounter(options: BucketCounterOptions): BucketCounter {
+  const { store, logger, windowMs, now, storeTimeoutMs } = options;
+  const windowSeconds = Math.ceil(windowMs / 1000);
+  let lastFailureLog = -Infinity;
+  let suppressedFailures = 0;
+  const secondsToReset = (report: BucketState, at: number) => Math.max(0, Math.ceil((report.resetAt - at) / 1000));
+
+  return {
+    windowMs,
+    now,
+    async count(ctx, wanted, at) {
+      try {
+        const { hitNow } = store;
+        const hits = hitNow
+          ? wanted.map((b) => hitNow(b.key, windowMs, at))
+          : await withTimeout(Promise.all(wanted.map((b) => store.hit(b.key, windowMs, at))), storeTimeoutMs);
+        return wanted.map((b, i) => {
+          const hit = hits[i] ?? { count: 0, resetAt: at + windowMs };
+          return {
+            limit: b.limit,
+            remaining: Math.max(0, b.limit - hit.count),
+            resetAt: hit.resetAt,
+            exceeded: hit.count > b.limit,
+            label: b.label,
+            limitName: b.limitName,
+          };
+        });
+      } catch (err) {
+        if (at - lastFailureLog >= 10_000) {
+          logger.warn(
+            { err, request_id: ctx.state.requestId, suppressed: suppressedFailures },
+            'rate-limit store failed; request allowed without limiting',
+          );
+          lastFailureLog = at;
+          suppressedFailures = 0;
+        } else {
+          suppressedFailures += 1;
+        }
+        return null;
+      }
+    },
+    report(ctx, buckets, at) {
+      const report = buckets.length === 1 ? buckets[0]! : tightest(buckets);
+      // Set before the handler runs: the error mapper keeps headers already set, so a refusal
+      // further down (400, 401, 422, 429) reports the limits too.
+      ctx.set({
+        'X-RateLimit-Limit': String(report.limit),
+        'X-RateLimit-Remaining': String(report.remaining),
+        'X-RateLimit-Reset': String(Math.ceil(report.resetAt / 1000)),
+        'RateLimit-Policy':
+          buckets.length === 1 ? `${report.limit};w=${windowSeconds}` : [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
+        RateLimit: `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset(report, at)}`,
+      });
+      return report;
+    },
+    refusal(ctx, report, at) {
+      options.onRefused?.(report.limitName);
+      const retryAfter = Math.max(1, secondsToReset(report, at));
+      ctx.set('Retry-After', String(retryAfter));
+      return new AppError(
+        domainError('RATE_LIMITED', 'rate limit exceeded', {
+          issue: `at most ${report.limit} requests per ${windowSeconds} s for ${report.label}; retry after ${retryAfter} s`,
+        }),
+      );
+    },
+  };
+}
+
 /**
  * Counts the request in the partner's tier bucket and, for the operations in `operations`, in
  * that operation's bucket; sets `X-RateLimit-Limit/Remaining/Reset` (Unix seconds) of the
@@ -79,84 +180,36 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * router.get('inbound.list', '/api/partner/v1/inbound', authenticate(lookup), limit, requireTenant(check), handler);
  */
 export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
-  const { store, logger } = options;
   const tiers = options.tiers ?? DEFAULT_TIER_LIMITS;
   const operations = options.operations ?? DEFAULT_OPERATION_LIMITS;
-  const windowMs = options.windowMs ?? 60_000;
-  const now = options.now ?? Date.now;
-  const storeTimeoutMs = options.storeTimeoutMs ?? 250;
-  const windowSeconds = Math.ceil(windowMs / 1000);
-  let lastFailureLog = -Infinity;
-  let suppressedFailures = 0;
+  const counter = bucketCounter({
+    store: options.store,
+    logger: options.logger,
+    windowMs: options.windowMs ?? 60_000,
+    now: options.now ?? Date.now,
+    storeTimeoutMs: options.storeTimeoutMs ?? 250,
+    onRefused: options.onRefused,
+  });
 
   return async (ctx, next) => {
     const partner = ctx.state.partner;
     if (partner === undefined) throw new Error('rateLimit needs authenticate() before it');
     const operation = operationName(ctx);
 
-    const wanted: Array<{ key: string; limit: number; label: string; limitName: string }> = [
-      { key: `partner:${partner.partnerId}`, limit: tiers[partner.tier], label: `the ${partner.tier} tier`, limitName: 'tier' },
-    ];
+    const wanted: WantedBucket[] = [{ key: `partner:${partner.partnerId}`, limit: tiers[partner.tier], label: `the ${partner.tier} tier`, limitName: 'tier' }];
     const operationLimit = operation === undefined ? undefined : operations[operation];
     if (operation !== undefined && operationLimit !== undefined) {
       wanted.push({ key: `partner:${partner.partnerId}:op:${operation}`, limit: operationLimit, label: operation, limitName: operation });
     }
 
-    const at = now();
-    let buckets: BucketState[];
-    try {
-      const { hitNow } = store;
-      const hits = hitNow
-        ? wanted.map((b) => hitNow(b.key, windowMs, at))
-        : await withTimeout(Promise.all(wanted.map((b) => store.hit(b.key, windowMs, at))), storeTimeoutMs);
-      buckets = wanted.map((b, i) => {
-        const hit = hits[i] ?? { count: 0, resetAt: at + windowMs };
-        return {
-          limit: b.limit,
-          remaining: Math.max(0, b.limit - hit.count),
-          resetAt: hit.resetAt,
-          exceeded: hit.count > b.limit,
-          label: b.label,
-          limitName: b.limitName,
-        };
-      });
-    } catch (err) {
-      if (at - lastFailureLog >= 10_000) {
-        logger.warn(
-          { err, request_id: ctx.state.requestId, suppressed: suppressedFailures },
-          'rate-limit store failed; request allowed without limiting',
-        );
-        lastFailureLog = at;
-        suppressedFailures = 0;
-      } else {
-        suppressedFailures += 1;
-      }
+    const at = counter.now();
+    const buckets = await counter.count(ctx, wanted, at);
+    if (buckets === null) {
       await next();
       return;
     }
-
-    const report = buckets.length === 1 ? buckets[0]! : tightest(buckets);
-    const secondsToReset = Math.max(0, Math.ceil((report.resetAt - at) / 1000));
-    // Set before the handler runs: the error mapper keeps headers already set, so a refusal
-    // further down (400, 422, 429 below) reports the limits too.
-    ctx.set({
-      'X-RateLimit-Limit': String(report.limit),
-      'X-RateLimit-Remaining': String(report.remaining),
-      'X-RateLimit-Reset': String(Math.ceil(report.resetAt / 1000)),
-      'RateLimit-Policy':
-        buckets.length === 1 ? `${report.limit};w=${windowSeconds}` : [report, ...buckets.filter((b) => b !== report)].map((b) => `${b.limit};w=${windowSeconds}`).join(', '),
-      RateLimit: `limit=${report.limit}, remaining=${report.remaining}, reset=${secondsToReset}`,
-    });
-
-    if (report.exceeded) {
-      options.onRefused?.(report.limitName);
-      ctx.set('Retry-After', String(Math.max(1, secondsToReset)));
-      throw new AppError(
-        domainError('RATE_LIMITED', 'rate limit exceeded', {
-          issue: `at most ${report.limit} requests per ${windowSeconds} s for ${report.label}; retry after ${Math.max(1, secondsToReset)} s`,
-        }),
-      );
-    }
+    const report = counter.report(ctx, buckets, at);
+    if (report.exceeded) throw counter.refusal(ctx, report, at);
     await next();
   };
 }

@@ -4,9 +4,11 @@ import { createApiKey } from '@pits/persistence';
 import { connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendEnvelopeA } from './envelope.js';
+import { anonymousLimit } from './anonymous-limit.js';
+import { authenticate, type ResolveApiKey } from './authenticate.js';
 import { rateLimit } from './rate-limit.js';
 import { createRedisRateLimitStore } from './redis-rate-limit-store.js';
-import { asPartner, recordingLogger, serveRoutes } from '../testing/test-server.js';
+import { PARTNER, asPartner, recordingLogger, serveRoutes } from '../testing/test-server.js';
 import { loadGatewayConfig } from '../config.js';
 import { createGateway } from '../create-gateway.js';
 
@@ -93,6 +95,45 @@ describe.skipIf(redis === undefined)('Redis rate-limit store', () => {
     } finally {
       await processA.close();
       await processB.close();
+      second.disconnect();
+    }
+  });
+
+  it('holds the anonymous budget per address across two gateway processes, and still serves a valid key', async () => {
+    const second = client.duplicate();
+    await second.connect();
+    const { logger } = recordingLogger();
+    const now = () => Date.UTC(2026, 0, 31, 9, 5, 30);
+    const LIMIT = 6;
+    let lookups = 0;
+    const lookup: ResolveApiKey = (secret) => {
+      lookups += 1;
+      return Promise.resolve(secret === 'pk_test_valid' ? { partner: PARTNER, installation: null } : null);
+    };
+    const processes = await Promise.all(
+      [client, second].map((redis) => {
+        const anonymous = anonymousLimit({ store: createRedisRateLimitStore({ redis, prefix: `${prefix}anon:` }), logger, limit: LIMIT, now });
+        return serveRoutes((router) => {
+          router.get('/x', authenticate(lookup, { guard: anonymous.guard }), (ctx) => sendEnvelopeA(ctx, {}));
+        });
+      }),
+    );
+    try {
+      const get = (i: number, key: string) => fetch(`${processes[i % 2]!.url}/x`, { headers: { authorization: `Bearer ${key}` } });
+      // The valid key is seen by both processes first.
+      expect((await get(0, 'pk_test_valid')).status).toBe(200);
+      expect((await get(1, 'pk_test_valid')).status).toBe(200);
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i += 1) statuses.push((await get(i, `pk_test_wrong_${i}`)).status);
+      // Counted in one budget for both processes: LIMIT answers 401, the rest 429.
+      expect(statuses.filter((s) => s === 401)).toHaveLength(LIMIT);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20 - LIMIT);
+      // Each process looks a key up at most once after the shared budget is spent, then refuses before the lookup.
+      expect(lookups).toBeLessThanOrEqual(2 + LIMIT + 2);
+      expect((await get(0, 'pk_test_valid')).status).toBe(200);
+      expect((await get(1, 'pk_test_valid')).status).toBe(200);
+    } finally {
+      await Promise.all(processes.map((p) => p.close()));
       second.disconnect();
     }
   });

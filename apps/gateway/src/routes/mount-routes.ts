@@ -7,6 +7,7 @@ import {
   type GatewayLogger,
   type GatewayMiddleware,
   type GatewayState,
+  type AuthenticationGuard,
   type IdempotencyStore,
   type ResolveApiKey,
   type RateLimitStore,
@@ -37,6 +38,8 @@ export interface RouteServices {
   now: () => Date;
   /** Counts refusals and replays (metrics); nothing when absent. */
   metrics?: GatewayMetrics;
+  /** The anonymous budget per address, spent by each 401 (docs/rate-limits.md#without-a-valid-key); none when absent. */
+  anonymousGuard?: AuthenticationGuard;
 }
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -96,8 +99,9 @@ function handle(spec: Route, database: Database, now: () => Date): GatewayMiddle
 
 /** Registers every spec on `router`. */
 export function mountRoutes(router: Router<GatewayState>, specs: readonly Route[], services: RouteServices): void {
-  const auth = authenticate(services.resolveApiKey);
-  const authForTenant = authenticate(services.resolveApiKey, { tenantScoped: true });
+  const guard = services.anonymousGuard ? { guard: services.anonymousGuard } : {};
+  const auth = authenticate(services.resolveApiKey, guard);
+  const authForTenant = authenticate(services.resolveApiKey, { tenantScoped: true, ...guard });
   const limit = rateLimit({
     store: services.rateLimitStore,
     logger: services.logger,

@@ -1,7 +1,7 @@
 // Routes without authentication: liveness, readiness, the OpenAPI document and the reference page.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { type GatewayState, RETRY_AFTER_SECONDS } from '../http/index.js';
+import { type GatewayMiddleware, type GatewayState, RETRY_AFTER_SECONDS } from '../http/index.js';
 import type { PublicRoute } from '../docs/openapi-document.js';
 import { SCALAR_BUNDLE_PATH } from '../docs/docs-page.js';
 
@@ -37,29 +37,33 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   { method: 'GET', path: SCALAR_BUNDLE_PATH, summary: 'The renderer of the reference page (Scalar, served from this server)', description: 'The script /docs loads, served from this server so the page needs no other host.', contentType: 'text/javascript', schema: null },
 ];
 
-/** `isReady`: whether this process can serve (migrated, not shutting down, database answering in time). */
+/**
+ * `isReady`: whether this process can serve (migrated, not shutting down, database answering in time).
+ * `limit`: runs before each of them, the anonymous budget per address (docs/rate-limits.md#without-a-valid-key).
+ */
 export function mountPublicRoutes(
   router: Router<GatewayState>,
-  deps: { isReady: () => Promise<boolean>; openApi: () => object; docsHtml: () => string; docsBundle: () => Buffer },
+  deps: { isReady: () => Promise<boolean>; openApi: () => object; docsHtml: () => string; docsBundle: () => Buffer; limit?: GatewayMiddleware },
 ): void {
-  router.get('public.healthz', '/healthz', (ctx) => {
+  const limit: GatewayMiddleware = deps.limit ?? ((_, next) => next());
+  router.get('public.healthz', '/healthz', limit, (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  router.get('public.readyz', '/readyz', async (ctx) => {
+  router.get('public.readyz', '/readyz', limit, async (ctx) => {
     const up = await deps.isReady();
     ctx.status = up ? 200 : 503;
     // Not ready is temporary (starting, stopping, the database away): say when to ask again, as every 503 does.
     if (!up) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
     ctx.body = { status: up ? 'ok' : 'unavailable', database: up ? 'ok' : 'unreachable' };
   });
-  router.get('public.openapi', '/openapi.json', (ctx) => {
+  router.get('public.openapi', '/openapi.json', limit, (ctx) => {
     ctx.body = deps.openApi();
   });
-  router.get('public.docs', '/docs', (ctx) => {
+  router.get('public.docs', '/docs', limit, (ctx) => {
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = deps.docsHtml();
   });
-  router.get('public.docs.bundle', SCALAR_BUNDLE_PATH, (ctx) => {
+  router.get('public.docs.bundle', SCALAR_BUNDLE_PATH, limit, (ctx) => {
     ctx.type = 'text/javascript; charset=utf-8';
     ctx.body = deps.docsBundle();
   });
