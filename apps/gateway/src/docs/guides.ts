@@ -156,7 +156,9 @@ function verify(secret, timestamp, signature, rawBody) {
 
 Answer \`2xx\` within ${WEBHOOK_ANSWER_SECONDS} seconds; anything else, or no answer, is retried: ${webhookRetrySchedule()}. \`GET /api/partner/v1/webhooks/deliveries\` lists deliveries with every attempt (its status code and the first 1 KiB of your answer, or a generic reason such as \`connection refused\` or \`timeout after 10000 ms\`); \`POST /api/partner/v1/webhooks/deliveries/{id}/redeliver\` sends one again.
 
-Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.status_changed\`, \`reservation.status_changed\` and \`stock.level_changed\` (see Holding stock for orders). A slow or unreachable endpoint never slows or fails the call that caused the event.`;
+Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.status_changed\`, \`reservation.status_changed\` and \`stock.level_changed\` (see Holding stock for orders). A slow or unreachable endpoint never slows or fails the call that caused the event.
+
+Each type's payload, with its \`data\` fields, is published in the \`webhooks\` section of \`/openapi.json\` (the reference lists them under Webhooks, with an example each); a client generator gives you a type per event.`;
 }
 
 /** The order holds chapter (docs/holds.md): the life of a hold, told in the order a shop meets it. */
