@@ -1,6 +1,7 @@
 // /docs in a real browser (Debian's chromium, driven by playwright-core): the reference renders
 // offline from what the gateway serves, its search finds an operation, and the operation shows
-// the response example of its route spec. A screenshot is left in reports/docs/ for a person.
+// the response example of its route spec, and a webhook of the document's `webhooks` section renders
+// with its signature headers. Screenshots are left in reports/docs/ for a person.
 // On a gateway serving a seeded sandbox (DOCS_SANDBOX_TENANT_ID, as npm start runs it), Test Request
 // of a tenant route, with only the key typed in, answers 200, and Getting started shows the port
 // the gateway listens on.
@@ -23,9 +24,12 @@ if (!available && inCi) {
 if (!available) console.warn(`[skip] docs browser test skipped: no chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`);
 
 const SCREENSHOT = join(REPO_ROOT, 'reports', 'docs', 'docs-reference.png');
+const WEBHOOK_SCREENSHOT = join(REPO_ROOT, 'reports', 'docs', 'docs-webhook.png');
 /** The operation searched for, by its summary, and the route whose example it must show. */
 const SUMMARY = 'Approve a pending transfer';
 const OPERATION_ID = 'transfers.approve';
+/** A webhook of the document's `webhooks` section, by its summary. */
+const WEBHOOK_SUMMARY = 'The stock of a product at a location changed';
 
 type Document = { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { example?: { data?: { transfer?: { approved_at?: string } } } }> }> }>> };
 
@@ -78,6 +82,14 @@ describe.skipIf(!available)('/docs in a browser', () => {
     mkdirSync(join(REPO_ROOT, 'reports', 'docs'), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
     console.log(`docs browser test: screenshot of the reference at ${SCREENSHOT}`);
+
+    // The webhooks section renders too: search finds an event by its summary, and it shows its signature header.
+    await page.getByRole('search').click();
+    await page.getByRole('combobox', { name: 'Enter search query' }).fill(WEBHOOK_SUMMARY);
+    await page.getByRole('option').filter({ hasText: WEBHOOK_SUMMARY }).first().click();
+    await expect.poll(() => page.url()).toContain('#tag/webhooks/');
+    await page.getByText('X-Webhook-Signature', { exact: true }).first().waitFor({ state: 'visible' });
+    await page.screenshot({ path: WEBHOOK_SCREENSHOT });
     await context.close();
 
     // The filter saw the page's own requests (page, renderer, document), so an empty list means none went elsewhere.

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { showOutputOnFailure } from './harness/failure-output.js';
 import { type GatewayClient, gatewayClient } from './harness/gateway-client.js';
 import type { JsonBody } from './harness/gateway-response.js';
-import { liveContract } from './harness/openapi-contract.js';
+import { type LiveContract, liveContract } from './harness/openapi-contract.js';
 import { type OnboardedPartner, onboardPartner } from './harness/partner-onboarding.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
 import { stopAfterLedgerCheck } from './harness/ledger-check.js';
@@ -68,6 +68,16 @@ const SPEC_QUERY_PARAMETERS: Record<string, string[]> = {
   '/api/partner/v1/areas/detail': ['subdistrict_code'],
 };
 
+/** Every event a webhook delivery can carry (docs/webhooks.md#payload-types) and its payload component. */
+const WEBHOOK_PAYLOADS: Record<string, string> = {
+  'adjustment.status_changed': 'AdjustmentStatusChangedEvent',
+  'transfer.status_changed': 'TransferStatusChangedEvent',
+  'inbound.status_changed': 'InboundStatusChangedEvent',
+  'reservation.status_changed': 'ReservationStatusChangedEvent',
+  'stock.level_changed': 'StockLevelChangedEvent',
+  'webhook.test': 'WebhookTestEvent',
+};
+
 const concrete = (template: string) => template.replace(/\{[^}]+\}/g, 'e2e-probe');
 
 describe('the OpenAPI document', () => {
@@ -75,12 +85,14 @@ describe('the OpenAPI document', () => {
   let gw: GatewayClient;
   let partner: OnboardedPartner;
   let document: JsonBody;
+  let contract: LiveContract;
 
   beforeAll(async () => {
     stack = await startStack('sqlite');
     gw = gatewayClient(stack.gateway.url);
     partner = await onboardPartner(stack.internal, gw, { label: 'Docs', tenants: 1 });
-    document = (await liveContract(stack.gateway.url)).document;
+    contract = await liveContract(stack.gateway.url);
+    document = contract.document;
   });
   afterAll(() => stopAfterLedgerCheck(stack));
   showOutputOnFailure(() => stack?.services() ?? []);
@@ -174,5 +186,18 @@ describe('the OpenAPI document', () => {
     expect(Number(bundle.headers['content-length'] ?? bundle.text.length)).toBeGreaterThan(100_000);
     // Every path this suite exercises is in the document the page renders.
     for (const path of Object.keys(EXERCISED).filter((p) => p.startsWith('/api/'))) expect(Object.keys(document.paths)).toContain(path);
+  });
+
+  it('publishes every webhook event under `webhooks`: a signed POST whose body is the payload component, with a valid example', () => {
+    expect(Object.keys(document.webhooks ?? {}).sort()).toEqual(Object.keys(WEBHOOK_PAYLOADS).sort());
+    for (const [type, component] of Object.entries(WEBHOOK_PAYLOADS)) {
+      const operation = document.webhooks[type].post;
+      const body = operation.requestBody.content['application/json'];
+      expect(body.schema, type).toEqual({ $ref: `#/components/schemas/${component}` });
+      expect(contract.validateComponent(component, body.example), `${type} example`).toMatchObject({ valid: true });
+      expect(contract.validateComponent(component, { ...body.example, type: 'other.type' }).valid, `${type} fixes its type`).toBe(false);
+      expect(operation.parameters.map((p: JsonBody) => p.name)).toEqual(['X-Webhook-Id', 'X-Webhook-Timestamp', 'X-Webhook-Signature']);
+      expect(Object.keys(operation.responses)).toContain('2XX');
+    }
   });
 });

@@ -12,6 +12,7 @@ import type { JsonBody } from './harness/gateway-response.js';
 import { createShipment } from './harness/inbound-fixtures.js';
 import { type CatalogueProduct, STOCK, type TenantSession, allMovements, createProducts, recordOpening, stockAt } from './harness/inventory-fixtures.js';
 import { stopAfterLedgerCheck } from './harness/ledger-check.js';
+import { expectWebhookContract, liveContract } from './harness/openapi-contract.js';
 import { type OnboardedPartner, onboardPartner } from './harness/partner-onboarding.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
 import { type WebhookReceiver, startWebhookReceiver } from './harness/webhook-receiver.js';
@@ -231,6 +232,8 @@ describe.each(dialects)('[%s] partner features of issue 13', (dialect) => {
     expect(arrival.id).toBe(delivery.event_id);
     expect(JSON.parse(arrival.body)).toMatchObject({ event_id: delivery.event_id, type: 'webhook.test', tenant_id: null, resource: { type: 'webhook', id } });
     expect(arrival.signature).toMatch(/^v1=[0-9a-f]{64}$/);
+    // As /openapi.json's `webhooks` section publishes it: the WebhookTestEvent payload and the signature headers.
+    expectWebhookContract(await liveContract(stack.gateway.url), { body: arrival.body, headers: { 'x-webhook-id': arrival.id, 'x-webhook-timestamp': arrival.timestamp, 'x-webhook-signature': arrival.signature } });
     expectError(await gw.post(fill(WEBHOOK_TEST, id), undefined, { key: outsider.key, template: WEBHOOK_TEST }), 'NOT_FOUND');
     expect(receiver.arrivals).toHaveLength(1);
   });

@@ -10,6 +10,7 @@ import { type GatewayClient, gatewayClient } from './harness/gateway-client.js';
 import type { JsonBody } from './harness/gateway-response.js';
 import { type CatalogueProduct, type TenantSession, createProducts, recordOpening } from './harness/inventory-fixtures.js';
 import { stopAfterLedgerCheck } from './harness/ledger-check.js';
+import { expectWebhookContract, liveContract } from './harness/openapi-contract.js';
 import { type OnboardedPartner, onboardPartner } from './harness/partner-onboarding.js';
 import { pollUntil } from './harness/poll-until.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
@@ -166,5 +167,16 @@ describe.each(dialects)('[%s] stock-level events', (dialect) => {
     const consumeEvents = levelEvents().filter((e) => e.data.cause.type === 'reservation' && e.data.cause.id === holdIds[0]);
     expect(new Set(consumeEvents.map((e) => e.eventId)).size, 'the hold and its consume: two rows each').toBe(4);
     console.log(`[${dialect}] stock.level_changed: ${levelEvents().length} accepted deliveries, ${refusedOnce.size} refused once and retried, ${dropped} stale dropped`);
+  });
+
+  it('every delivery, retries included, is what the webhooks section of /openapi.json publishes for its type', async () => {
+    const contract = await liveContract(stack.gateway.url);
+    expect(receiver.arrivals.length).toBeGreaterThan(0);
+    const types = new Set<unknown>();
+    for (const arrival of receiver.arrivals) {
+      const payload = expectWebhookContract(contract, { body: arrival.body, headers: { 'x-webhook-id': arrival.id, 'x-webhook-timestamp': arrival.timestamp, 'x-webhook-signature': arrival.signature } });
+      types.add(payload.type);
+    }
+    expect(types).toEqual(new Set(['stock.level_changed', 'reservation.status_changed']));
   });
 });

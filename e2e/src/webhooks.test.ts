@@ -12,6 +12,7 @@ import { type GatewayClient, gatewayClient } from './harness/gateway-client.js';
 import type { JsonBody } from './harness/gateway-response.js';
 import { type ShipmentView, createProduct, createShipment } from './harness/inbound-fixtures.js';
 import { stopAfterLedgerCheck } from './harness/ledger-check.js';
+import { type LiveContract, expectWebhookContract, liveContract } from './harness/openapi-contract.js';
 import { type OnboardedPartner, onboardPartner } from './harness/partner-onboarding.js';
 import { pollUntil } from './harness/poll-until.js';
 import { type ServiceStack, startStack } from './harness/service-stack.js';
@@ -42,6 +43,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
   let stack: ServiceStack;
   let gw: GatewayClient;
   let worker: WorkerProcess;
+  let contract: LiveContract;
   const workers: WorkerProcess[] = [];
   const receivers: WebhookReceiver[] = [];
 
@@ -60,6 +62,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     stack = await startStack(dialect, { gatewayEnv: ALLOW_PRIVATE });
     gw = gatewayClient(stack.gateway.url);
     worker = await startWorker('webhook-worker-1');
+    contract = await liveContract(stack.gateway.url);
   });
   afterAll(async () => {
     try {
@@ -125,6 +128,8 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
       data: { inbound_id: expected.shipment.id, code: expected.shipment.code, previous_status: expected.previous, status: expected.status },
     });
     expect(arrival.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // What /openapi.json publishes under `webhooks` for this type: the payload schema and the headers.
+    expectWebhookContract(contract, { body: arrival.body, headers: { 'x-webhook-id': arrival.id, 'x-webhook-timestamp': arrival.timestamp, 'x-webhook-signature': arrival.signature } });
     return payload;
   };
 

@@ -22,6 +22,8 @@ export interface LiveContract {
   api: OpenAPIBackend;
   /** Validates `value` against a named component schema (`#/components/schemas/<name>`). */
   validateComponent(name: string, value: unknown): { valid: boolean; errors: unknown };
+  /** Validates `value` against an inline schema of the document (a parameter's). */
+  validateSchema(schema: object, value: unknown): { valid: boolean; errors: unknown };
 }
 
 /** Per gateway URL, and per document text: every gateway of a run serves the same document, compiled once. */
@@ -82,7 +84,46 @@ async function compileContract(document: JsonBody): Promise<LiveContract> {
       const valid = validate(value);
       return { valid, errors: (validate as { errors?: unknown }).errors ?? null };
     },
+    validateSchema(schema, value) {
+      const validate = componentValidator.compile<unknown>(schema);
+      const valid = validate(value);
+      return { valid, errors: (validate as { errors?: unknown }).errors ?? null };
+    },
   };
+}
+
+/** A delivery as a partner's endpoint receives it: the raw body and the request headers by lower-case name. */
+export interface ReceivedWebhook {
+  body: string;
+  headers: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Checks a delivery against the `webhooks` entry of its type in the live /openapi.json: the body
+ * against the payload component the entry refers to, and every documented header present and
+ * valid (an integer header as the number it spells). Returns the parsed payload.
+ *
+ * @example
+ * expectWebhookContract(contract, { body: arrival.body, headers: { 'x-webhook-id': arrival.id } });
+ */
+export function expectWebhookContract(contract: LiveContract, received: ReceivedWebhook): JsonBody {
+  const payload = JSON.parse(received.body) as JsonBody;
+  const operation = (contract.document.webhooks as Record<string, { post?: JsonBody }> | undefined)?.[payload.type as string]?.post;
+  expect(operation, `/openapi.json documents the ${String(payload.type)} webhook`).toBeDefined();
+  const ref = operation!.requestBody.content['application/json'].schema.$ref as string;
+  const checked = contract.validateComponent(ref.replace('#/components/schemas/', ''), payload);
+  expect(checked.errors, `${String(payload.type)} payload against ${ref}`).toBeNull();
+  expect(checked.valid).toBe(true);
+  for (const parameter of operation!.parameters as Array<{ name: string; in: string; required: boolean; schema: { type: string } }>) {
+    const value = received.headers[parameter.name.toLowerCase()];
+    if (value === undefined) {
+      expect(parameter.required, `${parameter.name} is optional`).toBe(false);
+      continue;
+    }
+    const header = contract.validateSchema(parameter.schema, parameter.schema.type === 'integer' && /^\d+$/.test(value) ? Number(value) : value);
+    expect(header.errors, `${parameter.name}: ${value}`).toBeNull();
+  }
+  return payload;
 }
 
 async function loadContract(baseUrl: string): Promise<LiveContract> {

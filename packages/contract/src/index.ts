@@ -10,4 +10,5 @@ export * from './tenant-schemas.js';
 export * from './area-schemas.js';
 export * from './stock-schemas.js';
 export * from './webhook-schemas.js';
+export * from './webhook-event-schemas.js';
 export * from './product-schemas.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { parseWith } from './validation-issues.js';
-import { registerWebhookBody, registerWebhookResponse, webhookEndpoint, webhookEvent } from './webhook-schemas.js';
+import { registerWebhookBody, registerWebhookResponse, webhookEndpoint } from './webhook-schemas.js';
 
 function refusal(schema: z.ZodType, input: unknown) {
   const result = parseWith(schema, input);
@@ -56,26 +56,5 @@ describe('webhook resources', () => {
     expect(registerWebhookResponse.safeParse({ status: 'ok', data: { webhook: created }, errors: null, request_id: 'r' }).success).toBe(true);
     expect(webhookEndpoint.safeParse(endpoint).success).toBe(true);
     expect(webhookEndpoint.safeParse(created).success).toBe(false);
-  });
-
-  it('describes a delivered event', () => {
-    const event = {
-      event_id: '8d1f2a3b-4c5d-4e6f-9a0b-1c2d3e4f5a6b',
-      type: 'inbound.status_changed',
-      occurred_at: ts,
-      tenant_id: '0b7e4c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b',
-      resource: { type: 'inbound', id: '501' },
-      data: { from: 'pending', to: 'partial' },
-    };
-    expect(webhookEvent.safeParse(event).success).toBe(true);
-    expect(webhookEvent.safeParse({ ...event, event_id: 'evt-1' }).success).toBe(false);
-    expect(webhookEvent.safeParse({ ...event, type: 'api.update' }).success).toBe(false);
-    expect(webhookEvent.safeParse({ ...event, resource: { type: 'order', id: '1' } }).success).toBe(false);
-  });
-
-  it('documents the delivered event as JSON Schema under its own id (no route responds with it)', () => {
-    expect(z.globalRegistry.get(webhookEvent)).toMatchObject({ id: 'WebhookEvent', description: expect.any(String) });
-    const json = z.toJSONSchema(webhookEvent) as { $defs: Record<string, { type: string; required: string[] }> };
-    expect(json.$defs['WebhookEvent']).toMatchObject({ type: 'object', required: expect.arrayContaining(['event_id', 'type', 'occurred_at']) });
   });
 });

@@ -1,5 +1,5 @@
-// Webhooks (extension, docs/webhooks.md): the registration body, the endpoint resource and
-// the payload of a delivered event.
+// Webhooks (extension, docs/webhooks.md): the registration body, the endpoint resource and the
+// deliveries. The payload of each event type is in webhook-event-schemas.ts.
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
 import { UNCAPPED_LIST, TEXT_LIMITS, storedText } from './common-schemas.js';
@@ -70,18 +70,6 @@ export const registerWebhookResponse = envelopeA(z.strictObject({ webhook: webho
   id: 'RegisterWebhookResponse',
   description: 'The registered endpoint and its signing secret.',
 });
-
-/** The JSON body of a delivery: a unique `event_id`, the kind, when, the tenant, the resource and its data. */
-export const webhookEvent = z
-  .strictObject({
-    event_id: z.uuid(),
-    type: deliveryEventType,
-    occurred_at: timestamp,
-    tenant_id: z.guid().nullable().meta({ description: 'The tenant the change belongs to; null on webhook.test.' }),
-    resource: z.strictObject({ type: z.enum(['inbound', 'adjustment', 'transfer', 'webhook']), id: z.string() }),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
 
 /** 200 of `GET /api/partner/v1/webhooks`: envelope A, `data.webhooks`. */
 export const listWebhooksResponse = envelopeA(z.strictObject({ webhooks: z.array(webhookEndpoint).meta({ maxItems: UNCAPPED_LIST, description: 'Every endpoint of the partner (no cap is enforced).' }) })).meta({

@@ -121,9 +121,17 @@ Send \`Idempotency-Key: <your unique value>\` (1 to 255 characters) with any \`P
 
 The stored response is saved in the same database transaction as the work, so after a timeout, a dropped connection or a \`503\`, retrying with the same key is always safe: it either replays the result or does the work for the first time, never twice. If the first request is still running, the retry waits up to 5 seconds for its answer.`;
 
-function webhooksGuide(): string {
+/** How long a receiver has to answer a delivery: the worker's default WEBHOOK_TIMEOUT_MS (docs/webhooks.md#delivery-and-retries). */
+export const WEBHOOK_ANSWER_SECONDS = 10;
+
+/** The retry schedule in words, from WEBHOOK_RETRY: how many attempts, and the delays between them. */
+export function webhookRetrySchedule(): string {
   const delays: string[] = [];
   for (let attempt = 1; attempt < WEBHOOK_RETRY.maxAttempts; attempt += 1) delays.push(human(nextRetryDelayMs(attempt, 0)!));
+  return `at most ${WEBHOOK_RETRY.maxAttempts} attempts, the next one after ${delays.join(', ')} (each stretched at random by up to ${WEBHOOK_RETRY.jitter * 100} %)`;
+}
+
+function webhooksGuide(): string {
   return `## Webhooks
 
 Register an endpoint with \`POST /api/partner/v1/webhooks\` and keep the \`signing_secret\` of the answer: it is shown once. The URL must be \`https://\` to a public host, without user information; private, loopback, link-local and metadata addresses, local names, and names that resolve to such addresses are refused (\`422\` on \`url\`), and the address is checked again at every delivery.
@@ -146,9 +154,11 @@ function verify(secret, timestamp, signature, rawBody) {
 }
 \`\`\`
 
-Answer \`2xx\` within 10 seconds; anything else, or no answer, is retried: at most ${WEBHOOK_RETRY.maxAttempts} attempts, the next one after ${delays.join(', ')} (each stretched at random by up to ${WEBHOOK_RETRY.jitter * 100} %). \`GET /api/partner/v1/webhooks/deliveries\` lists deliveries with every attempt (its status code and the first 1 KiB of your answer, or a generic reason such as \`connection refused\` or \`timeout after 10000 ms\`); \`POST /api/partner/v1/webhooks/deliveries/{id}/redeliver\` sends one again.
+Answer \`2xx\` within ${WEBHOOK_ANSWER_SECONDS} seconds; anything else, or no answer, is retried: ${webhookRetrySchedule()}. \`GET /api/partner/v1/webhooks/deliveries\` lists deliveries with every attempt (its status code and the first 1 KiB of your answer, or a generic reason such as \`connection refused\` or \`timeout after 10000 ms\`); \`POST /api/partner/v1/webhooks/deliveries/{id}/redeliver\` sends one again.
 
-Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.status_changed\`, \`reservation.status_changed\` and \`stock.level_changed\` (see Holding stock for orders). A slow or unreachable endpoint never slows or fails the call that caused the event.`;
+Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.status_changed\`, \`reservation.status_changed\` and \`stock.level_changed\` (see Holding stock for orders). A slow or unreachable endpoint never slows or fails the call that caused the event.
+
+Each type's payload, with its \`data\` fields, is published in the \`webhooks\` section of \`/openapi.json\` (the reference lists them under Webhooks, with an example each); a client generator gives you a type per event.`;
 }
 
 /** The order holds chapter (docs/holds.md): the life of a hold, told in the order a shop meets it. */

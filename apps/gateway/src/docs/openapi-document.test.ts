@@ -1,10 +1,21 @@
-import { createAdjustmentBody, envelopeA } from '@pits/contract';
+import { WEBHOOK_EVENT_SCHEMAS, createAdjustmentBody, deliveryEventType, envelopeA } from '@pits/contract';
+import { WEBHOOK_HEADERS } from '@pits/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { defineRoute } from '../routes/route-spec.js';
+import { webhookExample } from './webhook-document.js';
 
-type Doc = { paths: Record<string, Record<string, { parameters: { name: string; in: string; required: boolean }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+type WebhookOperation = {
+  operationId: string;
+  description: string;
+  tags: string[];
+  security: unknown[];
+  parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
+  requestBody: { required: boolean; content: Record<string, { schema: { $ref?: string }; example: unknown }> };
+  responses: Record<string, { description: string }>;
+};
+type Doc = { webhooks: Record<string, { post: WebhookOperation }>; tags: { name: string }[]; paths: Record<string, Record<string, { parameters: { name: string; in: string; required: boolean }[]; responses: Record<string, { content?: Record<string, { schema: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
 
 const query = z.object({ page: z.coerce.number().int().min(1).default(1), status: z.enum(['a', 'b']).optional() }).meta({ id: 'SomeQuery' });
 const thingsResponse = envelopeA(z.object({ n: z.number() })).meta({ id: 'ThingsResponse' });
@@ -64,5 +75,29 @@ describe('OpenAPI document', () => {
     expect(line.properties['quantity']!.anyOf).toContainEqual({ type: 'number', maximum: 100000000000, exclusiveMinimum: 0 });
     expect(line.properties['unit_cost']!.anyOf).toContainEqual({ type: 'number', maximum: 10000000000000, minimum: 0 });
     expect(line.properties['quantity']!.description).toContain('15 significant digits');
+  });
+  it('has a webhooks section: every event type, a signed POST whose body is the type\'s payload schema, retried unless answered 2xx', () => {
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...deliveryEventType.options].sort());
+    for (const [type, schema] of Object.entries(WEBHOOK_EVENT_SCHEMAS)) {
+      const operation = doc.webhooks[type]!.post;
+      const name = z.globalRegistry.get(schema)!.id!;
+      const body = operation.requestBody.content['application/json']!;
+      expect(body.schema, type).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect(doc.components.schemas[name], type).toMatchObject({ type: 'object', properties: { type: { const: type } } });
+      // The example shown is a payload the schema accepts.
+      expect(schema.parse(body.example), type).toEqual(webhookExample(type as keyof typeof WEBHOOK_EVENT_SCHEMAS));
+      expect(operation.requestBody.required).toBe(true);
+      expect(operation.parameters.map((p) => [p.name, p.in, p.required])).toEqual(Object.values(WEBHOOK_HEADERS).map((name) => [name, 'header', true]));
+      expect(operation.tags).toEqual(['Webhooks']);
+      // The receiver takes no API key of this service: the signature headers authenticate the sender.
+      expect(operation.security).toEqual([]);
+      expect(operation.description).toMatch(/at least once/);
+      expect(operation.description).toContain('event_id');
+      expect(Object.keys(operation.responses)).toEqual(['2XX', '4XX', '5XX', 'default']);
+      expect(operation.responses['default']!.description).toMatch(/at most 8 attempts, the next one after 10 s, 40 s/);
+    }
+    expect(doc.tags.map((t) => t.name)).toContain('Webhooks');
+    const signature = doc.webhooks['stock.level_changed']!.post.parameters.find((p) => p.name === WEBHOOK_HEADERS.signature)!;
+    expect(signature.schema).toMatchObject({ pattern: '^v1=[0-9a-f]{64}$' });
   });
 });

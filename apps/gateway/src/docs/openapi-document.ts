@@ -1,7 +1,8 @@
 // The OpenAPI 3.1 document, generated from the same route specs and zod schemas that serve and
 // validate requests. Named schemas (zod `.meta({ id })`) become components. Each operation carries
 // the examples of its route spec (request body, query parameters, the success envelope) and one
-// example refusal per error code it can answer.
+// example refusal per error code it can answer. The `webhooks` section describes what the service
+// sends to partners' endpoints, one operation per event type (webhook-document.ts).
 import { errorEnvelope } from '@pits/contract';
 import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
@@ -10,6 +11,7 @@ import { TENANT_ID } from '../routes/reference-examples.js';
 import type { Route } from '../routes/route-spec.js';
 import { errorExample } from './error-examples.js';
 import { ERROR_CONDITIONS } from './guides.js';
+import { WEBHOOK_TAG, webhookOperations } from './webhook-document.js';
 
 type Json = Record<string, unknown>;
 
@@ -210,7 +212,7 @@ export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Stock: 'Stock levels per location and product, the movement ledger, and stock counts (compare-and-set).',
   Reservations: 'Order holds: stock held for an order until it ships, is cancelled or expires.',
   Inbound: 'Inbound shipments to a location: list, read and receive them.',
-  Webhooks: 'Webhook endpoints, deliveries, redelivery and test events; the guide chapter Webhooks describes the payloads and signatures.',
+  Webhooks: 'Webhook endpoints, deliveries, redelivery and test events; the webhooks section lists every event with its payload and signature headers, and the guide chapter Webhooks shows how to verify them.',
   Areas: 'Administrative areas (province, city, district, subdistrict) and postcodes.',
   Service: 'Probes, this document and the reference page; no API key needed.',
 };
@@ -371,7 +373,10 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
     };
   }
 
-  const tags = [...new Set([...specs.map((s) => s.tag), ...(publicRoutes.length > 0 ? ['Service'] : [])])];
+  // What this service sends to partners' endpoints: OpenAPI 3.1 webhooks, one per event type.
+  const webhooks = webhookOperations((schema) => components.add(schema, 'output'));
+
+  const tags = [...new Set([...specs.map((s) => s.tag), WEBHOOK_TAG, ...(publicRoutes.length > 0 ? ['Service'] : [])])];
   return withFormatFacts({
     openapi: '3.1.0',
     info: {
@@ -402,5 +407,6 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       headers: HEADERS,
     },
     paths,
+    webhooks,
   }) as Json;
 }

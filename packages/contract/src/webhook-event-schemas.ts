@@ -1,0 +1,154 @@
+// The payload of each webhook event (docs/webhooks.md#payload-types): one schema per type, each the
+// same envelope `{event_id, type, occurred_at, tenant_id, resource, data}` with that type's
+// resource and data, as persistence writes them to the outbox. The OpenAPI document publishes
+// them in its `webhooks` section; `webhookEvent` is their union, whatever the type.
+import { z } from 'zod';
+import { adjustmentNumber, adjustmentStatus } from './adjustment-schemas.js';
+import { TEXT_LIMITS, storedText, timestamp } from './common-schemas.js';
+import { inboundStatus } from './inbound-schemas.js';
+import { reservationNumber, reservationStatus } from './reservation-schemas.js';
+import { movementCause, stockLevelEntry } from './stock-schemas.js';
+import { transferNumber, transferStatus } from './transfer-schemas.js';
+import { WEBHOOK_TEST_EVENT, type deliveryEventType } from './webhook-schemas.js';
+
+/** A record id as a digit string (an inbound shipment's id, a webhook endpoint's id). */
+const digitId = z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/);
+
+/** What every event carries besides its resource and data. */
+const envelopeFields = {
+  event_id: z.uuid().meta({ description: 'Unique per event and partner; the X-Webhook-Id header repeats it. Deduplicate on it: an event can arrive more than once.' }),
+  occurred_at: timestamp.meta({ description: 'When the change happened (ISO 8601 UTC with milliseconds); the same on every attempt.' }),
+};
+
+const tenantId = z.guid().meta({ description: 'The tenant the change belongs to.' });
+
+/**
+ * One event type's schema: the envelope with `type` fixed, the tenant (null for the test event),
+ * the resource `{type, id}` and the data.
+ */
+function eventSchema<Type extends string, Resource extends string, Tenant extends z.ZodType, Id extends z.ZodType, Data extends z.ZodType>(parts: {
+  type: Type;
+  tenant: Tenant;
+  resource: Resource;
+  id: Id;
+  data: Data;
+}) {
+  return z.strictObject({
+    event_id: envelopeFields.event_id,
+    type: z.literal(parts.type),
+    occurred_at: envelopeFields.occurred_at,
+    tenant_id: parts.tenant,
+    resource: z.strictObject({ type: z.literal(parts.resource), id: parts.id }).meta({ description: 'The record that changed: its kind and id.' }),
+    data: parts.data,
+  });
+}
+
+/** `adjustment.status_changed`: on approval, rejection, and the approved adjustment a stock count writes. */
+export const adjustmentStatusChangedEvent = eventSchema({
+  type: 'adjustment.status_changed',
+  tenant: tenantId,
+  resource: 'adjustment',
+  id: adjustmentNumber.meta({ description: 'The adjustment number.' }),
+  data: z.strictObject({ adjustment_number: adjustmentNumber, previous_status: adjustmentStatus, status: adjustmentStatus }),
+}).meta({ id: 'AdjustmentStatusChangedEvent', description: 'An adjustment changed status (approved or rejected).' });
+
+/** `transfer.status_changed`: on approval, rejection, shipping and receipt. */
+export const transferStatusChangedEvent = eventSchema({
+  type: 'transfer.status_changed',
+  tenant: tenantId,
+  resource: 'transfer',
+  id: transferNumber.meta({ description: 'The transfer number.' }),
+  data: z.strictObject({ transfer_number: transferNumber, previous_status: transferStatus, status: transferStatus }),
+}).meta({ id: 'TransferStatusChangedEvent', description: 'A transfer changed status (approved, rejected, in transit or completed).' });
+
+/** `inbound.status_changed`: a receipt made the shipment partial or received, or it was cancelled. */
+export const inboundStatusChangedEvent = eventSchema({
+  type: 'inbound.status_changed',
+  tenant: tenantId,
+  resource: 'inbound',
+  id: digitId.meta({ description: 'The inbound shipment id, as a digit string.' }),
+  data: z.strictObject({
+    inbound_id: z.int().min(1),
+    code: storedText(TEXT_LIMITS.code).meta({ description: "The shipment's code." }),
+    previous_status: inboundStatus,
+    status: inboundStatus,
+  }),
+}).meta({ id: 'InboundStatusChangedEvent', description: 'An inbound shipment changed status (partial, received or cancelled).' });
+
+/** `reservation.status_changed`: a hold was created (previous_status null), consumed, released or expired. */
+export const reservationStatusChangedEvent = eventSchema({
+  type: 'reservation.status_changed',
+  tenant: tenantId,
+  resource: 'reservation',
+  id: reservationNumber.meta({ description: 'The reservation number.' }),
+  data: z.strictObject({
+    reservation_number: reservationNumber,
+    reference: storedText(100).meta({ description: "Your order's reference, as given when the hold was created." }),
+    previous_status: reservationStatus.nullable().meta({ description: 'null when the hold was just created.' }),
+    status: reservationStatus,
+  }),
+}).meta({ id: 'ReservationStatusChangedEvent', description: 'An order hold was created, consumed, released or expired.' });
+
+/** The quantities of a stock row as the stock routes answer them (without the product name). */
+const levelFields = stockLevelEntry.pick({
+  location_id: true,
+  product_id: true,
+  sku: true,
+  good: true,
+  damaged: true,
+  reserved: true,
+  reserved_for_transfers: true,
+  reserved_for_orders: true,
+  available: true,
+  version: true,
+}).shape;
+
+/** `stock.level_changed`: one per stock row a change touched, with the row after the change (docs/holds.md#events). */
+export const stockLevelChangedEvent = eventSchema({
+  type: 'stock.level_changed',
+  tenant: tenantId,
+  resource: 'stock_level',
+  id: z.string().max(2 * TEXT_LIMITS.digits + 1).regex(/^\d+:\d+$/).meta({ description: '`<location_id>:<product_id>`.' }),
+  data: z.strictObject({
+    ...levelFields,
+    cause: z
+      .strictObject({
+        type: movementCause,
+        id: storedText(TEXT_LIMITS.code).meta({ description: "The causing document's id: its number (adjustment, transfer, reservation), the inbound shipment id, or the opening reference." }),
+        number: storedText(TEXT_LIMITS.code).nullable().meta({ description: "The document's number (an inbound shipment's code); null for opening stock." }),
+      })
+      .meta({ description: 'What moved the stock, as in the movement ledger.' }),
+  }),
+}).meta({ id: 'StockLevelChangedEvent', description: 'The quantities of one product at one location changed; the data is the row after the change.' });
+
+/** `webhook.test`: sent on request by `POST /api/partner/v1/webhooks/{id}/test`, never subscribed to. */
+export const webhookTestEvent = eventSchema({
+  type: WEBHOOK_TEST_EVENT,
+  tenant: z.null().meta({ description: 'Always null: the test event belongs to no tenant.' }),
+  resource: 'webhook',
+  id: digitId.meta({ description: 'The webhook endpoint id, as a digit string.' }),
+  data: z.strictObject({ message: storedText(TEXT_LIMITS.description) }),
+}).meta({ id: 'WebhookTestEvent', description: 'A test event, sent only when asked for.' });
+
+/** Each delivery event type and the schema of its payload. */
+export const WEBHOOK_EVENT_SCHEMAS = {
+  'adjustment.status_changed': adjustmentStatusChangedEvent,
+  'transfer.status_changed': transferStatusChangedEvent,
+  'inbound.status_changed': inboundStatusChangedEvent,
+  'reservation.status_changed': reservationStatusChangedEvent,
+  'stock.level_changed': stockLevelChangedEvent,
+  [WEBHOOK_TEST_EVENT]: webhookTestEvent,
+} as const satisfies Record<z.output<typeof deliveryEventType>, z.ZodType>;
+
+/** The JSON body of any delivery: one of the event schemas, by `type`. */
+export const webhookEvent = z
+  .discriminatedUnion('type', [
+    adjustmentStatusChangedEvent,
+    transferStatusChangedEvent,
+    inboundStatusChangedEvent,
+    reservationStatusChangedEvent,
+    stockLevelChangedEvent,
+    webhookTestEvent,
+  ])
+  .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
+export type WebhookEvent = z.output<typeof webhookEvent>;
