@@ -31,6 +31,9 @@ function rateLimitPrefix(databaseUrl: string): string {
  * @example
  * const gateway = await startGatewayProcess({ databaseUrl, credentialsKey, env: { RATE_LIMIT_SMALL: '5' } });
  */
+/** The budget per address every e2e gateway gets unless a test sets its own (see startGatewayProcess). */
+export const E2E_ANONYMOUS_LIMIT = '1000000';
+
 export async function startGatewayProcess(options: GatewayProcessOptions): Promise<ChildService> {
   const port = await freePort();
   return startService({
@@ -48,7 +51,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
       // Every suite talks from 127.0.0.1, so the budget per address for 401s and public endpoints
       // (docs/rate-limits.md#without-a-valid-key) would be shared by unrelated tests; the tests of
       // that budget set their own.
-      RATE_LIMIT_ANONYMOUS: '1000000',
+      RATE_LIMIT_ANONYMOUS: E2E_ANONYMOUS_LIMIT,
       ...(options.redisUrl ? { REDIS_URL: options.redisUrl, RATE_LIMIT_KEY_PREFIX: rateLimitPrefix(options.databaseUrl) } : {}),
       ...options.env,
     },
