@@ -65,7 +65,7 @@ describe.each(dialects)('[%s] order holds under concurrency', (dialect) => {
     db.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('tenant_id', '=', s.tenant).where('number', '=', id).execute();
   /** The hold's ledger rows: its stock moved once per line on creation and once per bucket at its end. */
   const ledgerRowsOf = async (id: string) =>
-    db.db.selectFrom('stock_ledger').select(['bucket', 'delta']).where('tenant_id', '=', s.tenant).where('cause_type', '=', 'reservation').where('cause_id', '=', id).execute();
+    db.db.selectFrom('stock_ledger').select(['bucket', 'delta']).where('tenant_id', '=', s.tenant).where('cause_type', '=', 'reservation').where('cause_id', '=', id).orderBy('id').execute();
   const expectVerified = async () => expect(await stack.internal.stock.verify.query({ tenantId: s.tenant }), 'stock.verify').toEqual([]);
 
   beforeAll(async () => {

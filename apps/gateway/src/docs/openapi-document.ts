@@ -3,7 +3,7 @@
 // the examples of its route spec (request body, query parameters, the success envelope) and one
 // example refusal per error code it can answer. The `webhooks` section describes what the service
 // sends to partners' endpoints, one operation per event type (webhook-document.ts).
-import { errorEnvelope } from '@pits/contract';
+import { TEXT_LIMITS, errorEnvelope } from '@pits/contract';
 import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS, errorBody } from '../http/index.js';
@@ -87,7 +87,8 @@ const MAX_WINDOW_SECONDS = 3600;
 const MAX_UNIX_SECONDS = 253_402_300_799;
 
 const RATE_LIMIT_SENT =
-  'Sent on every answer to a request with a valid API key, success or refusal, for the tightest bucket that applies ' +
+  'Sent on every answer to a request with a valid API key, success or refusal, for the tightest bucket that applies; ' +
+  "on a 401 and on the public routes, for the client address's budget of requests without a valid key " +
   '(docs/rate-limits.md); absent when the rate-limit store failed and the request went through uncounted.';
 
 /** Response headers the gateway sends, declared once and referred to by every response that carries them. */
@@ -128,12 +129,14 @@ const RATE_LIMIT_HEADER_NAMES = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-L
 
 /**
  * The headers of a partner route's answer with this status: the request id always; the rate-limit
- * headers once the request was counted (every answer but 401, refused before the limiter); Retry-After on 429 and 503.
+ * headers once the request was counted: every answer but 503, which an unreachable database answers
+ * while the key is looked up, before any counting (a 401 counts against the address's budget of
+ * requests without a valid key); Retry-After on 429 and 503.
  */
 function partnerHeaders(status: number): Json {
   return headerRefs([
     'X-Request-Id',
-    ...(status === 401 ? [] : RATE_LIMIT_HEADER_NAMES),
+    ...(status === 503 ? [] : RATE_LIMIT_HEADER_NAMES),
     ...(status === 429 || status === 503 ? ['Retry-After'] : []),
   ]);
 }
@@ -155,9 +158,19 @@ const INT32_MAX = 2 ** 31 - 1;
 const FORMAT_LENGTHS: Record<string, number> = { uuid: 36, date: 10 };
 
 /**
+ * Text as the input rules allow it (docs/input-rules.md#text): no U+0000 and no unpaired UTF-16
+ * surrogate, anything else. Every text field is refused otherwise, and everything stored passed the
+ * same rule, so answers obey it too. It reads the same with and without a regex's `u` flag.
+ */
+export const TEXT_PATTERN = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$';
+
+/**
  * What every schema of the document states alike: an integer's format follows from its bounds
  * (int32 when they fit, else int64; zod bounds `z.int()` by ±(2^53 - 1), the integers a JSON number
- * holds exactly), and a string of a fixed-length format has that length as its maximum.
+ * holds exactly), a string of a fixed-length format has that length as its maximum, and free text
+ * (a string without a format, pattern or set of values) follows the text rule, `TEXT_PATTERN`;
+ * except the error fields that may repeat a client's own unchecked input (an unknown key), which
+ * are bounded by the body's size alone.
  */
 function withFormatFacts(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withFormatFacts);
@@ -171,6 +184,8 @@ function withFormatFacts(value: unknown): unknown {
   if (schema.type === 'string' && typeof schema.format === 'string' && schema.maxLength === undefined && FORMAT_LENGTHS[schema.format] !== undefined) {
     schema.maxLength = FORMAT_LENGTHS[schema.format];
   }
+  const freeText = schema.type === 'string' && [schema.format, schema.pattern, schema.enum, schema.const].every((fact) => fact === undefined);
+  if (freeText && schema.maxLength !== TEXT_LIMITS.echo) schema.pattern = TEXT_PATTERN;
   return schema;
 }
 
@@ -335,7 +350,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       responses: {
         '200': {
           description: route.summary,
-          headers: headerRefs(['X-Request-Id']),
+          headers: headerRefs(['X-Request-Id', ...RATE_LIMIT_HEADER_NAMES]),
           content: {
             [route.contentType]: {
               schema: route.schema ? components.add(route.schema, 'output') : route.contentType === 'application/json' ? { type: 'object' } : SERVED_TEXT,
@@ -352,6 +367,23 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
               },
             }
           : {}),
+        // Counted against the client address's budget of requests without a valid key.
+        '429': {
+          description: 'Error envelope; error.code is `RATE_LIMITED`: too many requests without a valid key from this address in the window.',
+          headers: headerRefs(['X-Request-Id', ...RATE_LIMIT_HEADER_NAMES, 'Retry-After']),
+          content: {
+            'application/json': {
+              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+              examples: {
+                RATE_LIMITED: {
+                  summary: 'RATE_LIMITED',
+                  description: ERROR_CONDITIONS.RATE_LIMITED,
+                  value: errorBody(errorExample('RATE_LIMITED', { name: `public${route.path}`, path: route.path, tag: 'Service', tenantScoped: false }), EXAMPLE_REQUEST_ID),
+                },
+              },
+            },
+          },
+        },
         // Anything unexpected answers the error envelope, as on every route.
         '500': {
           description: 'Error envelope; error.code is `INTERNAL_ERROR`.',
