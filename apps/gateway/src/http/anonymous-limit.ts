@@ -82,14 +82,7 @@ const hashKey = (key: string): string => createHash('sha256').update(key).digest
  */
 export function anonymousLimit(options: AnonymousLimitOptions): AnonymousLimit {
   const limit = options.limit ?? DEFAULT_ANONYMOUS_LIMIT;
-  const counter: BucketCounter = bucketCounter({
-    store: options.store,
-    logger: options.logger,
-    windowMs: options.windowMs ?? 60_000,
-    now: options.now ?? Date.now,
-    storeTimeoutMs: options.storeTimeoutMs ?? 250,
-    onRefused: options.onRefused,
-  });
+  const counter: BucketCounter = bucketCounter(options);
   const maxValidKeys = options.validKeys ?? 10_000;
   const validKeyTtlMs = options.validKeyTtlMs ?? 3_600_000;
   /** Addresses this process has seen over their budget, until the window's end: refused without asking the store. */

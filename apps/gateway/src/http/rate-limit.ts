@@ -72,13 +72,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** What counting needs; shared by the partner limits and the anonymous budget (anonymous-limit.ts). */
+/**
+ * What counting needs; shared by the partner limits and the anonymous budget (anonymous-limit.ts).
+ * Unset: a 60 s window, the process clock, and a store that must answer within 250 ms.
+ */
 export interface BucketCounterOptions {
   store: RateLimitStore;
   logger: GatewayLogger;
-  windowMs: number;
-  now: () => number;
-  storeTimeoutMs: number;
+  windowMs?: number | undefined;
+  now?: (() => number) | undefined;
+  storeTimeoutMs?: number | undefined;
   onRefused?: ((limit: string) => void) | undefined;
 }
 
@@ -97,7 +100,7 @@ export interface BucketCounter {
 type GatewayContextLike = Parameters<GatewayMiddleware>[0];
 
 export function bucketCounter(options: BucketCounterOptions): BucketCounter {
-  const { store, logger, windowMs, now, storeTimeoutMs } = options;
+  const { store, logger, windowMs = 60_000, now = Date.now, storeTimeoutMs = 250 } = options;
   const windowSeconds = Math.ceil(windowMs / 1000);
   let lastFailureLog = -Infinity;
   let suppressedFailures = 0;
@@ -182,14 +185,7 @@ export function bucketCounter(options: BucketCounterOptions): BucketCounter {
 export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
   const tiers = options.tiers ?? DEFAULT_TIER_LIMITS;
   const operations = options.operations ?? DEFAULT_OPERATION_LIMITS;
-  const counter = bucketCounter({
-    store: options.store,
-    logger: options.logger,
-    windowMs: options.windowMs ?? 60_000,
-    now: options.now ?? Date.now,
-    storeTimeoutMs: options.storeTimeoutMs ?? 250,
-    onRefused: options.onRefused,
-  });
+  const counter = bucketCounter(options);
 
   return async (ctx, next) => {
     const partner = ctx.state.partner;
