@@ -1,4 +1,4 @@
-// Resident memory of a gateway on SQLite under keyed creates (docs/benchmarks.md#idempotency-memory-on-sqlite):
+// Resident memory of a gateway on SQLite under keyed creates (docs/benchmarks.md#idempotency-memory-under-keyed-creates):
 // a child gateway, a bounded count of POST /adjustments each with a fresh Idempotency-Key, and its
 // resident memory (VmRSS, from /proc) after a warm-up and at the end. V8's own heap heuristics let
 // it climb about 8 KB per create until the first full collection; with the gateway's bounded heap

@@ -68,7 +68,7 @@ export interface GatewayConfig {
   /**
    * GATEWAY_HEAP_GROWING_PERCENT: how far V8 lets the old generation grow past its live size before
    * the next full collection (main.ts sets it at start-up; 0 leaves V8's own heuristics). Bounds the
-   * resident memory of keyed creates on SQLite (docs/benchmarks.md#idempotency-memory-on-sqlite).
+   * resident memory of keyed creates on the embedded database (docs/benchmarks.md#idempotency-memory-under-keyed-creates).
    */
   heapGrowingPercent: number;
 }

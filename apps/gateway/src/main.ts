@@ -9,9 +9,10 @@ import { createGateway } from './create-gateway.js';
 
 const config = configOrExit(() => loadGatewayConfig(process.env));
 // Each request's short-lived objects that survive two young collections land in the old generation,
-// which V8 otherwise lets grow to several times its live size before a full collection: on SQLite
-// about 8 KB of resident memory per keyed create until then. A smaller growing factor collects
-// that garbage sooner and holds resident memory flat (docs/benchmarks.md#idempotency-memory-on-sqlite).
+// which V8 otherwise lets grow to several times its live size before a full collection: on the
+// embedded database about 8 KB of resident memory per keyed create until then. A smaller growing
+// factor collects that garbage sooner and holds resident memory flat
+// (docs/benchmarks.md#idempotency-memory-under-keyed-creates).
 // Read at every full collection, so setting it once the process runs takes effect.
 if (config.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
 const logger = createProcessLogger('gateway', config.logLevel);

@@ -1,4 +1,4 @@
-// Resident memory of a gateway process under keyed creates (docs/benchmarks.md#idempotency-memory-on-sqlite):
+// Resident memory of a gateway process under keyed creates (docs/benchmarks.md#idempotency-memory-under-keyed-creates):
 // one gateway child on a SQLite file (or PostgreSQL), `count` POST /adjustments with a fresh
 // Idempotency-Key each, at most `concurrency` in flight, and the child's resident memory (VmRSS,
 // read from /proc) sampled as it goes. Bounded in count; loopback only.
