@@ -1,7 +1,7 @@
-// What a partner's generated client gets from the document: `openapi-typescript`, the generator the
-// reference's Getting started names, turns /openapi.json into TypeScript types, and the webhook
-// payloads must be among them (the `webhooks` section, docs/webhooks.md#payload-types), typed down
-// to the fields a receiver uses, such as stock.level_changed's `version`.
+// What a partner's generated client gets from the document: `openapi-typescript`, a generator
+// partners use, turns /openapi.json into TypeScript types, and the webhook payloads must be among them
+// (the `webhooks` section, docs/webhooks.md#payload-types), typed down to the fields a receiver
+// uses, such as stock.level_changed's `version`.
 import { createCredentialCipher } from '@pits/persistence';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
