@@ -15,7 +15,7 @@ export const ERROR_CONDITIONS: Readonly<Record<ErrorKind, string>> = {
   METHOD_NOT_ALLOWED: 'The path exists but not with this method; `Allow` lists the methods it has.',
   REQUEST_TIMEOUT: 'The request (its body) did not arrive within the request deadline; the connection is closed. Send it again, faster (with the same `Idempotency-Key` for writes).',
   PAYLOAD_TOO_LARGE: 'The body is over 1 MiB, or has more than 500 items.',
-  UNSUPPORTED_MEDIA_TYPE: 'The body declares a `Content-Type` other than JSON in UTF-8 (`application/json`, optionally `; charset=utf-8`); send JSON, or no `Content-Type` at all.',
+  UNSUPPORTED_MEDIA_TYPE: 'The body declares a `Content-Type` other than JSON in UTF-8 (`application/json`, optionally `; charset=utf-8`); send JSON, or no `Content-Type` at all. `fetch` with a string body and no headers declares `text/plain`: set `Content-Type: application/json`.',
   VALIDATION_ERROR: 'A field or query parameter is invalid; `details.field` names it (`items[2].quantity`).',
   INVALID_STATE: 'The record is not in a state that allows this (approving an approved adjustment).',
   INSUFFICIENT_STOCK: 'Approving would take stock below zero, or reserve more than is available; nothing changed.',
