@@ -4,7 +4,7 @@
 // Quantities come out as exact decimal strings (`"12.5"`), never floats.
 import { z } from 'zod';
 import { quantityInput, safeText } from '@pits/contract';
-import { AppError, type Dec, domainError, toPlainString } from '@pits/domain';
+import { AppError, type Dec, domainError, reservedForTransfers, toPlainString } from '@pits/domain';
 import {
   type LedgerMismatch,
   type LineProduct,
@@ -44,7 +44,7 @@ export function toStockLevelOutput(level: StockLevelView) {
     good: text(level.good),
     damaged: text(level.damaged),
     reserved: text(level.reserved),
-    reservedForTransfers: text(level.reserved.minus(level.reservedForOrders)),
+    reservedForTransfers: text(reservedForTransfers(level)),
     reservedForOrders: text(level.reservedForOrders),
     available: text(level.good.minus(level.reserved)),
     version: level.version,

@@ -10,7 +10,7 @@ import {
   holdStock,
   releaseHold,
 } from './reservation.js';
-import { type StockLevel, type StockLevels, applyStockChanges, stockKey } from './stock.js';
+import { type StockLevel, type StockLevels, applyStockChanges, reservedForTransfers, stockKey } from './stock.js';
 
 const LOC = 3;
 
@@ -122,6 +122,10 @@ describe('states and expiry', () => {
 
   it('counts the expiry from the clock given', () => {
     expect(expiryAfter('2026-03-01T10:00:00.000Z', 900)).toBe('2026-03-01T10:15:00.000Z');
+  });
+
+  it('splits reserved into what transfers and what order holds keep', () => {
+    expect(reservedForTransfers(level('10', '6', '4')).toFixed()).toBe('2');
   });
 
   it('a transfer shipment cannot take what orders hold', () => {

@@ -60,6 +60,11 @@ export function emptyStockLevel(): StockLevel {
   return { good: ZERO, damaged: ZERO, reserved: ZERO, reservedForOrders: ZERO };
 }
 
+/** The part of `reserved` that approved, not yet shipped transfers keep: what order holds do not. */
+export function reservedForTransfers(level: Pick<StockLevel, 'reserved' | 'reservedForOrders'>): Dec {
+  return level.reserved.minus(level.reservedForOrders);
+}
+
 /** Good stock that is not reserved for an approved transfer or an order hold. */
 export function availableQuantity(level: StockLevel): Dec {
   return level.good.minus(level.reserved);

@@ -1,7 +1,7 @@
 // Adjustments, transfers and stock in the v1 contract's shapes: exact decimals become JSON numbers
 // only here, at the edge. Each presenter's return type is its part of the response schema, so a
 // field the schema does not know fails to compile here.
-import { type Dec, type StockLevel, availableQuantity, toJsonNumber } from '@pits/domain';
+import { type Dec, availableQuantity, reservedForTransfers, toJsonNumber } from '@pits/domain';
 import type {
   AdjustmentItemRecord,
   AdjustmentRecord,
@@ -174,7 +174,6 @@ export function presentTransferReceipt(t: TransferRecord): z.input<typeof contra
 }
 
 export function presentStockLevel(s: StockLevelView): z.input<typeof contract.stockLevelEntry> {
-  const level: StockLevel = { good: s.good, damaged: s.damaged, reserved: s.reserved, reservedForOrders: s.reservedForOrders };
   return {
     location_id: s.locationId,
     product_id: String(s.productId),
@@ -183,9 +182,9 @@ export function presentStockLevel(s: StockLevelView): z.input<typeof contract.st
     good: n(s.good),
     damaged: n(s.damaged),
     reserved: n(s.reserved),
-    reserved_for_transfers: n(s.reserved.minus(s.reservedForOrders)),
+    reserved_for_transfers: n(reservedForTransfers(s)),
     reserved_for_orders: n(s.reservedForOrders),
-    available: n(availableQuantity(level)),
+    available: n(availableQuantity(s)),
     version: s.version,
   };
 }

@@ -10,6 +10,7 @@ import {
   type StockOutcome,
   availableQuantity,
   fromScaled,
+  reservedForTransfers,
   stockKey,
   toScaled,
 } from '@pits/domain';
@@ -260,7 +261,7 @@ async function levelChangedEvents(tx: Tx, tenantId: string, placed: readonly Pla
       good: quantity(level.good),
       damaged: quantity(level.damaged),
       reserved: quantity(level.reserved),
-      reserved_for_transfers: quantity(level.reserved.minus(level.reservedForOrders)),
+      reserved_for_transfers: quantity(reservedForTransfers(level)),
       reserved_for_orders: quantity(level.reservedForOrders),
       available: quantity(availableQuantity(level)),
       cause: { type: cause.type, id: cause.id, number: cause.documentNumber },

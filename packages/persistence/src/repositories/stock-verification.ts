@@ -2,7 +2,7 @@
 // row, what order holds keep equals the active holds' lines, what transfers keep equals the
 // approved, not yet shipped transfers' lines, and every bucket's ledger sums to its balance. Each
 // row that breaks one is listed with what it holds and what it should; none on a healthy database.
-import { type Dec, ZERO, fromScaled, stockKey } from '@pits/domain';
+import { type Dec, ZERO, fromScaled, reservedForTransfers, stockKey } from '@pits/domain';
 import { heldByActiveReservations } from './reservation-repository.js';
 import { findLedgerMismatches } from './stock-repository.js';
 import { execute } from '../execution/execute.js';
@@ -55,7 +55,7 @@ export async function verifyStock(scope: Scope, tenantId?: string): Promise<Stoc
     tenantOf.set(key, level.tenant_id);
     const place = { tenantId: level.tenant_id, locationId: level.location_id, productId: level.product_id };
     const forOrders = fromScaled(level.reserved_for_orders);
-    const forTransfers = fromScaled(level.reserved).minus(forOrders);
+    const forTransfers = reservedForTransfers({ reserved: fromScaled(level.reserved), reservedForOrders: forOrders });
     const held = byHolds.get(key) ?? ZERO;
     const inTransfers = byTransfers.get(key) ?? ZERO;
     if (!forOrders.equals(held)) found.push({ ...place, check: 'reserved_for_orders', recorded: forOrders, expected: held });
