@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { databaseIdentity, describeDatabase, parseDatabaseUrl } from './database-config.js';
+import { DATABASE_URL_FORMS, databaseIdentity, describeDatabase, parseDatabaseUrl } from './database-config.js';
+import { REGISTERED_DIALECTS } from './dialects/dialect-registry.js';
 import { demoCredentialsFileName } from './operations/demo-data.js';
 
 describe('parseDatabaseUrl', () => {
@@ -20,8 +21,19 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl('/tmp/a.sqlite')).toEqual({ dialect: 'sqlite', location: '/tmp/a.sqlite' });
   });
 
+  it('is read by exactly one registered dialect, whatever form it takes', () => {
+    const forms = ['', 'sqlite:./x.db', 'sqlite:///var/x.db', 'sqlite::memory:', '/tmp/a.sqlite', 'data/x.db', 'postgres://u@h/db', 'POSTGRESQL://h/db'];
+    for (const text of forms) {
+      const readers = REGISTERED_DIALECTS.filter((dialect) => dialect.url.parse(text, '/w') !== undefined).map((dialect) => dialect.name);
+      expect(readers, `"${text}"`).toHaveLength(1);
+    }
+    expect(REGISTERED_DIALECTS.filter((dialect) => dialect.url.parse('mysql://db/x', '/w') !== undefined)).toEqual([]);
+  });
+
   it('refuses other schemes and an empty sqlite: URL with a clear message', () => {
     expect(() => parseDatabaseUrl('mysql://db/x')).toThrow(/not supported/);
+    expect(() => parseDatabaseUrl('mysql://db/x')).toThrow(DATABASE_URL_FORMS);
+    expect(DATABASE_URL_FORMS).toMatch(/sqlite:.*postgres:\/\//);
     expect(() => parseDatabaseUrl('sqlite:')).toThrow(/names no file/);
   });
 

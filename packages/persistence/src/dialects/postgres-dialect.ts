@@ -4,13 +4,41 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../database-config.js';
-import { deadlinesOf } from '../database-config.js';
+import { type DatabaseSettings, deadlinesOf } from './database-settings.js';
 import { PostgresRunner } from './postgres-runner.js';
-import type { DatabaseEvents, SqlDialect, TestEnvironment } from './sql-dialect.js';
+import type { DatabaseEvents, DatabaseUrlForm, SqlDialect, TestEnvironment } from './sql-dialect.js';
 import { standardSql } from './standard-sql.js';
 
-type PostgresConfig = Extract<DatabaseConfig, { dialect: 'postgres' }>;
+/** A PostgreSQL server's database, reached by URL. */
+export interface PostgresConfig extends DatabaseSettings {
+  dialect: 'postgres';
+  url: string;
+  /** A schema to work in (tests use one per run). */
+  schema?: string;
+}
+
+/** `postgres://` and `postgresql://` URLs, as libpq reads them. */
+const postgresUrl: DatabaseUrlForm<PostgresConfig> = {
+  forms: 'postgres://user:password@host:port/database',
+  parse: (text) => (/^postgres(ql)?:\/\//i.test(text) ? { dialect: 'postgres', url: text } : undefined),
+  describe(config) {
+    try {
+      const url = new URL(config.url);
+      if (url.password) url.password = '***';
+      return `${url.toString()}${config.schema ? ` (schema ${config.schema})` : ''}`;
+    } catch {
+      return 'postgres:(unparseable url)';
+    }
+  },
+  // Host, port, database and schema (the config's, or the first of the URL's search_path).
+  identity(config) {
+    const url = new URL(config.url);
+    const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || decodeURIComponent(url.username) || 'postgres';
+    const searchPath = /search_path\s*=\s*([^\s,]+)/.exec(url.searchParams.get('options') ?? '')?.[1];
+    const schema = config.schema ?? searchPath;
+    return `postgres://${url.hostname.toLowerCase()}:${url.port || '5432'}/${database}${schema ? `?schema=${schema}` : ''}`;
+  },
+};
 
 /** A client-side grace on top of statement_timeout, so the server's own timeout normally answers first. */
 const QUERY_DEADLINE_GRACE_MS = 1000;
@@ -128,6 +156,7 @@ function urlInSchema(url: string, schema: string): string {
 export const postgresDialect: SqlDialect<PostgresConfig> = {
   name: 'postgres',
   capabilities: { hasRowLocks: true, embedded: false },
+  url: postgresUrl,
 
   open(config: PostgresConfig, events: DatabaseEvents) {
     const deadlines = deadlinesOf(config);

@@ -8,8 +8,7 @@ import type { DatabaseConfig } from '../database-config.js';
 import { classifyDatabaseError, isDatabaseUnavailable } from '../database-errors.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { REGISTERED_DIALECTS, dialectNamed, dialectOf } from './dialect-registry.js';
-import { AREA_STORES, areaStoreOf } from '../repositories/areas/area-store.js';
+import { REGISTERED_DIALECTS, areaStoreOf, dialectNamed, dialectOf } from './dialect-registry.js';
 import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 const dialects = await testDialects();
@@ -64,7 +63,7 @@ describe('the dialect registry', () => {
   it('declares every operation of the interface on every dialect', () => {
     for (const dialect of REGISTERED_DIALECTS) {
       // Each dialect's area search and import live with the area repository, one store per dialect name.
-      const areas = AREA_STORES[dialect.name];
+      const areas = areaStoreOf({ dialect });
       const operations = [
         dialect.open, dialect.lockRows, dialect.lockRowsSkipLocked, dialect.insertReturningAll, dialect.insertReturning,
         dialect.updateReturningAll, dialect.insertIgnoringDuplicates, dialect.upsert, dialect.containsLowerCase,
@@ -74,6 +73,7 @@ describe('the dialect registry', () => {
         areas.updateAreas, areas.insertRegions, areas.updateRegions,
         dialect.errors.isUniqueViolation, dialect.errors.isCheckViolation, dialect.errors.isTransientConflict, dialect.errors.isUnavailable,
         dialect.errors.isTimeout, dialect.open, dialect.queryDialect.createAdapter, dialect.queryDialect.createQueryCompiler, dialect.queryDialect.createIntrospector,
+        dialect.url.parse, dialect.url.describe, dialect.url.identity,
         dialect.testing.availability, dialect.testing.createThrowaway, dialect.testing.childDatabaseUrl, dialect.testing.holdWriteLock,
       ];
       expect(operations.every((op) => typeof op === 'function')).toBe(true);

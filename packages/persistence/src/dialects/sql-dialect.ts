@@ -1,9 +1,9 @@
 // Everything that differs between the databases this product runs on, as one interface. This
 // folder is the only place that knows a database by name: the rest of the package (and nothing
 // outside it) reaches a difference through `scope.dialect`, and adding a database means writing one
-// more implementation of `SqlDialect` (with its statement runner, see execution/statement-runner.ts)
-// and listing it in dialect-registry.ts, plus its area store (repositories/areas/area-store.ts):
-// both records are exhaustive over `DialectName`, so a missing one fails typecheck.
+// more implementation of `SqlDialect` (its configuration and URL form included, with its statement
+// runner, see execution/statement-runner.ts), writing its area store (repositories/areas/), and
+// listing both in dialect-registry.ts; `DatabaseConfig` and `DialectName` follow from that list.
 //
 // Every member is required and does something explicit. Where two databases happen to take the
 // same SQL from Kysely (an upsert, RETURNING, LIKE), the member is a thin typed pass-through that
@@ -32,10 +32,10 @@ import type {
   UpdateQueryBuilder,
   UpdateResult,
 } from 'kysely';
-import type { DatabaseConfig } from '../database-config.js';
 import type { QueryDialect } from '../execution/kysely-bridge.js';
 import type { DatabaseEvents, DatabaseRunner, StatementRunner } from '../execution/statement-runner.js';
 import type { DB } from '../schema/index.js';
+import type { DatabaseSettings } from './database-settings.js';
 
 export type { DatabaseConnections, DatabaseEvents } from '../execution/statement-runner.js';
 
@@ -43,6 +43,31 @@ export type { DatabaseConnections, DatabaseEvents } from '../execution/statement
 export interface LockingScope {
   readonly db: Kysely<DB>;
   readonly runner: StatementRunner;
+}
+
+/** The configuration of one dialect: its name, the settings every database takes, and its own fields. */
+export interface DialectConfig extends DatabaseSettings {
+  /** The dialect's name, as dialect-registry.ts lists it. */
+  readonly dialect: string;
+}
+
+/** How DATABASE_URL names a dialect's databases, and how a configuration is shown. */
+export interface DatabaseUrlForm<C extends DialectConfig> {
+  /** The forms, for help texts. */
+  readonly forms: string;
+  /**
+   * The configuration `text` (a trimmed DATABASE_URL; empty when none is set) names, resolving
+   * relative paths against `cwd`; undefined when it names another dialect's database. A text in
+   * this dialect's form that cannot be used throws, saying why.
+   */
+  parse(text: string, cwd: string): C | undefined;
+  /** The configuration for logs: never a password. */
+  describe(config: C): string;
+  /**
+   * Which database `config` reaches, without a password: two configurations that reach the same
+   * data give the same identity.
+   */
+  identity(config: C): string;
 }
 
 /** What tests may rely on a dialect for (production code asks the operations themselves). */
@@ -118,8 +143,8 @@ export interface DriverErrors {
 export type TestEnvironment = Readonly<Record<string, string | undefined>>;
 
 /** A fresh, empty, unmigrated database for one test file or one e2e run. */
-export interface ThrowawayDatabase {
-  readonly config: DatabaseConfig;
+export interface ThrowawayDatabase<C extends DialectConfig = DialectConfig> {
+  readonly config: C;
   /** A DATABASE_URL under which another process reaches the same database; null when no other connection can (an in-memory database). */
   readonly url: string | null;
   /** Removes it (the file, the schema). Close every connection first. */
@@ -127,11 +152,11 @@ export interface ThrowawayDatabase {
 }
 
 /** What the test helpers (@pits/persistence/testing) need of a dialect. */
-export interface DialectTesting {
+export interface DialectTesting<C extends DialectConfig = DialectConfig> {
   /** Whether this run can test on the dialect, from its own settings in `env`; why not, when it cannot. */
   availability(env: TestEnvironment): Promise<{ available: true } | { available: false; reason: string }>;
   /** A throwaway database; `shared: true` when more connections (or processes) must reach it. */
-  createThrowaway(env: TestEnvironment, options: { shared: boolean; poolSize?: number | undefined }): Promise<ThrowawayDatabase>;
+  createThrowaway(env: TestEnvironment, options: { shared: boolean; poolSize?: number | undefined }): Promise<ThrowawayDatabase<C>>;
   /** The DATABASE_URL under which another process reaches the database `db` is connected to. */
   childDatabaseUrl(db: Kysely<DB>, env: TestEnvironment): Promise<string>;
   /** Inside `tx`, keeps every other transaction from writing `table` until `tx` ends. */
@@ -147,10 +172,14 @@ export type UpsertSet<Tables, TB extends keyof Tables> = Parameters<OnConflictBu
  * @example
  * const row = await executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('id', '=', id)));
  */
-export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
-  /** The name configuration gives it (`DatabaseConfig['dialect']`). */
+export interface SqlDialect<C extends DialectConfig = DialectConfig> {
+  /** The name configuration gives it (`C['dialect']`, its key in dialect-registry.ts). */
   readonly name: C['dialect'];
   readonly capabilities: DialectCapabilities;
+
+  // ---- configuration ------------------------------------------------------------------------
+
+  readonly url: DatabaseUrlForm<C>;
 
   // ---- opening ------------------------------------------------------------------------------
 
@@ -227,5 +256,5 @@ export interface SqlDialect<C extends DatabaseConfig = DatabaseConfig> {
 
   // ---- tests --------------------------------------------------------------------------------
 
-  readonly testing: DialectTesting;
+  readonly testing: DialectTesting<C>;
 }

@@ -3,15 +3,46 @@
 // substring search (their queries live with the area repository, repositories/areas/).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
-import { type DatabaseConfig, DEFAULT_DATABASE_DEADLINES, deadlinesOf } from '../database-config.js';
-import type { DatabaseEvents, SqlDialect } from './sql-dialect.js';
+import { DEFAULT_DATABASE_DEADLINES, type DatabaseSettings, deadlinesOf } from './database-settings.js';
+import type { DatabaseEvents, DatabaseUrlForm, SqlDialect } from './sql-dialect.js';
 import { SqliteRunner } from './sqlite-runner.js';
 import { standardSql } from './standard-sql.js';
 
-type SqliteConfig = Extract<DatabaseConfig, { dialect: 'sqlite' }>;
+/** A SQLite database: a file, or memory. */
+export interface SqliteConfig extends DatabaseSettings {
+  dialect: 'sqlite';
+  /** A file path, or ':memory:'. */
+  location: string;
+}
+
+/** The embedded default, when DATABASE_URL is not set: a SQLite file under ./data of the working directory. */
+export const DEFAULT_SQLITE_LOCATION = './data/pits.sqlite';
+
+/**
+ * `sqlite:` URLs (`sqlite:./data/x.db`, `sqlite:///abs/x.db`, `sqlite::memory:`), a plain file
+ * path, or nothing at all (the default file). Another scheme (`x://`) is another dialect's.
+ */
+const sqliteUrl: DatabaseUrlForm<SqliteConfig> = {
+  forms: `sqlite:<path>, a file path or sqlite::memory: (default ${DEFAULT_SQLITE_LOCATION})`,
+  parse(text, cwd) {
+    if (text === '') return { dialect: 'sqlite', location: resolve(cwd, DEFAULT_SQLITE_LOCATION) };
+    let location = text;
+    if (/^sqlite:/i.test(text)) {
+      location = text.replace(/^sqlite:(\/\/)?/i, '');
+      if (location === '') throw new Error('DATABASE_URL "sqlite:" names no file');
+    } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+      return undefined;
+    }
+    if (location === ':memory:') return { dialect: 'sqlite', location };
+    return { dialect: 'sqlite', location: isAbsolute(location) ? location : resolve(cwd, location) };
+  },
+  describe: (config) => `sqlite:${config.location}`,
+  // The file's absolute path: parse resolved it already.
+  identity: (config) => `sqlite:${config.location}`,
+};
 
 /** The SQL function `openSqlite` registers on every connection: lower case in every script. */
 const UNICODE_LOWER = 'pits_lower';
@@ -57,6 +88,7 @@ const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|FULL|PROTOCOL|READONLY)
 export const sqliteDialect: SqlDialect<SqliteConfig> = {
   name: 'sqlite',
   capabilities: { hasRowLocks: false, embedded: true },
+  url: sqliteUrl,
 
   open(config: SqliteConfig, events: DatabaseEvents) {
     const deadlines = deadlinesOf(config);

@@ -1,5 +1,6 @@
 // The fields of an area as the import reads them, the lower-cased columns search reads, and the
-// AreaStore each database implements (one file per dialect here, chosen in area-store.ts).
+// AreaStore each database implements (one file per dialect here, registered beside its dialect in
+// dialects/dialect-registry.ts).
 import type { AreaRegionLevel } from '../../schema/index.js';
 import type { Scope, Tx } from '../../transaction.js';
 

@@ -15,7 +15,7 @@ import type { AreaRegionLevel, AreaTable } from '../../schema/index.js';
 import { type ParamRef, markedList, preparedQuery } from '../../parameterised-query.js';
 import type { Scope, Tx } from '../../transaction.js';
 import { importBatch } from '../import-batch.js';
-import { areaStoreOf } from './area-store.js';
+import { areaStoreOf } from '../../dialects/dialect-registry.js';
 import { AREA_FIELDS, type AreaField, type AreaImportRow, type AreaUpdate, type RegionInsert, type RegionUpdate } from './area-fields.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../../execution/execute.js';
 
