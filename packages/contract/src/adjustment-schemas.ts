@@ -1,5 +1,6 @@
 // The adjustments routes of the v1 contract: create, list, detail, approve and reject bodies and
-// queries, and the three forms of an adjustment in responses (create, detail, list entry).
+// queries, and the three forms of an adjustment in responses (create, detail, list entry) with
+// the reference's example of each.
 import { z } from 'zod';
 import { ADJUSTMENT_STATUSES, type PricedLine, inexactTotals, pricedTotals } from '@pits/domain';
 import {
@@ -22,6 +23,7 @@ import {
   unitCostInput,
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT, type Example, actorExample } from './common-schemas.js';
 
 /** `increase` or `decrease`. */
 export const adjustmentType = z.enum(['increase', 'decrease']);
@@ -201,3 +203,67 @@ export const adjustmentActionResponse = envelopeA(z.null()).meta({
   id: 'AdjustmentActionResponse',
   description: 'The decision was recorded.',
 });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+/** The demo's Jakarta warehouse as adjustments and transfers name it, and with its address. */
+export const jakartaRefExample = { id: 1, code: 'WH-JKT-01', name: 'Gudang Jakarta Barat' };
+export const jakartaWithAddressExample = { ...jakartaRefExample, address: 'Jl. Daan Mogot KM 12 No. 8' };
+
+/** A pending adjustment's state fields: created by the demo partner, not yet decided. */
+const pendingAdjustment = {
+  status: 'pending',
+  created_by: actorExample,
+  created_at: EXAMPLE_CREATED_AT,
+  updated_at: EXAMPLE_CREATED_AT,
+  approved_at: null,
+  approved_by: null,
+  rejected_at: null,
+  rejected_by: null,
+  rejection_reason: null,
+} as const;
+
+export const adjustmentCreatedExample: Example<typeof adjustmentCreated> = {
+  id: 'ADJ-20261122-000004',
+  adjustment_number: 'ADJ-20261122-000004',
+  location: jakartaWithAddressExample,
+  type: 'increase',
+  stock_source: 'good',
+  reason: 'Cycle count correction',
+  total_amount: 144000,
+  item_count: 1,
+  ...pendingAdjustment,
+  items: [{ id: 5, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', type: 'increase', quantity: 12, unit_cost: 12000, total_cost: 144000, notes: 'rak B4' }],
+};
+
+export const adjustmentDetailExample: Example<typeof adjustmentDetail> = {
+  id: 'ADJ-20261122-000003',
+  adjustment_number: 'ADJ-20261122-000003',
+  location: jakartaWithAddressExample,
+  type: 'decrease',
+  stock_source: 'good',
+  reason: 'Cycle count: fewer on the shelf than recorded',
+  total_amount: 150000,
+  item_count: 2,
+  ...pendingAdjustment,
+  items: [
+    { id: 3, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', type: 'decrease', quantity: 5, unit_cost: 12000, total_cost: 60000, notes: '', current_stock: 340 },
+    { id: 4, product_id: '1', product_name: 'Kopi Arabica Gayo 250 g', sku: 'KOPI-ARABICA-250', type: 'decrease', quantity: 2, unit_cost: 45000, total_cost: 90000, notes: 'torn bags', current_stock: 120 },
+  ],
+};
+
+export const adjustmentListExample: Example<typeof adjustmentListEntry>[] = [
+  {
+    id: 'ADJ-20261122-000003',
+    adjustment_number: 'ADJ-20261122-000003',
+    location: jakartaRefExample,
+    type: 'decrease',
+    reason: 'Cycle count: fewer on the shelf than recorded',
+    status: 'pending',
+    total_amount: 150000,
+    item_count: 2,
+    created_at: EXAMPLE_CREATED_AT,
+    updated_at: EXAMPLE_CREATED_AT,
+  },
+];

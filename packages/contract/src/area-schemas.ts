@@ -1,8 +1,9 @@
 // The areas routes of the v1 contract: search the province > city > district > subdistrict
-// hierarchy, and read one area by its subdistrict code (both envelope B).
+// hierarchy, and read one area by its subdistrict code (both envelope B); the reference's example.
 import { z } from 'zod';
 import { envelopeB, fixedDecimalString, morePaginationSchema, pageQuery, perPageQuery, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import type { Example } from './common-schemas.js';
 
 /** The level `search_value` is matched on: `province`, `city`, `district` or `subdistrict`. */
 export const areaSearchBy = z.enum(['province', 'city', 'district', 'subdistrict']);
@@ -75,3 +76,23 @@ export const areaSearchResponse = envelopeB(
 
 /** 200 of detail: envelope B, `data` is the area. */
 export const areaDetailResponse = envelopeB(areaDetail).meta({ id: 'AreaDetailResponse', description: 'One area.' });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+export const areaExample: Example<typeof area> = {
+  region_id: 25639,
+  country: 'Indonesia',
+  country_code: 'ID',
+  state: 'Daerah Khusus Ibukota Jakarta',
+  state_code: '31',
+  city: 'Kota Administrasi Jakarta Barat',
+  city_code: '31.73',
+  district: 'Cengkareng',
+  district_code: '31.73.01',
+  subdistrict: 'Cengkareng Barat',
+  subdistrict_code: '31.73.01.1001',
+  postcode: '11730',
+  longitude: '106.72379100',
+  latitude: '-6.13867708',
+};

@@ -1,6 +1,6 @@
 // Building blocks shared by every v1 route schema: text, dates and timestamps, query-string
 // integers, exact decimal inputs, product ids, the success and error envelopes and the pagination
-// objects.
+// objects; and what the reference's examples of every area share (`Example`, the demo's ids).
 import { z } from 'zod';
 import {
   DATE_RANGE_ISSUE,
@@ -634,3 +634,34 @@ export function repeatedKeys(keys: readonly unknown[]): { index: number; first: 
 export const partnerActor = z
   .strictObject({ id: z.int().min(0), name: storedText(TEXT_LIMITS.actor), email: storedText(TEXT_LIMITS.email) })
   .meta({ id: 'Actor', description: 'The acting partner: its id, name and contact email.' });
+
+// ---------------------------------------------------------------------------------------------
+// Examples of the reference (/openapi.json and /docs), in the values a partner sees from the demo
+// data of `npm start`: the Toko Nusantara tenant, its warehouses in Jakarta (location 1) and
+// Surabaya (location 2) and its products 1 to 5. Each area's file holds the examples of its
+// schemas, each typed by the schema it illustrates, so the compiler refuses a dropped or renamed
+// field; the gateway's reference check validates every example again against the published document.
+
+/** An example of what schema `S` accepts: its input type. */
+export type Example<S extends z.ZodType> = z.input<S>;
+
+/** The demo tenant's id. */
+export const EXAMPLE_TENANT_ID = '0b6f1c52-3a5e-4d8b-9a51-2f0c7e9d4a11';
+/** The tenant the authorize example connects. */
+export const EXAMPLE_INVITED_TENANT_ID = '7d2e4f10-8c3b-4a6e-b1d5-93f0a2c6e845';
+/** When the demo documents were created, and a later moment at which they were acted on. */
+export const EXAMPLE_CREATED_AT = '2026-11-22T09:30:12.481Z';
+export const EXAMPLE_LATER_AT = '2026-11-22T10:04:55.120Z';
+
+export const actorExample: Example<typeof partnerActor> = { id: 1, name: 'Demo Partner', email: 'developers@demo-partner.example' };
+
+/** The figures of a first page holding `count` of `total` records. */
+export function simplePageExample(total: number, perPage = 10): Example<typeof simplePaginationSchema> {
+  return { current_page: 1, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+}
+export function rangePageExample(total: number, perPage = 20): Example<typeof rangePaginationSchema> {
+  return { ...simplePageExample(total, perPage), from: total === 0 ? null : 1, to: total === 0 ? null : Math.min(total, perPage) };
+}
+export function morePageExample(total: number, perPage = 10): Example<typeof morePaginationSchema> {
+  return { ...rangePageExample(total, perPage), has_more_pages: total > perPage };
+}

@@ -1,5 +1,5 @@
 // The inbound routes of the v1 contract: the list (envelope B, Laravel-style rows with embedded
-// product and location), the detail (envelope A), and receive.
+// product and location), the detail (envelope A), and receive; with the reference's examples.
 import { z } from 'zod';
 import { INBOUND_STATUSES } from '@pits/domain';
 import {
@@ -23,6 +23,7 @@ import {
   timestamp,
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './common-schemas.js';
 
 /** `pending`, `partial`, `received` or `cancelled`. */
 export const inboundStatus = z.enum(INBOUND_STATUSES);
@@ -284,3 +285,149 @@ export const receiveInboundResponse = envelopeA(
     }),
   }),
 ).meta({ id: 'ReceiveInboundResponse', description: 'The shipment after the receipt.' });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+export const jakartaLocationExample: Example<typeof tenantLocation> = {
+  location_id: 1,
+  name: 'Gudang Jakarta Barat',
+  code: 'WH-JKT-01',
+  type: 'warehouse',
+  address: 'Jl. Daan Mogot KM 12 No. 8',
+  city: 'Kota Jakarta Barat',
+  state: 'Daerah Khusus Ibukota Jakarta',
+  zip: '11730',
+  subdistrict: 'Cengkareng Barat',
+  country: 'Indonesia',
+  pic_name: 'Budi Santoso',
+  phone: '+62 21 5555 0101',
+  latitude: '-6.14590000',
+  longitude: '106.72910000',
+  is_default: true,
+  is_pickup: true,
+  status: 'active',
+  origin_code: null,
+  created_by: 'ops.jakarta',
+  created_at: '2026-03-02T01:00:00.000Z',
+};
+
+export const surabayaLocationExample: Example<typeof tenantLocation> = {
+  ...jakartaLocationExample,
+  location_id: 2,
+  name: 'Gudang Surabaya',
+  code: 'WH-SBY-01',
+  address: 'Jl. Rungkut Industri III No. 21',
+  city: 'Kota Surabaya',
+  state: 'Jawa Timur',
+  zip: '60293',
+  subdistrict: 'Kali Rungkut',
+  pic_name: 'Sari Wulandari',
+  phone: '+62 31 5555 0202',
+  latitude: '-7.32910000',
+  longitude: '112.76630000',
+  is_default: false,
+  created_at: '2026-05-19T03:20:00.000Z',
+};
+
+export const productExample: Example<typeof inboundProduct> = {
+  product_id: 1,
+  category_id: 12,
+  name: 'Kopi Arabica Gayo 250 g',
+  sku: 'KOPI-ARABICA-250',
+  barcode: '8991234500017',
+  description: 'Single-origin arabica from Aceh Tengah, medium roast, ground.',
+  brand: 'Nusantara',
+  product_type: 'physical',
+  published_price: '65000.00',
+  cost_price: '45000.00',
+  weight: '0.25',
+  width: '10.00',
+  height: '18.00',
+  length: '6.00',
+  status: 'published',
+  is_bundle: false,
+  is_managed_by_fulfillment: true,
+  advance_qc: false,
+  production_batch: false,
+  cold_storage: false,
+  fulfillment_manage_by: null,
+  outbound_expired: 0,
+  inbound_expired: 0,
+  outer_barcode: null,
+  created_by: 'ops.jakarta',
+  updated_by: 'ops.jakarta',
+  deleted_by: null,
+  created_at: '2026-03-02T01:10:00.000Z',
+  updated_at: '2026-03-02T01:10:00.000Z',
+  deleted_at: null,
+};
+
+const inboundLineExample: Example<typeof inboundDetailLine> = {
+  inbound_detail_id: 1,
+  inbound_id: 1,
+  product_id: 1,
+  expected_quantity: 60,
+  notes: '',
+  created_by: 'ops.purchasing',
+  updated_by: 'ops.purchasing',
+  deleted_by: null,
+  received_by: null,
+  deleted_at: null,
+  created_at: EXAMPLE_CREATED_AT,
+  updated_at: EXAMPLE_CREATED_AT,
+  product: productExample,
+};
+
+const inboundLocationExample: Example<typeof inboundLocation> = {
+  ...jakartaLocationExample,
+  is_return: false,
+  updated_by: 'ops.jakarta',
+  deleted_by: null,
+  deleted_at: null,
+  updated_at: '2026-03-02T01:00:00.000Z',
+};
+
+export const inboundListExample: Example<typeof inboundListEntry>[] = [
+  {
+    inbound_id: 1,
+    code: 'INB-20261122-000001',
+    inbound_date: '2026-11-22T09:30:12.481000Z',
+    source_type: 'purchase',
+    source_id: 118,
+    source_code: 'PO-2026-0118',
+    location_id: 1,
+    status: 'pending',
+    received_at: null,
+    cancelled_at: null,
+    notes: 'Supplier Gayo: monthly coffee',
+    created_by: 'ops.purchasing',
+    updated_by: 'ops.purchasing',
+    created_at: EXAMPLE_CREATED_AT,
+    updated_at: EXAMPLE_CREATED_AT,
+    details: [inboundLineExample],
+    details_count: 1,
+    location: inboundLocationExample,
+    inbound_details: [inboundLineExample],
+  },
+];
+
+export const inboundDetailExample: Example<typeof inboundDetail> = {
+  id: '1',
+  reference_number: 'INB-20261122-000001',
+  status: 'partial',
+  location: { id: '1', code: 'WH-JKT-01', name: 'Gudang Jakarta Barat', address: 'Jl. Daan Mogot KM 12 No. 8' },
+  items: [
+    {
+      id: '1', product_id: 1, sku: 'KOPI-ARABICA-250', name: 'Kopi Arabica Gayo 250 g', quantity: 60, unit: 'pcs', unit_price: 45000, expected_quantity: 60,
+      good_received_quantity: 60, damaged_received_quantity: 0, grid_id: 'A-01-03', received_at: EXAMPLE_LATER_AT, received_by: 'Budi Santoso',
+    },
+    {
+      id: '2', product_id: 3, sku: 'SAMBAL-BAWANG-200', name: 'Sambal Bawang 200 ml', quantity: 24, unit: 'pcs', unit_price: 21000, expected_quantity: 24,
+      good_received_quantity: 18, damaged_received_quantity: 2, grid_id: 'RCV-01', received_at: EXAMPLE_LATER_AT, received_by: 'Budi Santoso',
+    },
+  ],
+  notes: 'Supplier Gayo: monthly coffee',
+  created_at: EXAMPLE_CREATED_AT,
+  updated_at: EXAMPLE_LATER_AT,
+};

@@ -1,5 +1,5 @@
-// Public surface of the v1 contract: zod schemas of every route, and the helpers that turn a
-// failed parse into the contract's VALIDATION_ERROR.
+// Public surface of the v1 contract: zod schemas of every route with the reference's examples of
+// them, and the helpers that turn a failed parse into the contract's VALIDATION_ERROR.
 export * from './common-schemas.js';
 export * from './validation-issues.js';
 export * from './adjustment-schemas.js';

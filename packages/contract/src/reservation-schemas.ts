@@ -1,5 +1,6 @@
 // The order holds routes (docs/holds.md#reservations): create, list, detail, extend, release and
-// consume bodies and queries, and the one form of a reservation that every response carries.
+// consume bodies and queries, and the one form of a reservation that every response carries, with
+// the reference's examples of it.
 import { z } from 'zod';
 import { RESERVATION_EXPIRY, RESERVATION_STATUSES } from '@pits/domain';
 import {
@@ -21,6 +22,7 @@ import {
   textField,
   timestamp,
 } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example, actorExample } from './common-schemas.js';
 
 /** `active`, `consumed`, `released` or `expired` (an active hold past its expiry reads as expired). */
 export const reservationStatus = z.enum(RESERVATION_STATUSES);
@@ -161,3 +163,54 @@ export const reservationResponse = envelopeA(z.strictObject({ reservation })).me
 export const reservationListResponse = envelopeA(
   z.strictObject({ reservations: z.array(reservation).max(100), pagination: simplePaginationSchema }),
 ).meta({ id: 'ReservationListResponse', description: 'A page of reservations, newest first.' });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+/** An active hold of 15 minutes (the default expiry) for a marketplace order. */
+export const reservationExample: Example<typeof reservation> = {
+  id: 'RSV-20261122-000001',
+  reservation_number: 'RSV-20261122-000001',
+  reference: 'TOKO-ORDER-58213',
+  location_id: 1,
+  status: 'active',
+  expires_at: '2026-11-22T09:45:12.481Z',
+  created_at: EXAMPLE_CREATED_AT,
+  updated_at: EXAMPLE_CREATED_AT,
+  consumed_at: null,
+  released_at: null,
+  release_reason: null,
+  created_by: actorExample,
+  items: [
+    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 0 },
+    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 0 },
+  ],
+};
+
+/** The same hold, given a new expiry an hour after the call. */
+export const reservationExtendedExample: Example<typeof reservation> = {
+  ...reservationExample,
+  expires_at: '2026-11-22T11:04:55.120Z',
+  updated_at: EXAMPLE_LATER_AT,
+};
+
+/** The same hold after the order was cancelled. */
+export const reservationReleasedExample: Example<typeof reservation> = {
+  ...reservationExample,
+  status: 'released',
+  updated_at: EXAMPLE_LATER_AT,
+  released_at: EXAMPLE_LATER_AT,
+  release_reason: 'Customer cancelled the order',
+};
+
+/** The same hold after a partial shipment: 4 of the 6 tea packs shipped, the other 2 released. */
+export const reservationConsumedExample: Example<typeof reservation> = {
+  ...reservationExample,
+  status: 'consumed',
+  updated_at: EXAMPLE_LATER_AT,
+  consumed_at: EXAMPLE_LATER_AT,
+  items: [
+    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 2 },
+    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 4 },
+  ],
+};

@@ -1,5 +1,5 @@
 // The stock reads (extension, docs/extensions.md#stock-reads): levels per location and product, and the
-// ledger of movements, cursor-paged newest first. Envelope A.
+// ledger of movements, cursor-paged newest first. Envelope A. With the reference's examples.
 import { z } from 'zod';
 import { DATE_RANGE_ISSUE, STOCK_BUCKETS, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '@pits/domain';
 import { adjustmentDetail, stockSource } from './adjustment-schemas.js';
@@ -24,6 +24,7 @@ import {
   timestamp,
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
 
 /** What caused a movement. */
 export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'reservation', 'opening', 'correction']);
@@ -157,3 +158,36 @@ export const stockLevelsResponse = envelopeA(
 export const stockMovementsResponse = envelopeA(
   z.strictObject({ movements: z.array(stockMovementEntry).max(MAX_PER_PAGE), next_cursor: storedText(200).nullable() }),
 ).meta({ id: 'StockMovementsResponse', description: 'A page of stock movements, newest first.' });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+export const stockLevelExample: Example<typeof stockLevelEntry> = {
+  location_id: 1,
+  product_id: '1',
+  sku: 'KOPI-ARABICA-250',
+  product_name: 'Kopi Arabica Gayo 250 g',
+  good: 120,
+  damaged: 0,
+  reserved: 20,
+  reserved_for_transfers: 12,
+  reserved_for_orders: 8,
+  available: 100,
+  version: 14,
+};
+
+export const stockMovementExample: Example<typeof stockMovementEntry> = {
+  id: '7',
+  location_id: 1,
+  product_id: '5',
+  sku: 'KERUPUK-UDANG-500',
+  bucket: 'good',
+  quantity_change: 48,
+  quantity_before: 0,
+  quantity_after: 48,
+  cause_type: 'adjustment',
+  cause_id: 'ADJ-20261122-000001',
+  document_number: 'ADJ-20261122-000001',
+  actor: 'partner:1:Demo Partner',
+  occurred_at: EXAMPLE_CREATED_AT,
+};

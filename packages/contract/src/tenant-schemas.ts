@@ -1,8 +1,9 @@
 // The tenants routes of the v1 contract: authorize, deauthorize, the installations list, and the
-// tenant's locations and available logistics (all envelope B).
+// tenant's locations and available logistics (all envelope B), with the reference's examples.
 import { z } from 'zod';
 import { envelopeB, morePaginationSchema, pageQuery, perPageQuery, requiredOr, textField, timestamp } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { EXAMPLE_TENANT_ID, type Example } from './common-schemas.js';
 import { tenantLocation } from './inbound-schemas.js';
 
 /** A tenant id: a UUID (any version; tenants are created by internal teams). */
@@ -116,3 +117,61 @@ export const tenantLocationsResponse = envelopeB(
 export const availableLogisticsResponse = envelopeB(
   z.strictObject({ logistics: z.array(logisticPreference).max(MAX_PER_PAGE), pagination: morePaginationSchema }),
 ).meta({ id: 'AvailableLogisticsResponse', description: "The tenant's logistics services, by id." });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+export const installationExample: Example<typeof installation> = {
+  id: '476c5f5d-bc67-408b-946b-56267ebb86b7',
+  partner_id: '1',
+  tenant_id: EXAMPLE_TENANT_ID,
+  tenant_type: 'live',
+  app_id: 'bcfc73d3-972f-4c8e-80a2-83873d95635e',
+  app_key: 'app_91ca9abd8c8dacf38fec718cafa4ff7e',
+  installation_type: 'custom',
+  installed_at: '2026-11-08T02:15:40.913Z',
+  days_connected: 14,
+  uninstall_at: null,
+  uninstall_reason: null,
+  created_at: '2026-11-08T02:15:40.913Z',
+  updated_at: '2026-11-08T02:15:40.913Z',
+};
+
+export const logisticsExample: Example<typeof logisticPreference>[] = [
+  {
+    logistic_preference_id: 1,
+    logistic_provider_id: 1,
+    logistic_provider_name: 'JNE',
+    available_service_types: { Reguler: true, Cargo: true, Crossborder: false },
+    is_default: true,
+    is_active: true,
+    username: '**********tara',
+    password: '*************-123',
+    api_key: '*****************0042',
+    api_secret: '****************7781',
+    account_id: 'JNE-88120',
+    account_name: 'Toko Nusantara',
+    created_by: 'ops.jakarta',
+    updated_by: 'ops.jakarta',
+    created_at: '2026-03-02T01:05:00.000Z',
+    updated_at: '2026-03-02T01:05:00.000Z',
+  },
+  {
+    logistic_preference_id: 2,
+    logistic_provider_id: 2,
+    logistic_provider_name: 'SiCepat',
+    available_service_types: { Reguler: true, Cargo: false, Crossborder: false },
+    is_default: false,
+    is_active: true,
+    username: '********a-sc',
+    password: '*************pass',
+    api_key: '*****************5521',
+    api_secret: '********************1180',
+    account_id: null,
+    account_name: null,
+    created_by: 'ops.jakarta',
+    updated_by: 'ops.jakarta',
+    created_at: '2026-04-11T07:45:00.000Z',
+    updated_at: '2026-04-11T07:45:00.000Z',
+  },
+];

@@ -1,8 +1,9 @@
 // The transfers routes of the v1 contract: create, list, detail, approve, reject, and the ship and
-// receive extension; the full and list forms of a transfer and the short forms actions return.
+// receive extension; the full and list forms of a transfer and the short forms actions return,
+// with the reference's examples.
 import { z } from 'zod';
 import { TRANSFER_STATUSES } from '@pits/domain';
-import { reasonText } from './adjustment-schemas.js';
+import { jakartaRefExample, jakartaWithAddressExample, reasonText } from './adjustment-schemas.js';
 import {
   MAX_ITEMS_PER_REQUEST,
   bodyId,
@@ -23,6 +24,7 @@ import {
   timestamp,
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT, type Example, actorExample } from './common-schemas.js';
 
 /** `pending`, `approved`, `rejected`, `in_transit` or `completed`. */
 export const transferStatus = z.enum(TRANSFER_STATUSES);
@@ -248,3 +250,65 @@ export const receiveTransferResponse = envelopeA(
     }),
   }),
 ).meta({ id: 'ReceiveTransferResponse', description: 'The goods arrived as good stock at the destination.' });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+/** The demo's Surabaya warehouse as transfers name it. */
+const surabayaRef = { id: 2, code: 'WH-SBY-01', name: 'Gudang Surabaya' };
+
+const transferNulls = {
+  actual_arrival_date: null,
+  approved_at: null,
+  approved_by: null,
+  rejected_at: null,
+  rejected_by: null,
+  shipped_at: null,
+  shipped_by: null,
+  received_at: null,
+  received_by: null,
+  rejection_reason: null,
+} as const;
+
+/** What the list entry and the full form of the pending demo transfer share. */
+const pendingTransfer = {
+  id: 'TRF-20261122-000001',
+  transfer_number: 'TRF-20261122-000001',
+  transfer_date: '2026-11-22',
+  expected_arrival_date: '2026-11-25',
+  reference_number: 'REPL-SBY-0001',
+  status: 'pending',
+  notes: 'Weekly replenishment for Surabaya',
+  total_items: 2,
+  total_quantity: 60,
+  created_by: actorExample,
+  created_at: EXAMPLE_CREATED_AT,
+  updated_at: EXAMPLE_CREATED_AT,
+  ...transferNulls,
+} as const;
+
+export const transferDetailExample: Example<typeof transferDetail> = {
+  ...pendingTransfer,
+  from_location: { ...jakartaWithAddressExample, contact_person: 'Budi Santoso', phone: '+62 21 5555 0101' },
+  to_location: { ...surabayaRef, address: 'Jl. Rungkut Industri III No. 21', contact_person: 'Sari Wulandari', phone: '+62 31 5555 0202' },
+  total_value: 1380000,
+  items: [
+    { id: 1, product_id: '1', product_name: 'Kopi Arabica Gayo 250 g', sku: 'KOPI-ARABICA-250', quantity: 20, available_stock: 120, unit_price: 45000, total_value: 900000, notes: '' },
+    { id: 2, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', quantity: 40, available_stock: 340, unit_price: 12000, total_value: 480000, notes: 'keep dry' },
+  ],
+};
+
+/** What create answers: the full form, without the detail's contact fields on the locations. */
+export const transferCreatedExample: Example<typeof transferCreated> = {
+  ...transferDetailExample,
+  from_location: jakartaWithAddressExample,
+  to_location: { ...surabayaRef, address: 'Jl. Rungkut Industri III No. 21' },
+};
+
+export const transferListExample: Example<typeof transferListEntry>[] = [
+  {
+    ...pendingTransfer,
+    from_location: jakartaRefExample,
+    to_location: surabayaRef,
+  },
+];

@@ -1,8 +1,10 @@
 // Webhooks (extension, docs/webhooks.md): the registration body, the endpoint resource and the
-// deliveries. The payload of each event type is in webhook-event-schemas.ts.
+// deliveries, with the reference's examples. The payload of each event type is in
+// webhook-event-schemas.ts.
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
 import { UNCAPPED_LIST, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
 export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed', 'reservation.status_changed', 'stock.level_changed']);
@@ -134,3 +136,35 @@ export const testWebhookResponse = envelopeA(z.strictObject({ delivery: webhookD
   id: 'TestWebhookResponse',
   description: 'The webhook.test delivery and its first attempt.',
 });
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts)
+
+export const webhookEndpointExample: Example<typeof webhookEndpoint> = {
+  id: '1',
+  url: 'https://hooks.gudang-app.example/pits/events',
+  event_types: ['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed'],
+  description: 'warehouse app',
+  is_active: true,
+  created_at: EXAMPLE_CREATED_AT,
+  updated_at: EXAMPLE_CREATED_AT,
+};
+
+export const deliveryExample: Example<typeof webhookDelivery> = {
+  id: '5',
+  event_id: 'b27e4e94-3ced-4fb1-acd0-d4b3d328629e',
+  event_type: 'inbound.status_changed',
+  endpoint_id: '1',
+  url: 'https://hooks.gudang-app.example/pits/events',
+  status: 'succeeded',
+  attempts: 2,
+  next_attempt_at: null,
+  last_status_code: 200,
+  last_error: null,
+  delivered_at: '2026-11-22T10:05:26.304Z',
+  created_at: '2026-11-22T10:04:55.120Z',
+  attempt_log: [
+    { attempt: 1, started_at: '2026-11-22T10:04:55.388Z', duration_ms: 10001, status_code: null, error: 'timeout after 10000 ms', response_body: null, succeeded: false },
+    { attempt: 2, started_at: '2026-11-22T10:05:26.190Z', duration_ms: 114, status_code: 200, error: null, response_body: '{"received":true}', succeeded: true },
+  ],
+};

@@ -3,11 +3,10 @@
 // the examples of its route spec (request body, query parameters, the success envelope) and one
 // example refusal per error code it can answer. The `webhooks` section describes what the service
 // sends to partners' endpoints, one operation per event type (webhook-document.ts).
-import { TEXT_LIMITS, errorEnvelope } from '@pits/contract';
+import { EXAMPLE_TENANT_ID, TEXT_LIMITS, errorEnvelope } from '@pits/contract';
 import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS, errorBody } from '../http/index.js';
-import { TENANT_ID } from '../routes/reference-examples.js';
 import type { Route } from '../routes/route-spec.js';
 import { errorExample } from './error-examples.js';
 import { ERROR_CONDITIONS } from './guides.js';
@@ -277,7 +276,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         in: 'header',
         required: true,
         schema: { type: 'string', format: 'uuid' },
-        example: sandboxTenantId ?? TENANT_ID,
+        example: sandboxTenantId ?? EXAMPLE_TENANT_ID,
         description: tenantHeaderDescription,
       });
     }

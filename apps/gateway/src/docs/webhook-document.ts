@@ -2,10 +2,9 @@
 // webhook worker sends to a partner's endpoint (docs/webhooks.md), with the payload schema of
 // packages/contract's webhook-event-schemas.ts, the signature headers of WEBHOOK_HEADERS, and the
 // answers the receiver gives.
-import { WEBHOOK_EVENT_SCHEMAS } from '@pits/contract';
+import { EXAMPLE_TENANT_ID, WEBHOOK_EVENT_SCHEMAS } from '@pits/contract';
 import { WEBHOOK_HEADERS } from '@pits/domain';
 import type { z } from 'zod';
-import { TENANT_ID } from '../routes/reference-examples.js';
 import { WEBHOOK_ANSWER_SECONDS, webhookRetrySchedule } from './guides.js';
 
 type Json = Record<string, unknown>;
@@ -90,7 +89,7 @@ export const WEBHOOK_EVENTS: Readonly<Record<WebhookEventType, { summary: string
 /** The full example payload of an event type: the envelope around its resource and data. */
 export function webhookExample(type: WebhookEventType): Json {
   const { example } = WEBHOOK_EVENTS[type];
-  return { event_id: EXAMPLE_EVENT_ID, type, occurred_at: EXAMPLE_OCCURRED_AT, tenant_id: type === 'webhook.test' ? null : TENANT_ID, ...example };
+  return { event_id: EXAMPLE_EVENT_ID, type, occurred_at: EXAMPLE_OCCURRED_AT, tenant_id: type === 'webhook.test' ? null : EXAMPLE_TENANT_ID, ...example };
 }
 
 /** The headers every delivery carries (docs/webhooks.md#signing), as the receiver reads them. */

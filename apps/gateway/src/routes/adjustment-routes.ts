@@ -2,13 +2,17 @@
 // POST as the spec's example request uses).
 import {
   adjustmentActionResponse,
+  adjustmentCreatedExample,
+  adjustmentDetailExample,
   adjustmentDetailResponse,
+  adjustmentListExample,
   adjustmentListQuery,
   adjustmentListResponse,
   approveAdjustmentBody,
   createAdjustmentBody,
   createAdjustmentResponse,
   rejectAdjustmentBody,
+  simplePageExample,
 } from '@pits/contract';
 import { pageFacts, simplePagination, stockKey, ZERO } from '@pits/domain';
 import {
@@ -21,7 +25,6 @@ import {
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
 import * as p from './inventory-presenters.js';
-import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 export function adjustmentRoutes(): Route[] {
@@ -46,7 +49,7 @@ export function adjustmentRoutes(): Route[] {
         reason: 'Cycle count correction',
         items: [{ product_id: '2', quantity: 12, unit_cost: 12000, notes: 'rak B4' }],
       },
-      responseExample: { adjustment: ex.adjustmentCreatedExample },
+      responseExample: { adjustment: adjustmentCreatedExample },
       handler: async ({ db, partner, tenantId, body, now }) => {
         const created = await createAdjustment(
           db,
@@ -79,7 +82,7 @@ export function adjustmentRoutes(): Route[] {
       response: adjustmentListResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 10, status: 'pending', location_id: 1, type: 'decrease' },
-      responseExample: { adjustments: ex.adjustmentListExample, pagination: ex.simplePage(1) },
+      responseExample: { adjustments: adjustmentListExample, pagination: simplePageExample(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listAdjustments(db, tenantId, { status: query.status, locationId: query.location_id, type: query.type }, page);
@@ -98,7 +101,7 @@ export function adjustmentRoutes(): Route[] {
       status: 200,
       response: adjustmentDetailResponse,
       errors: ['NOT_FOUND'],
-      responseExample: { adjustment: ex.adjustmentDetailExample },
+      responseExample: { adjustment: adjustmentDetailExample },
       handler: async ({ db, tenantId, params }) => {
         const adjustment = await findAdjustment(db, tenantId, params.id ?? '');
         if (!adjustment) throw notFound('adjustment', params.id);

@@ -1,12 +1,11 @@
 // The v1 area endpoints: search the province > city > district > subdistrict hierarchy, and read
 // one area by subdistrict code (envelope B, no tenant). Search has its own rate-limit bucket,
 // `areas.search`.
-import { areaDetailQuery, areaDetailResponse, areaSearchQuery, areaSearchResponse } from '@pits/contract';
+import { areaDetailQuery, areaDetailResponse, areaExample, areaSearchQuery, areaSearchResponse, morePageExample } from '@pits/contract';
 import { AppError, domainError, morePagination, pageFacts } from '@pits/domain';
 import { findArea, searchAreas } from '@pits/persistence';
 import { presentArea, presentAreaDetail } from './area-presenters.js';
 import { pageOf } from './route-helpers.js';
-import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 export function areaRoutes(): Route[] {
@@ -29,7 +28,7 @@ export function areaRoutes(): Route[] {
       response: areaSearchResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 20, search_by: 'subdistrict', search_value: 'cengkareng' },
-      responseExample: { areas: [ex.areaExample], pagination: ex.morePage(1, 20) },
+      responseExample: { areas: [areaExample], pagination: morePageExample(1, 20) },
       handler: async ({ db, query }) => {
         const page = pageOf(query);
         const { rows, total } = await searchAreas(db, { searchBy: query.search_by, searchValue: query.search_value }, page);
@@ -50,7 +49,7 @@ export function areaRoutes(): Route[] {
       response: areaDetailResponse,
       errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
       queryExample: { subdistrict_code: '31.73.01.1001' },
-      responseExample: { ...ex.areaExample, created_at: '2026-11-22T09:29:58.004Z', updated_at: '2026-11-22T09:29:58.004Z' },
+      responseExample: { ...areaExample, created_at: '2026-11-22T09:29:58.004Z', updated_at: '2026-11-22T09:29:58.004Z' },
       handler: async ({ db, query }) => {
         const row = await findArea(db, query.subdistrict_code);
         if (!row) throw new AppError(domainError('NOT_FOUND', `area ${query.subdistrict_code} does not exist`, { field: 'subdistrict_code' }));

@@ -1,11 +1,19 @@
 // Inbound shipments for partners: list (envelope B), detail (envelope A) and receive. Each has its
 // own 200-per-minute rate-limit bucket besides the partner's tier.
-import { inboundDetailResponse, inboundListQuery, inboundListResponse, receiveInboundBody, receiveInboundResponse } from '@pits/contract';
+import {
+  inboundDetailExample,
+  inboundDetailResponse,
+  inboundListExample,
+  inboundListQuery,
+  inboundListResponse,
+  rangePageExample,
+  receiveInboundBody,
+  receiveInboundResponse,
+} from '@pits/contract';
 import { pageFacts, rangePagination } from '@pits/domain';
 import { findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentInboundDetail, presentInboundListEntry, presentReceipt } from './inbound-presenters.js';
 import { actorOf, notFound, numericId, pageOf } from './route-helpers.js';
-import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 export function inboundRoutes(): Route[] {
@@ -24,7 +32,7 @@ export function inboundRoutes(): Route[] {
       response: inboundListResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 20, status: 'pending', location_id: 1 },
-      responseExample: { inbounds: ex.inboundListExample, pagination: ex.rangePage(1) },
+      responseExample: { inbounds: inboundListExample, pagination: rangePageExample(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listInbounds(db, tenantId, { status: query.status, locationId: query.location_id }, page);
@@ -43,7 +51,7 @@ export function inboundRoutes(): Route[] {
       status: 200,
       response: inboundDetailResponse,
       errors: ['NOT_FOUND'],
-      responseExample: { inbound: ex.inboundDetailExample },
+      responseExample: { inbound: inboundDetailExample },
       handler: async ({ db, tenantId, params }) => {
         const shipment = await findInbound(db, tenantId, numericId(params.id));
         if (!shipment) throw notFound('inbound shipment', params.id);

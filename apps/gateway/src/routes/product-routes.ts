@@ -1,11 +1,10 @@
 // The tenant's products for partners (docs/extensions.md#products): a list by id ascending with exact
 // SKU and barcode filters and a case-insensitive search, and one product by id. Products without
 // stock are listed too.
-import { productDetailResponse, productListQuery, productListResponse } from '@pits/contract';
+import { productDetailResponse, productExample, productListQuery, productListResponse } from '@pits/contract';
 import { pageFacts, simplePagination } from '@pits/domain';
 import { findProduct, listProducts } from '@pits/persistence';
 import { presentProduct } from './inbound-presenters.js';
-import * as ex from './reference-examples.js';
 import { notFound, numericId, pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
 
@@ -26,7 +25,7 @@ export function productRoutes(): Route[] {
       response: productListResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 20, sku: 'KOPI-ARABICA-250,TEH-MELATI-100', barcode: '8991234500017', search: 'kopi' },
-      responseExample: { products: [ex.productExample], pagination: { current_page: 1, per_page: 20, total: 1, last_page: 1 } },
+      responseExample: { products: [productExample], pagination: { current_page: 1, per_page: 20, total: 1, last_page: 1 } },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listProducts(db, tenantId, { skus: query.sku, barcode: query.barcode, search: query.search }, page);
@@ -45,7 +44,7 @@ export function productRoutes(): Route[] {
       status: 200,
       response: productDetailResponse,
       errors: ['NOT_FOUND'],
-      responseExample: { product: ex.productExample },
+      responseExample: { product: productExample },
       handler: async ({ db, tenantId, params }) => {
         const product = await findProduct(db, tenantId, numericId(params.id));
         if (!product) throw notFound('product', params.id);

@@ -6,9 +6,14 @@ import {
   createReservationBody,
   extendReservationBody,
   releaseReservationBody,
+  reservationConsumedExample,
+  reservationExample,
+  reservationExtendedExample,
   reservationListQuery,
   reservationListResponse,
+  reservationReleasedExample,
   reservationResponse,
+  simplePageExample,
 } from '@pits/contract';
 import { pageFacts, simplePagination } from '@pits/domain';
 import {
@@ -22,7 +27,6 @@ import {
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
 import { presentReservation } from './reservation-presenters.js';
-import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 const TAG = 'Reservations';
@@ -53,7 +57,7 @@ export function reservationRoutes(): Route[] {
           { product_id: '2', quantity: 6 },
         ],
       },
-      responseExample: { reservation: ex.reservationExample },
+      responseExample: { reservation: reservationExample },
       handler: async ({ db, partner, tenantId, body }) => {
         const created = await createReservation(db, {
           tenantId,
@@ -82,7 +86,7 @@ export function reservationRoutes(): Route[] {
       response: reservationListResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 10, status: 'active', location_id: 1, reference: 'TOKO-ORDER-58213', product_id: 1, sku: 'KOPI-ARABICA-250' },
-      responseExample: { reservations: [ex.reservationExample], pagination: ex.simplePage(1) },
+      responseExample: { reservations: [reservationExample], pagination: simplePageExample(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const none = { reservations: [], pagination: simplePagination(pageFacts(0, page, 0)) };
@@ -109,7 +113,7 @@ export function reservationRoutes(): Route[] {
       status: 200,
       response: reservationResponse,
       errors: ['NOT_FOUND'],
-      responseExample: { reservation: ex.reservationExample },
+      responseExample: { reservation: reservationExample },
       handler: async ({ db, tenantId, params }) => {
         const found = await findReservation(db, tenantId, params.id ?? '');
         if (!found) throw notFound('reservation', params.id);
@@ -130,7 +134,7 @@ export function reservationRoutes(): Route[] {
       response: reservationResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'VALIDATION_ERROR'],
       example: { expires_in: 3600 },
-      responseExample: { reservation: ex.reservationExtendedExample },
+      responseExample: { reservation: reservationExtendedExample },
       handler: async ({ db, partner, tenantId, params, body }) => {
         const extended = await extendReservation(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), expiresIn: body.expires_in });
         return { reservation: presentReservation(extended) };
@@ -150,7 +154,7 @@ export function reservationRoutes(): Route[] {
       response: reservationResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'VALIDATION_ERROR'],
       example: { reason: 'Customer cancelled the order' },
-      responseExample: { reservation: ex.reservationReleasedExample },
+      responseExample: { reservation: reservationReleasedExample },
       handler: async ({ db, partner, tenantId, params, body }) => {
         const reason = body.reason === '' ? undefined : body.reason;
         const released = await releaseReservation(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason });
@@ -177,7 +181,7 @@ export function reservationRoutes(): Route[] {
           { sku: 'TEH-MELATI-100', quantity: 4 },
         ],
       },
-      responseExample: { reservation: ex.reservationConsumedExample },
+      responseExample: { reservation: reservationConsumedExample },
       handler: async ({ db, partner, tenantId, params, body }) => {
         const items = body.items?.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity }));
         const consumed = await consumeReservation(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), items });

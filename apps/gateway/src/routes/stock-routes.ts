@@ -1,9 +1,12 @@
 // Stock for partners (extension): levels per location and product, the complete ledger of
 // movements with their causes (cursor-paged newest first), and physical counts (compare-and-set).
 import {
+  simplePageExample,
   stockCountBody,
   stockCountResponse,
+  stockLevelExample,
   stockLevelsResponse,
+  stockMovementExample,
   stockMovementsQuery,
   stockMovementsResponse,
   stockQuery,
@@ -13,7 +16,6 @@ import { listStockLevels, listStockMovements, recordStockCount } from '@pits/per
 import { actorOf } from './route-helpers.js';
 import * as p from './inventory-presenters.js';
 import { pageOf } from './route-helpers.js';
-import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -50,7 +52,7 @@ export function stockRoutes(): Route[] {
       response: stockLevelsResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 10, location_id: 1, product_id: '1,2', sku: 'KOPI-ARABICA-250,TEH-MELATI-100' },
-      responseExample: { stock: [ex.stockLevelExample], pagination: ex.simplePage(1) },
+      responseExample: { stock: [stockLevelExample], pagination: simplePageExample(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productIds: query.product_id, skus: query.sku }, page);
@@ -72,7 +74,7 @@ export function stockRoutes(): Route[] {
       response: stockMovementsResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { location_id: 1, product_id: 5, from: '2026-11-01', to: '2026-11-30', limit: 1, cursor: 'MjAyNi0xMS0yMlQwOTozMDoxMi40ODFafDc' },
-      responseExample: { movements: [ex.stockMovementExample], next_cursor: 'MjAyNi0xMS0yMlQwOTozMDoxMi40ODFafDc' },
+      responseExample: { movements: [stockMovementExample], next_cursor: 'MjAyNi0xMS0yMlQwOTozMDoxMi40ODFafDc' },
       handler: async ({ db, tenantId, query }) => {
         const from = lowerBound(query.from);
         const before = upperBound(query.to);

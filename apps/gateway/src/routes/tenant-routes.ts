@@ -1,11 +1,18 @@
 // The v1 tenant endpoints: authorize, deauthorize, connected tenants, tenant locations and
 // available logistics (envelope B).
 import {
+  EXAMPLE_INVITED_TENANT_ID,
+  EXAMPLE_TENANT_ID,
   authorizeTenantBody,
   authorizeTenantResponse,
   availableLogisticsResponse,
   deauthorizeTenantBody,
   deauthorizeTenantResponse,
+  installationExample,
+  jakartaLocationExample,
+  logisticsExample,
+  morePageExample,
+  surabayaLocationExample,
   tenantListQuery,
   tenantListResponse,
   tenantLocationsResponse,
@@ -19,7 +26,6 @@ import {
   listLocations,
   listLogisticPreferences,
 } from '@pits/persistence';
-import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 import { presentInstallation, presentLogisticPreference, presentTenantLocation } from './tenant-presenters.js';
 
@@ -42,8 +48,8 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       status: 200,
       response: authorizeTenantResponse,
       errors: ['VALIDATION_ERROR', 'FORBIDDEN'],
-      example: { tenant_id: ex.INVITED_TENANT_ID, days_connected: 0, installation_type: 'custom' },
-      responseExample: { installation: { ...ex.installationExample, id: 'b84ad79b-2876-4766-8b88-0ad3cc1a7614', tenant_id: ex.INVITED_TENANT_ID, days_connected: 0, installed_at: '2026-11-22T09:31:05.017Z', created_at: '2026-11-22T09:31:05.017Z', updated_at: '2026-11-22T09:31:05.017Z' } },
+      example: { tenant_id: EXAMPLE_INVITED_TENANT_ID, days_connected: 0, installation_type: 'custom' },
+      responseExample: { installation: { ...installationExample, id: 'b84ad79b-2876-4766-8b88-0ad3cc1a7614', tenant_id: EXAMPLE_INVITED_TENANT_ID, days_connected: 0, installed_at: '2026-11-22T09:31:05.017Z', created_at: '2026-11-22T09:31:05.017Z', updated_at: '2026-11-22T09:31:05.017Z' } },
       handler: async ({ db, partner, body, now }) => {
         const row = await authorizeTenant(
           db,
@@ -66,8 +72,8 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       status: 200,
       response: deauthorizeTenantResponse,
       errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
-      example: { tenant_id: ex.TENANT_ID, uninstall_reason: 'Merchant moved to another fulfilment app' },
-      responseExample: { installation: { ...ex.installationExample, uninstall_at: '2026-11-22T11:42:09.538Z', uninstall_reason: 'Merchant moved to another fulfilment app', updated_at: '2026-11-22T11:42:09.538Z' } },
+      example: { tenant_id: EXAMPLE_TENANT_ID, uninstall_reason: 'Merchant moved to another fulfilment app' },
+      responseExample: { installation: { ...installationExample, uninstall_at: '2026-11-22T11:42:09.538Z', uninstall_reason: 'Merchant moved to another fulfilment app', updated_at: '2026-11-22T11:42:09.538Z' } },
       handler: async ({ db, partner, body, now }) => {
         const row = await deauthorizeTenant(db, { partnerId: partner.partnerId, tenantId: body.tenant_id, reason: body.uninstall_reason ?? null }, now);
         return { installation: presentInstallation(row) };
@@ -87,7 +93,7 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       response: tenantListResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 10 },
-      responseExample: { installations: [ex.installationExample], pagination: ex.morePage(1) },
+      responseExample: { installations: [installationExample], pagination: morePageExample(1) },
       handler: async ({ db, partner, query }) => {
         const { rows, total } = await listConnectedInstallations(db, partner.partnerId, page(query));
         return { installations: rows.map(presentInstallation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
@@ -107,7 +113,7 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       response: tenantLocationsResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 10 },
-      responseExample: { locations: [ex.jakartaLocation, ex.surabayaLocation], pagination: ex.morePage(2) },
+      responseExample: { locations: [jakartaLocationExample, surabayaLocationExample], pagination: morePageExample(2) },
       handler: async ({ db, tenantId, query }) => {
         const { rows, total } = await listLocations(db, tenantId, page(query));
         return { locations: rows.map(presentTenantLocation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
@@ -127,7 +133,7 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       response: availableLogisticsResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 10 },
-      responseExample: { logistics: ex.logisticsExample, pagination: ex.morePage(2) },
+      responseExample: { logistics: logisticsExample, pagination: morePageExample(2) },
       handler: async ({ db, tenantId, query }) => {
         const { rows, total } = await listLogisticPreferences(db, cipher, tenantId, page(query));
         return { logistics: rows.map(presentLogisticPreference), pagination: morePagination(pageFacts(total, page(query), rows.length)) };

@@ -1,6 +1,7 @@
 // Transfers: create (201), list and detail under /api/engine/v1, approve (reserves), reject, and
 // the documented ship and receive extensions.
 import {
+  actorExample,
   approveTransferResponse,
   createTransferBody,
   createTransferResponse,
@@ -8,8 +9,12 @@ import {
   rejectTransferBody,
   rejectTransferResponse,
   shipTransferResponse,
+  simplePageExample,
   transferActionBody,
+  transferCreatedExample,
+  transferDetailExample,
   transferDetailResponse,
+  transferListExample,
   transferListQuery,
   transferListResponse,
 } from '@pits/contract';
@@ -28,7 +33,6 @@ import {
 } from '@pits/persistence';
 import * as p from './inventory-presenters.js';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import * as ex from './reference-examples.js';
 import { type Route, defineRoute } from './route-spec.js';
 
 export function transferRoutes(): Route[] {
@@ -76,7 +80,7 @@ export function transferRoutes(): Route[] {
           { product_id: '2', quantity: 40, notes: 'keep dry' },
         ],
       },
-      responseExample: { transfer: ex.transferCreatedExample },
+      responseExample: { transfer: transferCreatedExample },
       handler: async ({ db, partner, tenantId, body, now }) => {
         const created = await createTransfer(
           db,
@@ -111,7 +115,7 @@ export function transferRoutes(): Route[] {
       response: transferListResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { page: 1, per_page: 10, status: 'pending', from_location_id: 1, to_location_id: 2, transfer_date_from: '2026-11-01', transfer_date_to: '2026-11-30' },
-      responseExample: { transfers: ex.transferListExample, pagination: ex.simplePage(1) },
+      responseExample: { transfers: transferListExample, pagination: simplePageExample(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listTransfers(
@@ -141,7 +145,7 @@ export function transferRoutes(): Route[] {
       status: 200,
       response: transferDetailResponse,
       errors: ['NOT_FOUND'],
-      responseExample: { transfer: ex.transferDetailExample },
+      responseExample: { transfer: transferDetailExample },
       handler: async ({ db, tenantId, params }) => {
         const transfer = await findTransfer(db, tenantId, params.id ?? '');
         if (!transfer) throw notFound('transfer', params.id);
@@ -163,7 +167,7 @@ export function transferRoutes(): Route[] {
       response: approveTransferResponse,
       errors: ['NOT_FOUND', 'INVALID_STATE', 'INSUFFICIENT_STOCK'],
       example: {},
-      responseExample: { transfer: { id: 'TRF-20261122-000001', transfer_number: 'TRF-20261122-000001', status: 'approved', approved_at: '2026-11-22T10:12:40.606Z', approved_by: ex.actor } },
+      responseExample: { transfer: { id: 'TRF-20261122-000001', transfer_number: 'TRF-20261122-000001', status: 'approved', approved_at: '2026-11-22T10:12:40.606Z', approved_by: actorExample } },
       handler: async ({ db, partner, tenantId, params, now }) => {
         return { transfer: p.presentTransferApproval(await approveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
@@ -189,7 +193,7 @@ export function transferRoutes(): Route[] {
           transfer_number: 'TRF-20261122-000001',
           status: 'rejected',
           rejected_at: '2026-11-22T10:12:40.606Z',
-          rejected_by: ex.actor,
+          rejected_by: actorExample,
           rejection_reason: 'Surabaya is closed for stock take this week',
         },
       },
@@ -203,7 +207,7 @@ export function transferRoutes(): Route[] {
       summary: 'Ship an approved transfer (extension)',
       description: 'The reserved quantities leave the source: reserved and good stock both go down. Status becomes in_transit.',
       response: shipTransferResponse,
-      responseExample: { transfer: { id: 'TRF-20261122-000002', transfer_number: 'TRF-20261122-000002', status: 'in_transit', shipped_at: '2026-11-22T13:05:00.000Z', shipped_by: ex.actor } },
+      responseExample: { transfer: { id: 'TRF-20261122-000002', transfer_number: 'TRF-20261122-000002', status: 'in_transit', shipped_at: '2026-11-22T13:05:00.000Z', shipped_by: actorExample } },
       handler: async ({ db, partner, tenantId, params, now }) => {
         return { transfer: p.presentTransferShipment(await shipTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
@@ -214,7 +218,7 @@ export function transferRoutes(): Route[] {
       summary: 'Receive a transfer in transit (extension)',
       description: "The shipped quantities arrive as good stock at the destination. Status becomes completed and actual_arrival_date is set.",
       response: receiveTransferResponse,
-      responseExample: { transfer: { id: 'TRF-20261122-000003', transfer_number: 'TRF-20261122-000003', status: 'completed', received_at: '2026-11-24T08:47:31.220Z', received_by: ex.actor } },
+      responseExample: { transfer: { id: 'TRF-20261122-000003', transfer_number: 'TRF-20261122-000003', status: 'completed', received_at: '2026-11-24T08:47:31.220Z', received_by: actorExample } },
       handler: async ({ db, partner, tenantId, params, now }) => {
         return { transfer: p.presentTransferReceipt(await receiveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },

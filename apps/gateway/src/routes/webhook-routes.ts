@@ -3,15 +3,17 @@
 // attempts, and redelivery.
 import {
   deliveriesQuery,
+  deliveryEventType,
+  deliveryExample,
   listDeliveriesResponse,
   listWebhooksResponse,
   registerWebhookBody,
   registerWebhookResponse,
+  testWebhookResponse,
   webhookActionResponse,
   type webhookDelivery,
   type webhookEndpoint,
-  deliveryEventType,
-  testWebhookResponse,
+  webhookEndpointExample,
 } from '@pits/contract';
 import { AppError, type HostResolver, type WebhookUrlPolicy, checkWebhookUrlForRegistration } from '@pits/domain';
 import {
@@ -30,7 +32,6 @@ import { sendDelivery } from '@pits/service-runtime';
 import { pino } from 'pino';
 import type { z } from 'zod';
 import type { GatewayLogger } from '../http/index.js';
-import * as ex from './reference-examples.js';
 import { numericId } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
 
@@ -106,8 +107,8 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       status: 201,
       response: registerWebhookResponse,
       errors: ['VALIDATION_ERROR'],
-      example: { url: ex.webhookEndpointExample.url, event_types: ex.webhookEndpointExample.event_types, description: 'warehouse app' },
-      responseExample: { webhook: { ...ex.webhookEndpointExample, signing_secret: 'whsec_vWISkgv337OzVgkvzzORuNuX8HP_e7ky' } },
+      example: { url: webhookEndpointExample.url, event_types: webhookEndpointExample.event_types, description: 'warehouse app' },
+      responseExample: { webhook: { ...webhookEndpointExample, signing_secret: 'whsec_vWISkgv337OzVgkvzzORuNuX8HP_e7ky' } },
       // Resolving the host waits on DNS: done before the handler's transaction, so no lock is held meanwhile.
       beforeTransaction: async ({ body }) => {
         const allowed = await checkWebhookUrlForRegistration(body.url, urlPolicy, resolveHost);
@@ -130,7 +131,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       status: 200,
       response: listWebhooksResponse,
       errors: [],
-      responseExample: { webhooks: [ex.webhookEndpointExample] },
+      responseExample: { webhooks: [webhookEndpointExample] },
       handler: async ({ db, partner }) => ({ webhooks: (await listWebhookEndpoints(db, partner.partnerId)).map(presentEndpoint) }),
     }),
     defineRoute({
@@ -165,7 +166,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       response: listDeliveriesResponse,
       errors: ['VALIDATION_ERROR'],
       queryExample: { limit: 20, status: 'succeeded', endpoint_id: 1 },
-      responseExample: { deliveries: [ex.deliveryExample] },
+      responseExample: { deliveries: [deliveryExample] },
       handler: async ({ db, partner, query }) => {
         const rows = await listDeliveries(db, partner.partnerId, { limit: query.limit, status: query.status, endpointId: query.endpoint_id });
         return { deliveries: rows.map(presentDelivery) };
