@@ -449,7 +449,7 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
   });
 }
 
-/** A hold as the gateway presents it (reservation-presenters.ts). */
+/** A hold as the gateway presents it (presentReservation in reservation-routes.ts). */
 function presentHold(row: Row, items: Row[]) {
   return {
     id: row.number,

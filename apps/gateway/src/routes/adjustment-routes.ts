@@ -1,5 +1,5 @@
 // Adjustments: create (201), list and detail under /api/engine/v1, approve and reject (PATCH, and
-// POST as the spec's example request uses).
+// POST as the spec's example request uses); and the presenters of an adjustment's three forms.
 import {
   adjustmentActionResponse,
   adjustmentCreatedExample,
@@ -14,8 +14,13 @@ import {
   rejectAdjustmentBody,
   simplePageExample,
 } from '@pits/contract';
-import { pageFacts, simplePagination, stockKey, ZERO } from '@pits/domain';
+import type * as contract from '@pits/contract';
+import { type Dec, pageFacts, simplePagination, stockKey, toJsonNumber, ZERO } from '@pits/domain';
 import {
+  type AdjustmentItemRecord,
+  type AdjustmentRecord,
+  type AdjustmentSummary,
+  type AdjustmentWithItems,
   approveAdjustment,
   createAdjustment,
   findAdjustment,
@@ -24,8 +29,8 @@ import {
   rejectAdjustment,
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import * as p from './inventory-presenters.js';
 import { type Route, defineRoute } from './route-spec.js';
+import type { z } from 'zod';
 
 export function adjustmentRoutes(): Route[] {
   return [
@@ -65,7 +70,7 @@ export function adjustmentRoutes(): Route[] {
           },
           now,
         );
-        return { adjustment: p.presentCreatedAdjustment(created) };
+        return { adjustment: presentCreatedAdjustment(created) };
       },
     }),
     defineRoute({
@@ -86,7 +91,7 @@ export function adjustmentRoutes(): Route[] {
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listAdjustments(db, tenantId, { status: query.status, locationId: query.location_id, type: query.type }, page);
-        return { adjustments: rows.map(p.presentAdjustmentListEntry), pagination: simplePagination(pageFacts(total, page, rows.length)) };
+        return { adjustments: rows.map(presentAdjustmentListEntry), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),
     defineRoute({
@@ -107,7 +112,7 @@ export function adjustmentRoutes(): Route[] {
         if (!adjustment) throw notFound('adjustment', params.id);
         const levels = await readStockLevels(db, adjustment.items.map((i) => ({ locationId: adjustment.location.id, productId: i.productId })));
         const current = (productId: number) => levels.get(stockKey({ locationId: adjustment.location.id, productId }))?.[adjustment.stockSource] ?? ZERO;
-        return { adjustment: p.presentAdjustmentDetail(adjustment, current) };
+        return { adjustment: presentAdjustmentDetail(adjustment, current) };
       },
     }),
     defineRoute({
@@ -153,4 +158,70 @@ export function adjustmentRoutes(): Route[] {
       },
     }),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenters: exact decimals become JSON numbers only here, at the edge. Each presenter's return
+// type is its part of the response schema, so a field the schema does not know fails to compile
+// here. The detail is also what a stock count answers (stock-routes.ts).
+
+function adjustmentItem(item: AdjustmentItemRecord): z.input<typeof contract.adjustmentItem> {
+  return {
+    id: item.id,
+    product_id: String(item.productId),
+    product_name: item.productName,
+    sku: item.sku,
+    type: item.type,
+    quantity: toJsonNumber(item.quantity),
+    unit_cost: toJsonNumber(item.unitCost),
+    total_cost: toJsonNumber(item.totalCost),
+    notes: item.notes,
+  };
+}
+
+function adjustmentHead(a: AdjustmentRecord): Omit<z.input<typeof contract.adjustmentDetail>, 'items'> {
+  return {
+    id: a.number,
+    adjustment_number: a.number,
+    location: { id: a.location.id, code: a.location.code, name: a.location.name, address: a.location.address },
+    type: a.type,
+    stock_source: a.stockSource,
+    reason: a.reason,
+    status: a.status,
+    total_amount: toJsonNumber(a.totalAmount),
+    item_count: a.itemCount,
+    created_by: a.createdBy,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+    approved_at: a.approvedAt,
+    approved_by: a.approvedBy,
+    rejected_at: a.rejectedAt,
+    rejected_by: a.rejectedBy,
+    rejection_reason: a.rejectionReason,
+  };
+}
+
+/** Create response: detail form, items without current_stock. */
+function presentCreatedAdjustment(a: AdjustmentWithItems): z.input<typeof contract.adjustmentCreated> {
+  return { ...adjustmentHead(a), items: a.items.map(adjustmentItem) };
+}
+
+/** Detail: items with the live quantity of their bucket (`currentStock(productId)`). */
+export function presentAdjustmentDetail(a: AdjustmentWithItems, currentStock: (productId: number) => Dec): z.input<typeof contract.adjustmentDetail> {
+  return { ...adjustmentHead(a), items: a.items.map((i) => ({ ...adjustmentItem(i), current_stock: toJsonNumber(currentStock(i.productId)) })) };
+}
+
+function presentAdjustmentListEntry(a: AdjustmentSummary): z.input<typeof contract.adjustmentListEntry> {
+  return {
+    id: a.number,
+    adjustment_number: a.number,
+    location: { id: a.location.id, code: a.location.code, name: a.location.name },
+    type: a.type,
+    reason: a.reason,
+    status: a.status,
+    total_amount: toJsonNumber(a.totalAmount),
+    item_count: a.itemCount,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  };
 }

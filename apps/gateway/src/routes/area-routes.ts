@@ -1,12 +1,13 @@
 // The v1 area endpoints: search the province > city > district > subdistrict hierarchy, and read
 // one area by subdistrict code (envelope B, no tenant). Search has its own rate-limit bucket,
-// `areas.search`.
+// `areas.search`. The presenters give an area the contract's shape.
 import { areaDetailQuery, areaDetailResponse, areaExample, areaSearchQuery, areaSearchResponse, morePageExample } from '@pits/contract';
-import { AppError, domainError, morePagination, pageFacts } from '@pits/domain';
-import { findArea, searchAreas } from '@pits/persistence';
-import { presentArea, presentAreaDetail } from './area-presenters.js';
+import type * as contract from '@pits/contract';
+import { AppError, domainError, morePagination, pageFacts, toFixedString } from '@pits/domain';
+import { type AreaRecord, findArea, searchAreas } from '@pits/persistence';
 import { pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
+import type { z } from 'zod';
 
 export function areaRoutes(): Route[] {
   return [
@@ -57,4 +58,37 @@ export function areaRoutes(): Route[] {
       },
     }),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenters: coordinates as decimal strings with eight places.
+
+const EIGHT_PLACES = /^-?\d+\.\d{8}$/;
+
+/** A stored coordinate as eight-place text; the importer stores that form already, so most pass as they are. */
+const coordinate = (value: string) => (EIGHT_PLACES.test(value) ? value : toFixedString(value, 8));
+
+/** One entry of `data.areas`. */
+function presentArea(area: AreaRecord): z.input<typeof contract.area> {
+  return {
+    region_id: area.regionId,
+    country: area.country,
+    country_code: area.countryCode,
+    state: area.state,
+    state_code: area.stateCode,
+    city: area.city,
+    city_code: area.cityCode,
+    district: area.district,
+    district_code: area.districtCode,
+    subdistrict: area.subdistrict,
+    subdistrict_code: area.subdistrictCode,
+    postcode: area.postcode,
+    longitude: coordinate(area.longitude),
+    latitude: coordinate(area.latitude),
+  };
+}
+
+/** `data` of the detail: the area with its timestamps. */
+function presentAreaDetail(area: AreaRecord): z.input<typeof contract.areaDetail> {
+  return { ...presentArea(area), created_at: area.createdAt, updated_at: area.updatedAt };
 }

@@ -1,12 +1,13 @@
 // The tenant's products for partners (docs/extensions.md#products): a list by id ascending with exact
 // SKU and barcode filters and a case-insensitive search, and one product by id. Products without
-// stock are listed too.
+// stock are listed too. The presenter of a product is also the inbound list's (inbound-routes.ts).
 import { productDetailResponse, productExample, productListQuery, productListResponse } from '@pits/contract';
+import type * as contract from '@pits/contract';
 import { pageFacts, simplePagination } from '@pits/domain';
-import { findProduct, listProducts } from '@pits/persistence';
-import { presentProduct } from './inbound-presenters.js';
+import { type ProductRecord, findProduct, listProducts } from '@pits/persistence';
 import { notFound, numericId, pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
+import type { z } from 'zod';
 
 export function productRoutes(): Route[] {
   return [
@@ -52,4 +53,43 @@ export function productRoutes(): Route[] {
       },
     }),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenter
+
+/** A product in the shape the inbound list embeds; the products routes answer the same. */
+export function presentProduct(p: ProductRecord): z.input<typeof contract.inboundProduct> {
+  return {
+    product_id: p.id,
+    category_id: p.categoryId,
+    name: p.name,
+    sku: p.sku,
+    barcode: p.barcode,
+    description: p.description,
+    brand: p.brand,
+    product_type: p.productType,
+    published_price: p.publishedPrice,
+    cost_price: p.costPrice,
+    weight: p.weight,
+    width: p.width,
+    height: p.height,
+    length: p.length,
+    status: p.status,
+    is_bundle: p.isBundle,
+    is_managed_by_fulfillment: p.isManagedByFulfillment,
+    advance_qc: p.advanceQc,
+    production_batch: p.productionBatch,
+    cold_storage: p.coldStorage,
+    fulfillment_manage_by: p.fulfillmentManageBy,
+    outbound_expired: p.outboundExpired,
+    inbound_expired: p.inboundExpired,
+    outer_barcode: p.outerBarcode,
+    created_by: p.createdBy,
+    updated_by: p.updatedBy,
+    deleted_by: p.deletedBy,
+    created_at: p.createdAt,
+    updated_at: p.updatedAt,
+    deleted_at: p.deletedAt,
+  };
 }

@@ -1,6 +1,7 @@
 // Order holds (docs/holds.md): create (201), list and detail, and extend, release and consume of an
 // active hold, all under /api/partner/v1/reservations and all answering `data.reservation` (or
-// `data.reservations`). The operations decide by the database's clock; these routes only map.
+// `data.reservations`), shaped by the presenter below. The operations decide by the database's
+// clock; these routes only map.
 import {
   consumeReservationBody,
   createReservationBody,
@@ -15,8 +16,11 @@ import {
   reservationResponse,
   simplePageExample,
 } from '@pits/contract';
-import { pageFacts, simplePagination } from '@pits/domain';
+import type * as contract from '@pits/contract';
+import { pageFacts, simplePagination, toJsonNumber } from '@pits/domain';
 import {
+  type ReservationItemRecord,
+  type ReservationRecord,
   consumeReservation,
   createReservation,
   extendReservation,
@@ -26,8 +30,8 @@ import {
   releaseReservation,
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import { presentReservation } from './reservation-presenters.js';
 import { type Route, defineRoute } from './route-spec.js';
+import type { z } from 'zod';
 
 const TAG = 'Reservations';
 const BASE = '/api/partner/v1/reservations';
@@ -189,4 +193,37 @@ export function reservationRoutes(): Route[] {
       },
     }),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenters (docs/holds.md#reservations): exact decimals become JSON numbers only here. The return
+// type is the response schema's, so a field it does not know fails to compile here.
+
+function reservationItem(item: ReservationItemRecord): z.input<typeof contract.reservationItem> {
+  return {
+    product_id: String(item.productId),
+    sku: item.sku,
+    product_name: item.productName,
+    quantity: toJsonNumber(item.quantity),
+    consumed_quantity: toJsonNumber(item.consumedQuantity),
+  };
+}
+
+/** The one form every reservation route answers with; `id` is the reservation number. */
+function presentReservation(r: ReservationRecord): z.input<typeof contract.reservation> {
+  return {
+    id: r.number,
+    reservation_number: r.number,
+    reference: r.reference,
+    location_id: r.locationId,
+    status: r.status,
+    expires_at: r.expiresAt,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+    consumed_at: r.consumedAt,
+    released_at: r.releasedAt,
+    release_reason: r.releaseReason,
+    created_by: r.createdBy,
+    items: r.items.map(reservationItem),
+  };
 }

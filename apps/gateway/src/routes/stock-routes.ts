@@ -1,5 +1,6 @@
 // Stock for partners (extension): levels per location and product, the complete ledger of
-// movements with their causes (cursor-paged newest first), and physical counts (compare-and-set).
+// movements with their causes (cursor-paged newest first), and physical counts (compare-and-set);
+// and the presenters of levels and movements.
 import {
   simplePageExample,
   stockCountBody,
@@ -11,12 +12,14 @@ import {
   stockMovementsResponse,
   stockQuery,
 } from '@pits/contract';
-import { AppError, ZERO, domainError, pageFacts, simplePagination, stockKey } from '@pits/domain';
-import { listStockLevels, listStockMovements, recordStockCount } from '@pits/persistence';
+import type * as contract from '@pits/contract';
+import { AppError, ZERO, availableQuantity, domainError, pageFacts, reservedForTransfers, simplePagination, stockKey, toJsonNumber } from '@pits/domain';
+import { type StockLevelView, type StockMovementView, listStockLevels, listStockMovements, recordStockCount } from '@pits/persistence';
+import { presentAdjustmentDetail } from './adjustment-routes.js';
 import { actorOf } from './route-helpers.js';
-import * as p from './inventory-presenters.js';
 import { pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
+import type { z } from 'zod';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -56,7 +59,7 @@ export function stockRoutes(): Route[] {
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
         const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productIds: query.product_id, skus: query.sku }, page);
-        return { stock: rows.map(p.presentStockLevel), pagination: simplePagination(pageFacts(total, page, rows.length)) };
+        return { stock: rows.map(presentStockLevel), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),
     defineRoute({
@@ -87,7 +90,7 @@ export function stockRoutes(): Route[] {
           { locationId: query.location_id, productId: query.product_id, from, before },
           { limit: query.limit, cursor: query.cursor },
         );
-        return { movements: rows.map(p.presentStockMovement), next_cursor: nextCursor };
+        return { movements: rows.map(presentStockMovement), next_cursor: nextCursor };
       },
     }),
     defineRoute({
@@ -152,8 +155,47 @@ export function stockRoutes(): Route[] {
           now,
         );
         const current = (productId: number) => levels.get(stockKey({ locationId: adjustment.location.id, productId }))?.[adjustment.stockSource] ?? ZERO;
-        return { adjustment: p.presentAdjustmentDetail(adjustment, current) };
+        return { adjustment: presentAdjustmentDetail(adjustment, current) };
       },
     }),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenters: exact decimals become JSON numbers only here, at the edge. Each presenter's return
+// type is its part of the response schema, so a field the schema does not know fails to compile
+// here.
+
+function presentStockLevel(s: StockLevelView): z.input<typeof contract.stockLevelEntry> {
+  return {
+    location_id: s.locationId,
+    product_id: String(s.productId),
+    sku: s.sku,
+    product_name: s.productName,
+    good: toJsonNumber(s.good),
+    damaged: toJsonNumber(s.damaged),
+    reserved: toJsonNumber(s.reserved),
+    reserved_for_transfers: toJsonNumber(reservedForTransfers(s)),
+    reserved_for_orders: toJsonNumber(s.reservedForOrders),
+    available: toJsonNumber(availableQuantity(s)),
+    version: s.version,
+  };
+}
+
+function presentStockMovement(m: StockMovementView): z.input<typeof contract.stockMovementEntry> {
+  return {
+    id: String(m.id),
+    location_id: m.locationId,
+    product_id: String(m.productId),
+    sku: m.sku,
+    bucket: m.bucket,
+    quantity_change: toJsonNumber(m.change),
+    quantity_before: toJsonNumber(m.before),
+    quantity_after: toJsonNumber(m.after),
+    cause_type: m.causeType,
+    cause_id: m.causeId,
+    document_number: m.documentNumber,
+    actor: m.actor,
+    occurred_at: m.occurredAt,
+  };
 }

@@ -1,5 +1,5 @@
 // The v1 tenant endpoints: authorize, deauthorize, connected tenants, tenant locations and
-// available logistics (envelope B).
+// available logistics (envelope B), and the presenters of those resources.
 import {
   EXAMPLE_INVITED_TENANT_ID,
   EXAMPLE_TENANT_ID,
@@ -17,9 +17,13 @@ import {
   tenantListResponse,
   tenantLocationsResponse,
 } from '@pits/contract';
+import type * as contract from '@pits/contract';
 import { morePagination, pageFacts } from '@pits/domain';
 import {
   type CredentialCipher,
+  type InstallationRecord,
+  type LocationRecord,
+  type LogisticPreferenceView,
   authorizeTenant,
   deauthorizeTenant,
   listConnectedInstallations,
@@ -27,7 +31,7 @@ import {
   listLogisticPreferences,
 } from '@pits/persistence';
 import { type Route, defineRoute } from './route-spec.js';
-import { presentInstallation, presentLogisticPreference, presentTenantLocation } from './tenant-presenters.js';
+import type { z } from 'zod';
 
 const page = (q: { page: number; per_page: number }) => ({ page: q.page, perPage: q.per_page });
 
@@ -140,4 +144,74 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       },
     }),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenters. A tenant location is also what the inbound list embeds (inbound-routes.ts).
+
+/** `data.installations[]` / `data.installation`. */
+function presentInstallation(installation: InstallationRecord): z.input<typeof contract.installation> {
+  return {
+    id: installation.id,
+    partner_id: String(installation.partnerId),
+    tenant_id: installation.tenantId,
+    tenant_type: installation.tenantType,
+    app_id: installation.appId,
+    app_key: installation.appKey,
+    installation_type: installation.installationType,
+    installed_at: installation.installedAt,
+    days_connected: installation.daysConnected,
+    uninstall_at: installation.uninstallAt,
+    uninstall_reason: installation.uninstallReason,
+    created_at: installation.createdAt,
+    updated_at: installation.updatedAt,
+  };
+}
+
+/** `data.locations[]` of tenant locations. */
+export function presentTenantLocation(location: LocationRecord): z.input<typeof contract.tenantLocation> {
+  return {
+    location_id: location.id,
+    name: location.name,
+    code: location.code,
+    type: location.type,
+    address: location.address,
+    city: location.city,
+    state: location.state,
+    zip: location.zip,
+    subdistrict: location.subdistrict,
+    country: location.country,
+    pic_name: location.picName,
+    phone: location.phone,
+    latitude: location.latitude,
+    longitude: location.longitude,
+    is_default: location.isDefault,
+    is_pickup: location.isPickup,
+    status: location.status,
+    origin_code: location.originCode,
+    created_by: location.createdBy,
+    created_at: location.createdAt,
+  };
+}
+
+/** `data.logistics[]`: credentials already masked by persistence. */
+function presentLogisticPreference(view: LogisticPreferenceView): z.input<typeof contract.logisticPreference> {
+  return {
+    logistic_preference_id: view.id,
+    logistic_provider_id: view.logisticProviderId,
+    logistic_provider_name: view.logisticProviderName,
+    available_service_types: view.availableServiceTypes,
+    is_default: view.isDefault,
+    is_active: view.isActive,
+    username: view.username,
+    password: view.password,
+    api_key: view.apiKey,
+    api_secret: view.apiSecret,
+    account_id: view.accountId,
+    account_name: view.accountName,
+    created_by: view.createdBy,
+    updated_by: view.updatedBy,
+    created_at: view.createdAt,
+    updated_at: view.updatedAt,
+  };
 }

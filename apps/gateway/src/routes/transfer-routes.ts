@@ -1,5 +1,5 @@
 // Transfers: create (201), list and detail under /api/engine/v1, approve (reserves), reject, and
-// the documented ship and receive extensions.
+// the documented ship and receive extensions; and the presenters of a transfer's forms.
 import {
   actorExample,
   approveTransferResponse,
@@ -18,9 +18,11 @@ import {
   transferListQuery,
   transferListResponse,
 } from '@pits/contract';
-import { type Dec, availableQuantity, emptyStockLevel, pageFacts, simplePagination, stockKey } from '@pits/domain';
+import type * as contract from '@pits/contract';
+import { type Dec, availableQuantity, emptyStockLevel, pageFacts, simplePagination, stockKey, toJsonNumber } from '@pits/domain';
 import {
   type Scope,
+  type TransferRecord,
   type TransferWithItems,
   approveTransfer,
   createTransfer,
@@ -31,9 +33,9 @@ import {
   rejectTransfer,
   shipTransfer,
 } from '@pits/persistence';
-import * as p from './inventory-presenters.js';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
+import type { z } from 'zod';
 
 export function transferRoutes(): Route[] {
   /** Each line's live available quantity at the source. */
@@ -98,7 +100,7 @@ export function transferRoutes(): Route[] {
           },
           now,
         );
-        return { transfer: p.presentCreatedTransfer(created, await availableAtSource(db, created)) };
+        return { transfer: presentCreatedTransfer(created, await availableAtSource(db, created)) };
       },
     }),
     defineRoute({
@@ -130,7 +132,7 @@ export function transferRoutes(): Route[] {
           },
           page,
         );
-        return { transfers: rows.map(p.presentTransferListEntry), pagination: simplePagination(pageFacts(total, page, rows.length)) };
+        return { transfers: rows.map(presentTransferListEntry), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),
     defineRoute({
@@ -149,7 +151,7 @@ export function transferRoutes(): Route[] {
       handler: async ({ db, tenantId, params }) => {
         const transfer = await findTransfer(db, tenantId, params.id ?? '');
         if (!transfer) throw notFound('transfer', params.id);
-        return { transfer: p.presentTransferDetail(transfer, await availableAtSource(db, transfer)) };
+        return { transfer: presentTransferDetail(transfer, await availableAtSource(db, transfer)) };
       },
     }),
     defineRoute({
@@ -169,7 +171,7 @@ export function transferRoutes(): Route[] {
       example: {},
       responseExample: { transfer: { id: 'TRF-20261122-000001', transfer_number: 'TRF-20261122-000001', status: 'approved', approved_at: '2026-11-22T10:12:40.606Z', approved_by: actorExample } },
       handler: async ({ db, partner, tenantId, params, now }) => {
-        return { transfer: p.presentTransferApproval(await approveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
+        return { transfer: presentTransferApproval(await approveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
     }),
     defineRoute({
@@ -198,7 +200,7 @@ export function transferRoutes(): Route[] {
         },
       },
       handler: async ({ db, partner, tenantId, params, body, now }) => {
-        return { transfer: p.presentTransferRejection(await rejectTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now)) };
+        return { transfer: presentTransferRejection(await rejectTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner), reason: body.reason }, now)) };
       },
     }),
     defineRoute({
@@ -209,7 +211,7 @@ export function transferRoutes(): Route[] {
       response: shipTransferResponse,
       responseExample: { transfer: { id: 'TRF-20261122-000002', transfer_number: 'TRF-20261122-000002', status: 'in_transit', shipped_at: '2026-11-22T13:05:00.000Z', shipped_by: actorExample } },
       handler: async ({ db, partner, tenantId, params, now }) => {
-        return { transfer: p.presentTransferShipment(await shipTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
+        return { transfer: presentTransferShipment(await shipTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
     }),
     defineRoute({
@@ -220,8 +222,108 @@ export function transferRoutes(): Route[] {
       response: receiveTransferResponse,
       responseExample: { transfer: { id: 'TRF-20261122-000003', transfer_number: 'TRF-20261122-000003', status: 'completed', received_at: '2026-11-24T08:47:31.220Z', received_by: actorExample } },
       handler: async ({ db, partner, tenantId, params, now }) => {
-        return { transfer: p.presentTransferReceipt(await receiveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
+        return { transfer: presentTransferReceipt(await receiveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
     }),
   ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Presenters: exact decimals become JSON numbers only here, at the edge. Each presenter's return
+// type is its part of the response schema, so a field the schema does not know fails to compile
+// here.
+
+function transferHead(t: TransferRecord): Omit<z.input<typeof contract.transferListEntry>, 'from_location' | 'to_location'> {
+  return {
+    id: t.number,
+    transfer_number: t.number,
+    transfer_date: t.transferDate,
+    expected_arrival_date: t.expectedArrivalDate,
+    actual_arrival_date: t.actualArrivalDate,
+    reference_number: t.referenceNumber,
+    status: t.status,
+    notes: t.notes,
+    total_items: t.totalItems,
+    total_quantity: toJsonNumber(t.totalQuantity),
+    created_by: t.createdBy,
+    created_at: t.createdAt,
+    updated_at: t.updatedAt,
+    approved_at: t.approvedAt,
+    approved_by: t.approvedBy,
+    rejected_at: t.rejectedAt,
+    rejected_by: t.rejectedBy,
+    shipped_at: t.shippedAt,
+    shipped_by: t.shippedBy,
+    received_at: t.receivedAt,
+    received_by: t.receivedBy,
+    rejection_reason: t.rejectionReason,
+  };
+}
+
+const fullLocation = (l: TransferRecord['fromLocation']): z.input<typeof contract.transferLocation> => ({ id: l.id, code: l.code, name: l.name, address: l.address, contact_person: l.contactPerson, phone: l.phone });
+const addressedLocation = (l: z.input<typeof contract.transferLocation>): z.input<typeof contract.transferCreatedLocation> => ({ id: l.id, code: l.code, name: l.name, address: l.address });
+const shortLocation = (l: TransferRecord['fromLocation']) => ({ id: l.id, code: l.code, name: l.name });
+
+/** Create: the full form, locations with their address only; `available(productId)` as in the detail. */
+function presentCreatedTransfer(t: TransferWithItems, available: (productId: number) => Dec): z.input<typeof contract.transferCreated> {
+  const { from_location: from, to_location: to, ...rest } = presentTransferDetail(t, available);
+  return { ...rest, from_location: addressedLocation(from), to_location: addressedLocation(to) };
+}
+
+/** Detail: full form, locations with contact person and phone; `available(productId)` is the live available quantity at the source. */
+function presentTransferDetail(t: TransferWithItems, available: (productId: number) => Dec): z.input<typeof contract.transferDetail> {
+  return {
+    ...transferHead(t),
+    from_location: fullLocation(t.fromLocation),
+    to_location: fullLocation(t.toLocation),
+    total_value: toJsonNumber(t.totalValue),
+    items: t.items.map((i) => ({
+      id: i.id,
+      product_id: String(i.productId),
+      product_name: i.productName,
+      sku: i.sku,
+      quantity: toJsonNumber(i.quantity),
+      available_stock: toJsonNumber(available(i.productId)),
+      unit_price: toJsonNumber(i.unitPrice),
+      total_value: toJsonNumber(i.totalValue),
+      notes: i.notes,
+    })),
+  };
+}
+
+function presentTransferListEntry(t: TransferRecord): z.input<typeof contract.transferListEntry> {
+  return { ...transferHead(t), from_location: shortLocation(t.fromLocation), to_location: shortLocation(t.toLocation) };
+}
+
+/**
+ * A transfer an operation has just moved, whose record must show the move. The response schemas
+ * promise the new status with its time and actor; a record without them is a bug (500), never a
+ * response that breaks the contract.
+ */
+function notRecorded(t: TransferRecord, expected: TransferRecord['status']): Error {
+  return new Error(`transfer ${t.number} is ${t.status} after being moved to ${expected}, or lacks its time or actor`);
+}
+
+/** `data.transfer` of approve. */
+function presentTransferApproval(t: TransferRecord): z.input<typeof contract.approveTransferResponse>['data']['transfer'] {
+  if (t.status !== 'approved' || t.approvedAt === null || t.approvedBy === null) throw notRecorded(t, 'approved');
+  return { id: t.number, transfer_number: t.number, status: t.status, approved_at: t.approvedAt, approved_by: t.approvedBy };
+}
+
+/** `data.transfer` of reject. */
+function presentTransferRejection(t: TransferRecord): z.input<typeof contract.rejectTransferResponse>['data']['transfer'] {
+  if (t.status !== 'rejected' || t.rejectedAt === null || t.rejectedBy === null || t.rejectionReason === null) throw notRecorded(t, 'rejected');
+  return { id: t.number, transfer_number: t.number, status: t.status, rejected_at: t.rejectedAt, rejected_by: t.rejectedBy, rejection_reason: t.rejectionReason };
+}
+
+/** `data.transfer` of ship. */
+function presentTransferShipment(t: TransferRecord): z.input<typeof contract.shipTransferResponse>['data']['transfer'] {
+  if (t.status !== 'in_transit' || t.shippedAt === null || t.shippedBy === null) throw notRecorded(t, 'in_transit');
+  return { id: t.number, transfer_number: t.number, status: t.status, shipped_at: t.shippedAt, shipped_by: t.shippedBy };
+}
+
+/** `data.transfer` of receive. */
+function presentTransferReceipt(t: TransferRecord): z.input<typeof contract.receiveTransferResponse>['data']['transfer'] {
+  if (t.status !== 'completed' || t.receivedAt === null || t.receivedBy === null) throw notRecorded(t, 'completed');
+  return { id: t.number, transfer_number: t.number, status: t.status, received_at: t.receivedAt, received_by: t.receivedBy };
 }
