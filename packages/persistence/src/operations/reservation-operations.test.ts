@@ -276,5 +276,14 @@ describe.each(dialects)('[%s] reservation operations', (dialect) => {
     ]);
     await executeWrite(t.database, t.database.db.updateTable('stock_levels').set({ reserved_for_orders: 25_000, good: 120_000 }).where('location_id', '=', row.locationId).where('product_id', '=', row.productId));
     expect((await verifyStock(t.database, w.tenant.id)).map((f) => [f.check, f.recorded.toFixed(), f.expected.toFixed()])).toEqual([['ledger_good', '12', '10']]);
+    // A hold whose stock row does not exist (only location 0 has stock) is listed under its own
+    // tenant, with or without the tenant filter.
+    const elsewhere = w.locations[1].id;
+    await executeWrite(t.database, t.database.db.updateTable('reservations').set({ location_id: elsewhere }).where('tenant_id', '=', w.tenant.id));
+    expect(await readStockLevels(t.database, [{ locationId: elsewhere, productId: row.productId }])).toEqual(new Map());
+    for (const filter of [w.tenant.id, undefined]) {
+      const orphans = (await verifyStock(t.database, filter)).filter((f) => f.locationId === elsewhere && f.productId === row.productId);
+      expect(orphans.map((f) => [f.tenantId, f.check, f.recorded.toFixed(), f.expected.toFixed()])).toEqual([[w.tenant.id, 'reserved_for_orders', '0', '2.5']]);
+    }
   });
 });

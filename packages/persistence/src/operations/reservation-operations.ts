@@ -95,7 +95,7 @@ async function statusChanged(tx: Tx, row: Pick<ReservationRow, 'tenant_id' | 'nu
   );
 }
 
-/** Held quantities become available again; the hold ends as `status` (released or expired). */
+/** What a release or an expiry does to stock: every held quantity becomes available again. */
 function applyRelease(levels: StockLevels, decision: ReservationForDecision): StockOutcome {
   return unwrap(releaseHold(decision, levels));
 }

@@ -289,17 +289,17 @@ export async function listReservations(scope: Scope, tenantId: string, filters: 
   return { rows: rows.map((r) => toRecord(r, items.get(r.id) ?? [])), total: Number(count.total) };
 }
 
-/** Per stock row, what active holds keep (scaled), for the invariant check. */
-export async function heldByActiveReservations(scope: Scope, tenantId?: string): Promise<{ locationId: number; productId: number; held: Dec }[]> {
+/** Per stock row, what active holds keep, for the invariant check. */
+export async function heldByActiveReservations(scope: Scope, tenantId?: string): Promise<{ tenantId: string; locationId: number; productId: number; held: Dec }[]> {
   let query = scope.db
     .selectFrom('reservation_items')
     .innerJoin('reservations', 'reservations.id', 'reservation_items.reservation_id')
     .where('reservations.status', '=', 'active')
-    .select((eb) => ['reservations.location_id', 'reservation_items.product_id', eb.fn.sum<number>('reservation_items.quantity').as('held')])
-    .groupBy(['reservations.location_id', 'reservation_items.product_id']);
+    .select((eb) => ['reservations.tenant_id', 'reservations.location_id', 'reservation_items.product_id', eb.fn.sum<number>('reservation_items.quantity').as('held')])
+    .groupBy(['reservations.tenant_id', 'reservations.location_id', 'reservation_items.product_id']);
   if (tenantId) query = query.where('reservations.tenant_id', '=', tenantId);
   const rows = await execute(scope, query);
-  return rows.map((r) => ({ locationId: r.location_id, productId: r.product_id, held: fromScaled(String(r.held)) }));
+  return rows.map((r) => ({ tenantId: r.tenant_id, locationId: r.location_id, productId: r.product_id, held: fromScaled(String(r.held)) }));
 }
 
 // For the benchmarks' bare routes (bench/bench-statements.ts).

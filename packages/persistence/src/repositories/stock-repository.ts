@@ -14,7 +14,7 @@ import {
   stockKey,
   toScaled,
 } from '@pits/domain';
-import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
+import { type ParamRef, markedList, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { StockCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
 import { execute, executeWrite } from '../execution/execute.js';
@@ -238,7 +238,7 @@ const skusOf = preparedQuery({
     scope.db
       .selectFrom('products')
       .select(['id', 'sku'])
-      .where('id', 'in', Array.from({ length: count }, (_, i) => param('ids', i))),
+      .where('id', 'in', markedList(param, 'ids', count)),
 });
 
 const quantity = (d: Dec): number => Number(d.toFixed());

@@ -34,8 +34,8 @@ export async function verifyStock(scope: Scope, tenantId?: string): Promise<Stoc
     .selectFrom('transfer_items')
     .innerJoin('transfers', 'transfers.id', 'transfer_items.transfer_id')
     .where('transfers.status', '=', 'approved')
-    .select((eb) => ['transfers.from_location_id', 'transfer_items.product_id', eb.fn.sum<number>('transfer_items.quantity').as('held')])
-    .groupBy(['transfers.from_location_id', 'transfer_items.product_id']);
+    .select((eb) => ['transfers.tenant_id', 'transfers.from_location_id', 'transfer_items.product_id', eb.fn.sum<number>('transfer_items.quantity').as('held')])
+    .groupBy(['transfers.tenant_id', 'transfers.from_location_id', 'transfer_items.product_id']);
   if (tenantId) {
     levelsQuery = levelsQuery.where('tenant_id', '=', tenantId);
     transfersQuery = transfersQuery.where('transfers.tenant_id', '=', tenantId);
@@ -46,8 +46,13 @@ export async function verifyStock(scope: Scope, tenantId?: string): Promise<Stoc
     execute(scope, transfersQuery),
     findLedgerMismatches(scope, tenantId),
   ]);
-  const byHolds = new Map(holds.map((h) => [stockKey(h), h.held]));
-  const byTransfers = new Map(transfers.map((t) => [stockKey({ locationId: t.from_location_id, productId: t.product_id }), fromScaled(String(t.held))]));
+  const byHolds = new Map(holds.map((h) => [stockKey(h), h]));
+  const byTransfers = new Map(
+    transfers.map((t) => {
+      const place = { tenantId: t.tenant_id, locationId: t.from_location_id, productId: t.product_id };
+      return [stockKey(place), { ...place, held: fromScaled(String(t.held)) }];
+    }),
+  );
   const found: StockDiscrepancy[] = [];
   const tenantOf = new Map<string, string>();
   for (const level of levels) {
@@ -56,22 +61,16 @@ export async function verifyStock(scope: Scope, tenantId?: string): Promise<Stoc
     const place = { tenantId: level.tenant_id, locationId: level.location_id, productId: level.product_id };
     const forOrders = fromScaled(level.reserved_for_orders);
     const forTransfers = reservedForTransfers({ reserved: fromScaled(level.reserved), reservedForOrders: forOrders });
-    const held = byHolds.get(key) ?? ZERO;
-    const inTransfers = byTransfers.get(key) ?? ZERO;
+    const held = byHolds.get(key)?.held ?? ZERO;
+    const inTransfers = byTransfers.get(key)?.held ?? ZERO;
     if (!forOrders.equals(held)) found.push({ ...place, check: 'reserved_for_orders', recorded: forOrders, expected: held });
     if (!forTransfers.equals(inTransfers)) found.push({ ...place, check: 'reserved_for_transfers', recorded: forTransfers, expected: inTransfers });
     byHolds.delete(key);
     byTransfers.delete(key);
   }
   // Documents that hold stock on a row that does not exist.
-  for (const [key, held] of byHolds) {
-    const [locationId, productId] = key.split(':').map(Number) as [number, number];
-    found.push({ tenantId: tenantId ?? '', locationId, productId, check: 'reserved_for_orders', recorded: ZERO, expected: held });
-  }
-  for (const [key, held] of byTransfers) {
-    const [locationId, productId] = key.split(':').map(Number) as [number, number];
-    found.push({ tenantId: tenantId ?? '', locationId, productId, check: 'reserved_for_transfers', recorded: ZERO, expected: held });
-  }
+  for (const { held, ...place } of byHolds.values()) found.push({ ...place, check: 'reserved_for_orders', recorded: ZERO, expected: held });
+  for (const { held, ...place } of byTransfers.values()) found.push({ ...place, check: 'reserved_for_transfers', recorded: ZERO, expected: held });
   for (const m of ledger) {
     const key = stockKey(m);
     found.push({ tenantId: tenantOf.get(key) ?? tenantId ?? '', locationId: m.locationId, productId: m.productId, check: `ledger_${m.bucket}`, recorded: m.balance, expected: m.ledgerSum });
