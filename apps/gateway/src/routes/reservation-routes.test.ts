@@ -97,6 +97,9 @@ describe.each(dialects)('[%s] reservation routes', (dialect) => {
     const bare = await fetch(`${g.url}${BASE}/${next.id}/release`, { method: 'POST', headers: { Authorization: g.key, 'X-Tenant-Id': w.tenant.id } });
     expect(bare.status).toBe(200);
     expect(reservationResponse.parse(await bare.json()).data.reservation).toMatchObject({ status: 'released', release_reason: null });
+    // An empty reason is none.
+    const third = (await hold('ORD-2', [{ sku: 'SKU-3', quantity: 1 }])).data.reservation;
+    expect((await call(reservationResponse, 'POST', `${BASE}/${third.id}/release`, { reason: '' })).data.reservation).toMatchObject({ status: 'released', release_reason: null });
   });
 
   it('consumes a hold whole, or in part releasing the rest, with ledger rows caused by the reservation', async () => {

@@ -24,7 +24,6 @@ import {
   consumeReservation,
   createReservation,
   extendReservation,
-  findProductBySku,
   findReservation,
   listReservations,
   releaseReservation,
@@ -93,15 +92,8 @@ export function reservationRoutes(): Route[] {
       responseExample: { reservations: [reservationExample], pagination: simplePageExample(1) },
       handler: async ({ db, tenantId, query }) => {
         const page = pageOf(query);
-        const none = { reservations: [], pagination: simplePagination(pageFacts(0, page, 0)) };
-        let productId = query.product_id;
-        if (query.sku !== undefined) {
-          const product = await findProductBySku(db, tenantId, query.sku);
-          // No hold has a line of an SKU the tenant lacks, nor of two different products at once.
-          if (!product || (productId !== undefined && productId !== product.id)) return none;
-          productId = product.id;
-        }
-        const { rows, total } = await listReservations(db, tenantId, { status: query.status, locationId: query.location_id, reference: query.reference, productId }, page);
+        const filters = { status: query.status, locationId: query.location_id, reference: query.reference, productId: query.product_id, sku: query.sku };
+        const { rows, total } = await listReservations(db, tenantId, filters, page);
         return { reservations: rows.map(presentReservation), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),

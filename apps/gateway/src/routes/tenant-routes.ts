@@ -30,10 +30,9 @@ import {
   listLocations,
   listLogisticPreferences,
 } from '@pits/persistence';
+import { pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
-
-const page = (q: { page: number; per_page: number }) => ({ page: q.page, perPage: q.per_page });
 
 export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
   const { cipher } = deps;
@@ -99,8 +98,8 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       queryExample: { page: 1, per_page: 10 },
       responseExample: { installations: [installationExample], pagination: morePageExample(1) },
       handler: async ({ db, partner, query }) => {
-        const { rows, total } = await listConnectedInstallations(db, partner.partnerId, page(query));
-        return { installations: rows.map(presentInstallation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
+        const { rows, total } = await listConnectedInstallations(db, partner.partnerId, pageOf(query));
+        return { installations: rows.map(presentInstallation), pagination: morePagination(pageFacts(total, pageOf(query), rows.length)) };
       },
     }),
     defineRoute({
@@ -119,8 +118,8 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       queryExample: { page: 1, per_page: 10 },
       responseExample: { locations: [jakartaLocationExample, surabayaLocationExample], pagination: morePageExample(2) },
       handler: async ({ db, tenantId, query }) => {
-        const { rows, total } = await listLocations(db, tenantId, page(query));
-        return { locations: rows.map(presentTenantLocation), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
+        const { rows, total } = await listLocations(db, tenantId, pageOf(query));
+        return { locations: rows.map(presentTenantLocation), pagination: morePagination(pageFacts(total, pageOf(query), rows.length)) };
       },
     }),
     defineRoute({
@@ -139,8 +138,8 @@ export function tenantRoutes(deps: { cipher: CredentialCipher }): Route[] {
       queryExample: { page: 1, per_page: 10 },
       responseExample: { logistics: logisticsExample, pagination: morePageExample(2) },
       handler: async ({ db, tenantId, query }) => {
-        const { rows, total } = await listLogisticPreferences(db, cipher, tenantId, page(query));
-        return { logistics: rows.map(presentLogisticPreference), pagination: morePagination(pageFacts(total, page(query), rows.length)) };
+        const { rows, total } = await listLogisticPreferences(db, cipher, tenantId, pageOf(query));
+        return { logistics: rows.map(presentLogisticPreference), pagination: morePagination(pageFacts(total, pageOf(query), rows.length)) };
       },
     }),
   ];

@@ -261,7 +261,10 @@ export interface ReservationFilters {
   status?: ReservationStatus | undefined;
   locationId?: number | undefined;
   reference?: string | undefined;
+  /** With `sku`, both name the same line's product. */
   productId?: number | undefined;
+  /** The product's SKU as the catalogue has it now. */
+  sku?: string | undefined;
 }
 
 /** A page of the tenant's reservations, newest first (created_at, then id), and the total. */
@@ -274,11 +277,14 @@ export async function listReservations(scope: Scope, tenantId: string, filters: 
   } else if (filters.status) base = base.where('reservations.status', '=', filters.status);
   if (filters.locationId !== undefined) base = base.where('reservations.location_id', '=', filters.locationId);
   if (filters.reference !== undefined) base = base.where('reservations.reference', '=', filters.reference);
-  if (filters.productId !== undefined) {
-    const productId = filters.productId;
-    base = base.where((eb) =>
-      eb.exists(eb.selectFrom('reservation_items').select('reservation_items.id').whereRef('reservation_items.reservation_id', '=', 'reservations.id').where('reservation_items.product_id', '=', productId)),
-    );
+  const { productId, sku } = filters;
+  if (productId !== undefined || sku !== undefined) {
+    base = base.where((eb) => {
+      let line = eb.selectFrom('reservation_items').innerJoin('products', 'products.id', 'reservation_items.product_id').select('reservation_items.id').whereRef('reservation_items.reservation_id', '=', 'reservations.id');
+      if (productId !== undefined) line = line.where('reservation_items.product_id', '=', productId);
+      if (sku !== undefined) line = line.where('products.sku', '=', sku);
+      return eb.exists(line);
+    });
   }
   const ids = base.select('reservations.id').orderBy('reservations.created_at', 'desc').orderBy('reservations.id', 'desc').limit(page.perPage).offset(pageOffset(page));
   const [count, rows] = await Promise.all([

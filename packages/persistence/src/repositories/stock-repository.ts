@@ -11,6 +11,7 @@ import {
   availableQuantity,
   fromScaled,
   reservedForTransfers,
+  toJsonNumber,
   stockKey,
   toScaled,
 } from '@pits/domain';
@@ -241,8 +242,6 @@ const skusOf = preparedQuery({
       .where('id', 'in', markedList(param, 'ids', count)),
 });
 
-const quantity = (d: Dec): number => Number(d.toFixed());
-
 /** One stock.level_changed per row, after the change, with the version the row now has. */
 async function levelChangedEvents(tx: Tx, tenantId: string, placed: readonly PlacedStockLevel[], versions: ReadonlyMap<string, number>, cause: StockCause): Promise<EventInput[]> {
   const ids = [...new Set(placed.map((l) => l.productId))];
@@ -258,12 +257,12 @@ async function levelChangedEvents(tx: Tx, tenantId: string, placed: readonly Pla
       location_id: level.locationId,
       product_id: String(level.productId),
       sku: skus.get(level.productId) ?? '',
-      good: quantity(level.good),
-      damaged: quantity(level.damaged),
-      reserved: quantity(level.reserved),
-      reserved_for_transfers: quantity(reservedForTransfers(level)),
-      reserved_for_orders: quantity(level.reservedForOrders),
-      available: quantity(availableQuantity(level)),
+      good: toJsonNumber(level.good),
+      damaged: toJsonNumber(level.damaged),
+      reserved: toJsonNumber(level.reserved),
+      reserved_for_transfers: toJsonNumber(reservedForTransfers(level)),
+      reserved_for_orders: toJsonNumber(level.reservedForOrders),
+      available: toJsonNumber(availableQuantity(level)),
       cause: { type: cause.type, id: cause.id, number: cause.documentNumber },
       version: versions.get(stockKey(level)) ?? 0,
     },
