@@ -39,11 +39,8 @@ export function createExpirySweeper(options: {
   logger: GatewayLogger;
   intervalMs: number;
   batchSize: number;
-  /** [0, 1); Math.random by default (tests pin the jitter). */
-  random?: () => number;
 }): ExpirySweeper {
   const { database, logger, intervalMs, batchSize } = options;
-  const random = options.random ?? Math.random;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let started = false;
@@ -69,7 +66,7 @@ export function createExpirySweeper(options: {
 
   const schedule = () => {
     if (!started) return;
-    const factor = 1 - SWEEP_JITTER + 2 * SWEEP_JITTER * random();
+    const factor = 1 - SWEEP_JITTER + 2 * SWEEP_JITTER * Math.random();
     timer = setTimeout(tick, Math.round(intervalMs * factor));
     timer.unref();
   };

@@ -2,7 +2,7 @@
 // API speaks camelCase in every input and output, unlike the partners' snake_case REST contract.
 import { z } from 'zod';
 import { tenantIdInput } from '@pits/contract';
-import { type Actor, type PageRequest, pageFacts } from '@pits/domain';
+import { type Actor, AppError, type PageRequest, domainError, pageFacts } from '@pits/domain';
 
 /** A database id: a positive integer. */
 export const idInput = z.int().positive();
@@ -53,3 +53,13 @@ export const INTERNAL_ACTOR = 'internal-api';
  * received, reservations released) rather than the `INTERNAL_ACTOR` name: the internal API itself.
  */
 export const INTERNAL_API_ACTOR: Actor = { id: 0, name: INTERNAL_ACTOR, email: 'internal@platform' };
+
+/**
+ * The operations name a missing document after the partners' path parameter (`id`); a procedure
+ * that takes its number under another input name says that name instead, with the same message.
+ *
+ * @example catch (error) { throw notFoundOn(error, 'reservationNumber'); }
+ */
+export function notFoundOn(error: unknown, field: string): unknown {
+  return error instanceof AppError && error.kind === 'NOT_FOUND' ? new AppError(domainError('NOT_FOUND', error.message, { field })) : error;
+}

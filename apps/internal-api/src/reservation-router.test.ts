@@ -84,6 +84,8 @@ describe.each(dialects)('[%s] reservations', (dialect) => {
       expect(await refusal(api.caller.reservations.get({ tenantId: empty.tenant.id, reservationNumber }))).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'reservationNumber' });
     }
     expect(await refusal(api.caller.reservations.get({ tenantId: w.tenant.id, reservationNumber: 'TRF-20261122-000001' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'reservationNumber' });
+    // A number of the right form but longer than any the service writes is refused before a query.
+    expect(await refusal(api.caller.reservations.get({ tenantId: w.tenant.id, reservationNumber: `RSV-20261122-${'0'.repeat(30)}1` }))).toMatchObject({ code: 'BAD_REQUEST', field: 'reservationNumber' });
     expect(await refusal(api.caller.reservations.get({ tenantId: '00000000-0000-4000-8000-000000000000', reservationNumber: theirs.number }))).toMatchObject({ code: 'NOT_FOUND', field: 'tenantId' });
     await api.caller.reservations.release({ tenantId: other.tenant.id, reservationNumber: theirs.number });
   });

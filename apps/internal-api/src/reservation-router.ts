@@ -3,10 +3,10 @@
 // consuming holds is the partners' (the gateway's). Quantities come out as exact decimal strings,
 // and every status is the one a hold has by the database's clock (docs/holds.md#states-and-expiry).
 import { z } from 'zod';
-import { safeText } from '@pits/contract';
+import { reservationNumber as reservationNumberText, safeText } from '@pits/contract';
 import { AppError, type Dec, RESERVATION_STATUSES, domainError, toPlainString } from '@pits/domain';
 import { type ReservationItemRecord, type ReservationRecord, findReservation, listReservations, releaseReservation } from '@pits/persistence';
-import { INTERNAL_API_ACTOR, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
+import { INTERNAL_API_ACTOR, idInput, notFoundOn, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
@@ -42,16 +42,12 @@ export function toReservationOutput(reservation: ReservationRecord) {
   };
 }
 
-const reservationNumber = z.string().trim().regex(/^RSV-\d{8}-\d{6,}$/, 'must be a reservation number such as RSV-20261122-000001');
+// The contract's reservation number (at most 32 characters), surrounding spaces forgiven.
+const reservationNumber = z.string().trim().pipe(reservationNumberText);
 const reservationRef = z.strictObject({ tenantId, reservationNumber });
 
 function notFound(number: string): AppError {
   return new AppError(domainError('NOT_FOUND', `reservation ${number} does not exist`, { field: 'reservationNumber' }));
-}
-
-/** The operations name a missing hold after the partners' path parameter (`id`); here the input is `reservationNumber`. */
-function onReservationNumber(error: unknown, number: string): unknown {
-  return error instanceof AppError && error.kind === 'NOT_FOUND' ? notFound(number) : error;
 }
 
 /** The schema each procedure parses its input with, by procedure (gathered in router.ts as `procedureInputs`). */
@@ -105,7 +101,7 @@ export const reservationRouter = router({
         const released = await releaseReservation(ctx.database, { tenantId: input.tenantId, number: input.reservationNumber, actor: INTERNAL_API_ACTOR, reason: input.reason });
         return toReservationOutput(released);
       } catch (error) {
-        throw onReservationNumber(error, input.reservationNumber);
+        throw notFoundOn(error, 'reservationNumber');
       }
     }),
 });

@@ -2,7 +2,7 @@
 // source) and receive (they arrive at the destination as good stock), and a transfer by number.
 import { z } from 'zod';
 import { safeText } from '@pits/contract';
-import { type Actor, AppError, type Dec, domainError, toPlainString } from '@pits/domain';
+import { AppError, type Dec, domainError, toPlainString } from '@pits/domain';
 import {
   type TransferItemRecord,
   type TransferWithItems,
@@ -10,12 +10,9 @@ import {
   receiveTransfer,
   shipTransfer,
 } from '@pits/persistence';
-import { INTERNAL_API_ACTOR, tenantId } from './procedure-inputs.js';
+import { INTERNAL_API_ACTOR, notFoundOn, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
-
-/** Who ships or receives when the caller names no one: the internal API itself. */
-export const INTERNAL_TRANSFER_ACTOR: Actor = INTERNAL_API_ACTOR;
 
 const text = (value: Dec) => toPlainString(value);
 
@@ -43,24 +40,16 @@ const transferNumber = z.string().trim().regex(/^TRF-\d{8}-\d{6,}$/, 'must be a 
 const actorInput = z.strictObject({ id: z.int().min(0), name: safeText.trim().min(1).max(200), email: safeText.trim().min(1).max(320) });
 const actionInput = z.strictObject({ tenantId, number: transferNumber, actor: actorInput.optional() });
 
-/** The operations name a missing transfer after the partners' path parameter (`id`); here the input is `number`. */
-function onNumber(error: unknown): unknown {
-  if (error instanceof AppError && error.kind === 'NOT_FOUND') {
-    return new AppError(domainError('NOT_FOUND', error.message, { field: 'number' }));
-  }
-  return error;
-}
-
 type TransferAction = typeof shipTransfer;
 
 function stockAction(schema: typeof actionInput, action: TransferAction) {
   return protectedProcedure.input(schema).mutation(async ({ ctx, input }) => {
     await requireTenant(ctx.database, input.tenantId);
     try {
-      const actor = input.actor ?? INTERNAL_TRANSFER_ACTOR;
+      const actor = input.actor ?? INTERNAL_API_ACTOR;
       return toTransferOutput(await action(ctx.database, { tenantId: input.tenantId, number: input.number, actor }, ctx.now()));
     } catch (error) {
-      throw onNumber(error);
+      throw notFoundOn(error, 'number');
     }
   });
 }

@@ -34,7 +34,7 @@ export async function openTenantGateway(dialect: DialectName, seed: Parameters<t
   const key = (await createApiKey(t.database, w.partner.id, { environment: 'test' }, new Date())).secret;
   await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
   const config = loadGatewayConfig({ CREDENTIALS_KEY: 'c'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' });
-  const gateway: Gateway = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }) });
+  const gateway: Gateway = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }), sweepHolds: false });
   const { url } = await gateway.listen();
   return {
     t,
