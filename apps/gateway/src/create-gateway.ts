@@ -19,7 +19,7 @@ import {
   resolveApiKey,
   isDatabaseReachable,
 } from '@pits/persistence';
-import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, systemHostResolver } from '@pits/service-runtime';
+import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, systemHostResolver, urlHost } from '@pits/service-runtime';
 import type { GatewayConfig } from './config.js';
 import { buildOpenApiDocument } from './docs/openapi-document.js';
 import { readScalarBundle, renderDocsPage } from './docs/docs-page.js';
@@ -122,12 +122,6 @@ function connectRedis(url: string, logger: Logger): Redis {
 
 const PROBES = new Set(['/healthz', '/readyz']);
 
-/** The host a person on this machine reaches a listening address by. */
-function displayHost(host: string): string {
-  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
-  return host.includes(':') ? `[${host}]` : host;
-}
-
 /**
  * @example
  * const gateway = createGateway(config, { database });
@@ -187,7 +181,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   let docsHtml: string | undefined;
   let docsBundle: Buffer | undefined;
   // Getting started shows where this gateway listens: known once it does (port 0 picks one).
-  let origin = `http://${displayHost(config.host)}:${config.port}`;
+  let origin = `http://${urlHost(config.host)}:${config.port}`;
   const sandboxTenantId = config.docsSandboxTenantId;
   const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION, description: partnerGuide({ origin, sandboxTenantId }), sandboxTenantId }));
   mountPublicRoutes(router, {
@@ -253,7 +247,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
       listening = true;
       startSweeping();
       const { port } = http.server.address() as AddressInfo;
-      origin = `http://${displayHost(config.host)}:${port}`;
+      origin = `http://${urlHost(config.host)}:${port}`;
       openApi = undefined;
       return { port, url: origin, metricsUrl };
     },

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HostResolver } from '@pits/domain';
 import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
-import { type OperatorServer, type ProcessMetrics, type RequestLogFields, type TraceContext, UNMATCHED_ROUTE, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, durationMs, parseTraceparent, systemHostResolver } from '@pits/service-runtime';
+import { type OperatorServer, type ProcessMetrics, type RequestLogFields, type TraceContext, UNMATCHED_ROUTE, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, durationMs, parseTraceparent, systemHostResolver, urlHost } from '@pits/service-runtime';
 import type { Logger } from 'pino';
 import type { InternalApiConfig } from './config.js';
 import { appRouter } from './router.js';
@@ -196,8 +196,7 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
         server.listen(config.port, config.host, () => {
           server.off('error', reject);
           const { port } = server.address() as AddressInfo;
-          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-          resolve({ port, url: `http://${host}:${port}` });
+          resolve({ port, url: `http://${urlHost(config.host)}:${port}` });
         });
       });
       try {

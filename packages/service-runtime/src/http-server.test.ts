@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import { type AddressInfo, type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LimitedServer, createLimitedServer } from './http-server.js';
+import { type LimitedServer, createLimitedServer, urlHost } from './http-server.js';
 
 const LIMITS = { headersTimeoutMs: 400, requestTimeoutMs: 800, keepAliveTimeoutMs: 5000, maxHeaderBytes: 2048 };
 
@@ -107,5 +107,11 @@ describe('limited HTTP server', () => {
     expect(busy.received().toLowerCase()).toContain('connection: close');
     await closed;
     expect(performance.now() - closeStarted).toBeLessThan(2000);
+  });
+});
+
+describe('urlHost', () => {
+  it('names a wildcard address by 127.0.0.1 and brackets IPv6', () => {
+    expect(['0.0.0.0', '::', '127.0.0.1', '::1', 'gateway.internal'].map(urlHost)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1', '[::1]', 'gateway.internal']);
   });
 });

@@ -113,3 +113,14 @@ export function createLimitedServer(handler: RequestListener, limits: HttpServer
     },
   };
 }
+
+/**
+ * The host part of the URL by which a person on this machine reaches a listening address: a
+ * wildcard address (0.0.0.0, ::) becomes 127.0.0.1, an IPv6 address gets its brackets.
+ *
+ * @example `http://${urlHost('0.0.0.0')}:${port}` // 'http://127.0.0.1:4000'
+ */
+export function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}

@@ -5,7 +5,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { ServerResponse } from 'node:http';
-import { DEFAULT_HTTP_LIMITS, type HttpServerLimits, createLimitedServer } from './http-server.js';
+import { DEFAULT_HTTP_LIMITS, type HttpServerLimits, createLimitedServer, urlHost } from './http-server.js';
 import type { ProcessMetrics } from './metrics.js';
 
 /** Where the operator server listens. */
@@ -56,8 +56,7 @@ export function createOperatorServer(metrics: Pick<ProcessMetrics, 'app' | 'cont
       http.server.listen(endpoint.port, endpoint.host);
       await Promise.race([once(http.server, 'listening'), once(http.server, 'error').then(([error]) => Promise.reject(error as Error))]);
       const { port } = http.server.address() as AddressInfo;
-      const host = endpoint.host === '0.0.0.0' || endpoint.host === '::' ? '127.0.0.1' : endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host;
-      return { port, url: `http://${host}:${port}/metrics` };
+      return { port, url: `http://${urlHost(endpoint.host)}:${port}/metrics` };
     },
     close: (graceMs = 1000) => http.close(graceMs),
   };
