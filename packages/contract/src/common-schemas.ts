@@ -128,8 +128,12 @@ export function storedText(max: number) {
   return z.string().max(max);
 }
 
-/** A product or record id as a digit string in responses. */
-const digitText = z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/);
+/**
+ * A product or record id as a digit string in responses: at most the 16 digits of a safe integer.
+ *
+ * @example digitText.parse('1042')
+ */
+export const digitText = z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/);
 
 // ---------------------------------------------------------------------------------------------
 // Dates and timestamps

@@ -22,7 +22,7 @@ import {
   textField,
   timestamp,
 } from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './common-schemas.js';
 
 /** `pending`, `partial`, `received` or `cancelled`. */
@@ -94,7 +94,6 @@ export type ReceiveInboundBody = z.output<typeof receiveInboundBody>;
 // Responses
 
 const twoDecimals = fixedDecimalString(2);
-const idText = z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/);
 
 /** The product embedded in inbound details; prices and dimensions are strings with two decimals. */
 export const inboundProduct = z
@@ -227,7 +226,7 @@ export const inboundListResponse = envelopeB(
  */
 export const inboundItem = z
   .strictObject({
-    id: idText,
+    id: digitText,
     product_id: z.int(),
     sku: storedText(TEXT_LIMITS.sku),
     name: storedText(TEXT_LIMITS.name),
@@ -246,10 +245,10 @@ export const inboundItem = z
 /** The detail shape, `data.inbound`: `id` is the list's inbound_id as a string. */
 export const inboundDetail = z
   .strictObject({
-    id: idText,
+    id: digitText,
     reference_number: storedText(TEXT_LIMITS.code),
     status: inboundStatus,
-    location: z.strictObject({ id: idText, code: storedText(TEXT_LIMITS.code), name: storedText(TEXT_LIMITS.name), address: storedText(TEXT_LIMITS.address) }),
+    location: z.strictObject({ id: digitText, code: storedText(TEXT_LIMITS.code), name: storedText(TEXT_LIMITS.name), address: storedText(TEXT_LIMITS.address) }),
     items: z.array(inboundItem).max(MAX_ITEMS_PER_REQUEST),
     notes: storedText(TEXT_LIMITS.notes),
     created_at: timestamp,
@@ -267,12 +266,12 @@ export const inboundDetailResponse = envelopeA(z.strictObject({ inbound: inbound
 export const receiveInboundResponse = envelopeA(
   z.strictObject({
     inbound: z.strictObject({
-      id: idText,
+      id: digitText,
       status: inboundStatus,
       updated_at: timestamp,
       items: z.array(
         z.strictObject({
-          id: idText,
+          id: digitText,
           product_id: z.int(),
           sku: storedText(TEXT_LIMITS.sku),
           received_quantity: z.number(),

@@ -23,7 +23,7 @@ import {
   textField,
   timestamp,
 } from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
 
 /** What caused a movement. */
@@ -127,7 +127,7 @@ export const stockLevelEntry = z
 /** One ledger row: which bucket moved, by how much, why, and who did it when. */
 export const stockMovementEntry = z
   .strictObject({
-    id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
+    id: digitText,
     location_id: z.int(),
     product_id: productIdText,
     sku: storedText(TEXT_LIMITS.sku),

@@ -2,7 +2,7 @@
 // tenant's locations and available logistics (all envelope B), with the reference's examples.
 import { z } from 'zod';
 import { envelopeB, morePaginationSchema, pageQuery, perPageQuery, requiredOr, textField, timestamp } from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_TENANT_ID, type Example } from './common-schemas.js';
 import { tenantLocation } from './inbound-schemas.js';
 
@@ -47,7 +47,7 @@ export type TenantListQuery = z.output<typeof tenantListQuery>;
 export const installation = z
   .strictObject({
     id: storedText(36),
-    partner_id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
+    partner_id: digitText,
     tenant_id: z.guid(),
     tenant_type: storedText(TEXT_LIMITS.label),
     app_id: storedText(TEXT_LIMITS.label),

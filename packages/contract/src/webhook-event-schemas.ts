@@ -4,15 +4,12 @@
 // them in its `webhooks` section; `webhookEvent` is their union, whatever the type.
 import { z } from 'zod';
 import { adjustmentNumber, adjustmentStatus } from './adjustment-schemas.js';
-import { TEXT_LIMITS, storedText, timestamp } from './common-schemas.js';
+import { TEXT_LIMITS, digitText, storedText, timestamp } from './common-schemas.js';
 import { inboundStatus } from './inbound-schemas.js';
 import { reservationNumber, reservationStatus } from './reservation-schemas.js';
 import { movementCause, stockLevelEntry } from './stock-schemas.js';
 import { transferNumber, transferStatus } from './transfer-schemas.js';
 import { WEBHOOK_TEST_EVENT, type deliveryEventType } from './webhook-schemas.js';
-
-/** A record id as a digit string (an inbound shipment's id, a webhook endpoint's id). */
-const digitId = z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/);
 
 /** What every event carries besides its resource and data. */
 const envelopeFields = {
@@ -66,7 +63,7 @@ export const inboundStatusChangedEvent = eventSchema({
   type: 'inbound.status_changed',
   tenant: tenantId,
   resource: 'inbound',
-  id: digitId.meta({ description: 'The inbound shipment id, as a digit string.' }),
+  id: digitText.meta({ description: 'The inbound shipment id, as a digit string.' }),
   data: z.strictObject({
     inbound_id: z.int().min(1),
     code: storedText(TEXT_LIMITS.code).meta({ description: "The shipment's code." }),
@@ -126,7 +123,7 @@ export const webhookTestEvent = eventSchema({
   type: WEBHOOK_TEST_EVENT,
   tenant: z.null().meta({ description: 'Always null: the test event belongs to no tenant.' }),
   resource: 'webhook',
-  id: digitId.meta({ description: 'The webhook endpoint id, as a digit string.' }),
+  id: digitText.meta({ description: 'The webhook endpoint id, as a digit string.' }),
   data: z.strictObject({ message: storedText(TEXT_LIMITS.description) }),
 }).meta({ id: 'WebhookTestEvent', description: 'A test event, sent only when asked for.' });
 

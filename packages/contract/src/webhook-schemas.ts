@@ -3,7 +3,7 @@
 // webhook-event-schemas.ts.
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
-import { UNCAPPED_LIST, TEXT_LIMITS, storedText } from './common-schemas.js';
+import { UNCAPPED_LIST, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
@@ -48,7 +48,7 @@ export type RegisterWebhookBody = z.output<typeof registerWebhookBody>;
 // Responses
 
 const endpointFields = {
-  id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
+  id: digitText,
   url: storedText(TEXT_LIMITS.url),
   event_types: z.array(webhookEventType).max(webhookEventType.options.length),
   description: storedText(TEXT_LIMITS.description).nullable(),
@@ -96,10 +96,10 @@ export const deliveriesQuery = z
 /** One delivery of one event to one endpoint, with every attempt. */
 export const webhookDelivery = z
   .strictObject({
-    id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
+    id: digitText,
     event_id: z.uuid(),
     event_type: deliveryEventType,
-    endpoint_id: z.string().max(TEXT_LIMITS.digits).regex(/^\d+$/),
+    endpoint_id: digitText,
     url: storedText(TEXT_LIMITS.url),
     status: deliveryStatus,
     attempts: z.int().min(0).max(UNCAPPED_LIST),
