@@ -153,4 +153,10 @@ describe('the reservation in responses', () => {
     expect(reservation.safeParse({ ...held, id: 'ADJ-20261122-000001' }).success).toBe(false);
     expect(reservation.safeParse({ ...held, status: 'pending' }).success).toBe(false);
   });
+
+  it('states a line\'s product id as every other answer does: up to the 16 digits of a safe integer', () => {
+    const line = held.items[0]!;
+    expect(reservation.safeParse({ ...held, items: [{ ...line, product_id: String(Number.MAX_SAFE_INTEGER) }] }).success).toBe(true);
+    expect(reservation.safeParse({ ...held, items: [{ ...line, product_id: '1'.repeat(17) }] }).success).toBe(false);
+  });
 });

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { RESERVATION_EXPIRY, RESERVATION_STATUSES } from '@pits/domain';
 import {
   MAX_ITEMS_PER_REQUEST,
+  MAX_PER_PAGE,
   MAX_QUANTITY,
+  TEXT_LIMITS,
   bodyId,
   envelopeA,
   pageQuery,
@@ -19,6 +21,8 @@ import {
   requireOneProductRef,
   requiredOr,
   simplePaginationSchema,
+  skuInput,
+  storedText,
   textField,
   timestamp,
 } from './common-schemas.js';
@@ -80,7 +84,7 @@ export const reservationListQuery = z
     location_id: queryId.optional(),
     reference: reference.optional(),
     product_id: queryId.optional().meta({ description: 'Holds with a line of this product.' }),
-    sku: textField({ trim: true, min: 1, max: 100 }).optional().meta({ description: 'Holds with a line of the product of this SKU.' }),
+    sku: skuInput.optional().meta({ description: 'Holds with a line of the product of this SKU.' }),
   })
   .meta({ id: 'ReservationListQuery', description: 'Paging and filters of the reservations list; every filter given must match.' });
 export type ReservationListQuery = z.output<typeof reservationListQuery>;
@@ -118,17 +122,16 @@ export type ConsumeReservationBody = z.output<typeof consumeReservationBody>;
 // Responses
 
 /** `RSV-YYYYMMDD-NNNNNN`; the id equals it. */
-export const reservationNumber = z.string().max(32).regex(/^RSV-\d{8}-\d{6,}$/);
+export const reservationNumber = z.string().max(TEXT_LIMITS.documentNumber).regex(/^RSV-\d{8}-\d{6,}$/);
 
 const heldQuantity = z.number().min(0).max(Number(MAX_QUANTITY));
-const moment = timestamp.max(24);
 
 /** A held line: what it holds, and what consume took out of it (0 until consumed). */
 export const reservationItem = z
   .strictObject({
-    product_id: productIdText.max(15),
-    sku: z.string().max(100),
-    product_name: z.string().max(255),
+    product_id: productIdText,
+    sku: storedText(TEXT_LIMITS.sku),
+    product_name: storedText(TEXT_LIMITS.name),
     quantity: heldQuantity,
     consumed_quantity: heldQuantity,
   })
@@ -139,15 +142,15 @@ export const reservation = z
   .strictObject({
     id: reservationNumber,
     reservation_number: reservationNumber,
-    reference: z.string().max(100),
+    reference: storedText(TEXT_LIMITS.code),
     location_id: z.int().min(1),
     status: reservationStatus,
-    expires_at: moment,
-    created_at: moment,
-    updated_at: moment,
-    consumed_at: moment.nullable(),
-    released_at: moment.nullable().meta({ description: 'When the hold was released or expired; null until then.' }),
-    release_reason: z.string().max(500).nullable(),
+    expires_at: timestamp,
+    created_at: timestamp,
+    updated_at: timestamp,
+    consumed_at: timestamp.nullable(),
+    released_at: timestamp.nullable().meta({ description: 'When the hold was released or expired; null until then.' }),
+    release_reason: storedText(TEXT_LIMITS.reason).nullable(),
     created_by: partnerActor,
     items: z.array(reservationItem).min(1).max(MAX_ITEMS_PER_REQUEST),
   })
@@ -161,7 +164,7 @@ export const reservationResponse = envelopeA(z.strictObject({ reservation })).me
 
 /** 200 of list: envelope A, `data.reservations` (newest first) and the simple pagination object. */
 export const reservationListResponse = envelopeA(
-  z.strictObject({ reservations: z.array(reservation).max(100), pagination: simplePaginationSchema }),
+  z.strictObject({ reservations: z.array(reservation).max(MAX_PER_PAGE), pagination: simplePaginationSchema }),
 ).meta({ id: 'ReservationListResponse', description: 'A page of reservations, newest first.' });
 
 // ---------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ export const reservationStatusChangedEvent = eventSchema({
   id: reservationNumber.meta({ description: 'The reservation number.' }),
   data: z.strictObject({
     reservation_number: reservationNumber,
-    reference: storedText(100).meta({ description: "Your order's reference, as given when the hold was created." }),
+    reference: storedText(TEXT_LIMITS.code).meta({ description: "Your order's reference, as given when the hold was created." }),
     previous_status: reservationStatus.nullable().meta({ description: 'null when the hold was just created.' }),
     status: reservationStatus,
   }),
