@@ -33,7 +33,7 @@ export const stockSource = z.enum(['good', 'damaged']);
 export const adjustmentStatus = z.enum(ADJUSTMENT_STATUSES);
 
 /** A reason of 1 to 500 characters, trimmed. Shared with the transfers reject body. */
-export const reasonText = textField({ trim: true, min: 1, max: 500 });
+export const reasonText = textField({ trim: true, min: 1, max: TEXT_LIMITS.reason });
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -44,7 +44,7 @@ export const adjustmentLineInput = z
     ...productRefFields,
     quantity: quantityInput,
     unit_cost: unitCostInput,
-    notes: textField({ max: 1000 }).optional(),
+    notes: textField({ max: TEXT_LIMITS.notes }).optional(),
   })
   .superRefine(requireOneProductRef)
   .meta({ id: 'AdjustmentLineInput', description: 'One product line of a new adjustment: product_id or sku, exactly one.' });

@@ -83,7 +83,10 @@ export const TEXT_LIMITS = {
   email: 320,
   /** SKUs and barcodes. */
   sku: 100,
-  /** Codes and references a client chooses: location codes (50), inbound codes and references, grids (100). */
+  /**
+   * Codes and references a client chooses: location codes (50), inbound codes and references,
+   * grids, transfer reference numbers and reservation references (100).
+   */
   code: 100,
   /** Short labels: product type and status, location type and status, tenant type, origin code, source type. */
   label: 50,
@@ -300,7 +303,7 @@ export const queryIdList = commaSeparated<number>(
  * @example skuList.parse('KOPI-250,TEH-1') // ['KOPI-250', 'TEH-1']
  */
 export const skuList = commaSeparated<string>(
-  (part) => (part.length > 100 ? { issue: 'must be at most 100 characters' } : { value: part }),
+  (part) => (part.length > TEXT_LIMITS.sku ? { issue: `must be at most ${TEXT_LIMITS.sku} characters` } : { value: part }),
   'Exact SKUs.',
   MAX_LIST_VALUES,
 );
@@ -444,7 +447,7 @@ export const productIdInput = z
  *
  * @example skuInput.parse(' KOPI-250 ') === 'KOPI-250'
  */
-export const skuInput = textField({ trim: true, min: 1, max: 100 }).meta({
+export const skuInput = textField({ trim: true, min: 1, max: TEXT_LIMITS.sku }).meta({
   description: "The product's SKU, instead of product_id (exactly one of the two).",
 });
 

@@ -54,9 +54,9 @@ export const receiptLineInput = z
     sku: skuInput.optional(),
     received_quantity: quantityInput,
     received_at: isoTimestampInput.optional(),
-    received_by: textField({ trim: true, min: 1, max: 200 }).optional(),
+    received_by: textField({ trim: true, min: 1, max: TEXT_LIMITS.actor }).optional(),
     condition: z.enum(['good', 'damaged']).default('good'),
-    grid_id: textField({ trim: true, min: 1, max: 100 }).optional(),
+    grid_id: textField({ trim: true, min: 1, max: TEXT_LIMITS.code }).optional(),
   })
   .superRefine((line, ctx) => {
     if (line.item_id !== undefined && line.sku !== undefined) ctx.addIssue({ code: 'custom', path: ['sku'], message: 'must not be given together with item_id' });

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { inboundProduct } from './inbound-schemas.js';
 import { envelopeA, pageQuery, perPageQuery, simplePaginationSchema, skuList, textField } from './common-schemas.js';
-import { MAX_PER_PAGE } from './common-schemas.js';
+import { MAX_PER_PAGE, TEXT_LIMITS } from './common-schemas.js';
 
 /** Query of `GET /api/partner/v1/products`: page, per_page (default 20, max 100) and three filters. */
 export const productListQuery = z
@@ -12,7 +12,7 @@ export const productListQuery = z
     page: pageQuery,
     per_page: perPageQuery(20),
     sku: skuList.optional(),
-    barcode: textField({ trim: true, min: 1, max: 100 }).optional().meta({ description: 'Exact barcode.' }),
+    barcode: textField({ trim: true, min: 1, max: TEXT_LIMITS.sku }).optional().meta({ description: 'Exact barcode.' }),
     search: textField({ trim: true, min: 1, max: 100 })
       .optional()
       .meta({ description: 'Case-insensitive substring of the name or the SKU; % and _ match themselves.' }),

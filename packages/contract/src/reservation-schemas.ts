@@ -43,7 +43,7 @@ const expiresIn = z
   .max(MAX_EXPIRY, { error: `must be at most ${MAX_EXPIRY}` });
 
 /** The partner's order id: 1 to 100 characters after trimming. */
-const reference = textField({ trim: true, min: 1, max: 100 });
+const reference = textField({ trim: true, min: 1, max: TEXT_LIMITS.code });
 
 /** One line of a create or consume body: product_id or sku (exactly one) and a quantity. Unknown keys are ignored. */
 export const reservationLineInput = z
@@ -62,7 +62,7 @@ const reservationLines = z.array(reservationLineInput).min(1).max(MAX_ITEMS_PER_
 export const createReservationBody = z
   .object({
     location_id: bodyId,
-    reference: reference.meta({ description: 'Your order id, 1 to 100 characters; one active hold per reference.' }),
+    reference: reference.meta({ description: `Your order id, 1 to ${TEXT_LIMITS.code} characters; one active hold per reference.` }),
     expires_in: expiresIn.default(DEFAULT_EXPIRY).meta({ description: `Seconds until the hold expires, ${MIN_EXPIRY} to ${MAX_EXPIRY}; default ${DEFAULT_EXPIRY}.` }),
     items: reservationLines,
   })
@@ -97,7 +97,9 @@ export type ExtendReservationBody = z.output<typeof extendReservationBody>;
 
 /** Body of `POST /api/partner/v1/reservations/:id/release`: an optional `reason` of at most 500 characters; the body may be omitted. */
 export const releaseReservationBody = z
-  .object({ reason: textField({ trim: true, max: 500 }).optional().meta({ description: 'Why the order was cancelled, at most 500 characters; "" is none.' }) })
+  .object({
+    reason: textField({ trim: true, max: TEXT_LIMITS.reason }).optional().meta({ description: `Why the order was cancelled, at most ${TEXT_LIMITS.reason} characters; "" is none.` }),
+  })
   .default({})
   .meta({ id: 'ReleaseReservationBody', description: 'The order was cancelled; the body may be omitted.' });
 export type ReleaseReservationBody = z.output<typeof releaseReservationBody>;

@@ -61,6 +61,9 @@ export const dateOrTimestamp = z
   })
   .meta({ description: 'A calendar date or an ISO 8601 timestamp, in years 1900 to 9999.' });
 
+/** The longest movements cursor: what `next_cursor` answers and `cursor` takes back. */
+const CURSOR_LENGTH = 200;
+
 /** Query of `GET /api/partner/v1/stock/movements`: filters, `limit` (1 to 100, default 20) and an opaque `cursor`. */
 export const stockMovementsQuery = z
   .object({
@@ -69,7 +72,7 @@ export const stockMovementsQuery = z
     from: dateOrTimestamp.optional(),
     to: dateOrTimestamp.optional(),
     limit: queryInteger({ min: 1, max: 100, defaultValue: 20 }),
-    cursor: textField({ min: 1, max: 200 }).optional(),
+    cursor: textField({ min: 1, max: CURSOR_LENGTH }).optional(),
   })
   .meta({ id: 'StockMovementsQuery', description: 'Filters of the stock ledger; pass next_cursor back as cursor.' });
 export type StockMovementsQuery = z.output<typeof stockMovementsQuery>;
@@ -156,7 +159,7 @@ export const stockLevelsResponse = envelopeA(
 
 /** 200 of movements: envelope A, `data.movements` newest first and `data.next_cursor` (null at the end). */
 export const stockMovementsResponse = envelopeA(
-  z.strictObject({ movements: z.array(stockMovementEntry).max(MAX_PER_PAGE), next_cursor: storedText(200).nullable() }),
+  z.strictObject({ movements: z.array(stockMovementEntry).max(MAX_PER_PAGE), next_cursor: storedText(CURSOR_LENGTH).nullable() }),
 ).meta({ id: 'StockMovementsResponse', description: 'A page of stock movements, newest first.' });
 
 // ---------------------------------------------------------------------------------------------

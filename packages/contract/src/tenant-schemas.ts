@@ -29,7 +29,7 @@ export type AuthorizeTenantBody = z.output<typeof authorizeTenantBody>;
 export const deauthorizeTenantBody = z
   .object({
     tenant_id: tenantIdInput,
-    uninstall_reason: textField({ max: 500 }).optional(),
+    uninstall_reason: textField({ max: TEXT_LIMITS.reason }).optional(),
   })
   .meta({ id: 'DeauthorizeTenantBody', description: 'Disconnect a tenant from the partner.' });
 export type DeauthorizeTenantBody = z.output<typeof deauthorizeTenantBody>;

@@ -37,7 +37,7 @@ export const transferLineInput = z
   .object({
     ...productRefFields,
     quantity: quantityInput,
-    notes: textField({ max: 1000 }).optional(),
+    notes: textField({ max: TEXT_LIMITS.notes }).optional(),
   })
   .superRefine(requireOneProductRef)
   .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer: product_id or sku, exactly one.' });
@@ -55,8 +55,8 @@ export const createTransferBody = z
     to_location_id: bodyId,
     transfer_date: calendarDateInput,
     expected_arrival_date: calendarDateInput.optional(),
-    reference_number: textField({ max: 100 }).optional(),
-    notes: textField({ max: 1000 }).optional(),
+    reference_number: textField({ max: TEXT_LIMITS.code }).optional(),
+    notes: textField({ max: TEXT_LIMITS.notes }).optional(),
     items: z.array(transferLineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
   })
   .superRefine((body, ctx) => {

@@ -27,12 +27,12 @@ export const registerWebhookBody = z
   .object({
     url: z
       .url({ protocol: /^https?$/, error: requiredOr('must be an http or https URL') })
-      .max(2000, { error: 'must be at most 2000 characters' })
+      .max(TEXT_LIMITS.url, { error: `must be at most ${TEXT_LIMITS.url} characters` })
       .superRefine(safeTextCheck)
       .meta({ description: 'An https URL of a public host, without user information (a deployment may allow http and private hosts for development).' }),
     // Each type at most once (a repeat is refused below), so at most every type.
     event_types: z.array(webhookEventType).min(1).meta({ maxItems: webhookEventType.options.length }),
-    description: textField({ max: 200 }).optional(),
+    description: textField({ max: TEXT_LIMITS.description }).optional(),
   })
   .superRefine((body, ctx) => {
     const seen = new Set<string>();
