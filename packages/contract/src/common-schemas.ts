@@ -236,12 +236,15 @@ export function queryInteger(options: { min: number; max?: number; defaultValue?
 /** `page`: an integer >= 1, default 1. @example pageQuery.parse(undefined) === 1 */
 export const pageQuery = queryInteger({ min: 1, defaultValue: 1 }).meta({ description: 'Page number, from 1.' });
 
+/** The most records a page of any list holds: `per_page` is at most 100 (docs/envelopes-and-pagination.md). */
+export const MAX_PER_PAGE = 100;
+
 /**
  * `per_page`: an integer from 1 to `max`, default `defaultValue`.
  *
  * @example perPageQuery(20).parse('50') === 50
  */
-export function perPageQuery(defaultValue: number, max = 100) {
+export function perPageQuery(defaultValue: number, max = MAX_PER_PAGE) {
   return queryInteger({ min: 1, max, defaultValue }).meta({ description: `Records per page, 1 to ${max}.` });
 }
 
@@ -606,9 +609,6 @@ export const genericPaginationSchema = z
 
 // ---------------------------------------------------------------------------------------------
 // Lines
-
-/** The most records a page of any list holds: `per_page` is at most 100 (docs/envelopes-and-pagination.md). */
-export const MAX_PER_PAGE = 100;
 
 /**
  * The bound published for a list or count the service does not cap (a partner's webhook endpoints,

@@ -71,7 +71,7 @@ export const stockMovementsQuery = z
     product_id: queryId.optional(),
     from: dateOrTimestamp.optional(),
     to: dateOrTimestamp.optional(),
-    limit: queryInteger({ min: 1, max: 100, defaultValue: 20 }),
+    limit: queryInteger({ min: 1, max: MAX_PER_PAGE, defaultValue: 20 }),
     cursor: textField({ min: 1, max: CURSOR_LENGTH }).optional(),
   })
   .meta({ id: 'StockMovementsQuery', description: 'Filters of the stock ledger; pass next_cursor back as cursor.' });

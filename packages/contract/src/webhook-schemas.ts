@@ -3,7 +3,7 @@
 // webhook-event-schemas.ts.
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
-import { UNCAPPED_LIST, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
+import { MAX_PER_PAGE, UNCAPPED_LIST, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
@@ -87,7 +87,7 @@ export const deliveryStatus = z.enum(['pending', 'succeeded', 'failed']);
 /** Query of `GET /api/partner/v1/webhooks/deliveries`: newest first, `limit` 1 to 100 (default 20). */
 export const deliveriesQuery = z
   .object({
-    limit: queryInteger({ min: 1, max: 100, defaultValue: 20 }),
+    limit: queryInteger({ min: 1, max: MAX_PER_PAGE, defaultValue: 20 }),
     status: deliveryStatus.optional(),
     endpoint_id: queryId.optional(),
   })
@@ -126,7 +126,7 @@ export const webhookDelivery = z
   .meta({ id: 'WebhookDelivery', description: 'A delivery and its attempts.' });
 
 /** 200 of the deliveries list: envelope A, `data.deliveries`. */
-export const listDeliveriesResponse = envelopeA(z.strictObject({ deliveries: z.array(webhookDelivery).max(100) })).meta({
+export const listDeliveriesResponse = envelopeA(z.strictObject({ deliveries: z.array(webhookDelivery).max(MAX_PER_PAGE) })).meta({
   id: 'ListDeliveriesResponse',
   description: 'Recent deliveries, newest first.',
 });
