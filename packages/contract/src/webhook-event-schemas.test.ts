@@ -1,66 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { WEBHOOK_EVENT_SCHEMAS, stockLevelChangedEvent, webhookEvent, webhookTestEvent } from './webhook-event-schemas.js';
+import { EXAMPLE_TENANT_ID } from './common-schemas.js';
+import { WEBHOOK_EVENT_EXAMPLES, WEBHOOK_EVENT_SCHEMAS, stockLevelChangedEvent, webhookEvent, webhookTestEvent } from './webhook-event-schemas.js';
 import { deliveryEventType } from './webhook-schemas.js';
 
-const head = {
-  event_id: '8d1f2a3b-4c5d-4e6f-9a0b-1c2d3e4f5a6b',
-  occurred_at: '2026-01-31T08:15:30.123Z',
-  tenant_id: '0b7e4c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b',
-};
-
-/** One payload of each type, shaped as persistence writes it (the gateway's docs test checks real ones). */
-const EVENTS = {
-  'adjustment.status_changed': {
-    ...head,
-    type: 'adjustment.status_changed',
-    resource: { type: 'adjustment', id: 'ADJ-20260131-000001' },
-    data: { adjustment_number: 'ADJ-20260131-000001', previous_status: 'pending', status: 'approved' },
-  },
-  'transfer.status_changed': {
-    ...head,
-    type: 'transfer.status_changed',
-    resource: { type: 'transfer', id: 'TRF-20260131-000002' },
-    data: { transfer_number: 'TRF-20260131-000002', previous_status: 'approved', status: 'in_transit' },
-  },
-  'inbound.status_changed': {
-    ...head,
-    type: 'inbound.status_changed',
-    resource: { type: 'inbound', id: '501' },
-    data: { inbound_id: 501, code: 'INB-0501', previous_status: 'pending', status: 'partial' },
-  },
-  'reservation.status_changed': {
-    ...head,
-    type: 'reservation.status_changed',
-    resource: { type: 'reservation', id: 'RSV-20260131-000003' },
-    data: { reservation_number: 'RSV-20260131-000003', reference: 'ORD-1001', previous_status: null, status: 'active' },
-  },
-  'stock.level_changed': {
-    ...head,
-    type: 'stock.level_changed',
-    resource: { type: 'stock_level', id: '3:1042' },
-    data: {
-      location_id: 3,
-      product_id: '1042',
-      sku: 'KOPI-250',
-      good: 12.5,
-      damaged: 0,
-      reserved: 2,
-      reserved_for_transfers: 0,
-      reserved_for_orders: 2,
-      available: 10.5,
-      cause: { type: 'reservation', id: 'RSV-20260131-000003', number: 'RSV-20260131-000003' },
-      version: 7,
-    },
-  },
-  'webhook.test': {
-    ...head,
-    tenant_id: null,
-    type: 'webhook.test',
-    resource: { type: 'webhook', id: '1' },
-    data: { message: 'This is a test event sent on request.' },
-  },
-} as const;
+/** One payload of each type, shaped as persistence writes it (the gateway's docs test checks real ones): the reference's examples. */
+const EVENTS = WEBHOOK_EVENT_EXAMPLES;
 
 describe('webhook event schemas', () => {
   it('has one named schema per delivery event type, each fixing its type', () => {
@@ -82,7 +27,7 @@ describe('webhook event schemas', () => {
     expect(webhookEvent.safeParse({ ...event, resource: { type: 'order', id: '1' } }).success).toBe(false);
     expect(webhookEvent.safeParse({ ...event, data: { ...event.data, extra: 1 } }).success).toBe(false);
     expect(webhookEvent.safeParse({ ...event, tenant_id: null }).success).toBe(false);
-    expect(webhookTestEvent.safeParse({ ...EVENTS['webhook.test'], tenant_id: head.tenant_id }).success).toBe(false);
+    expect(webhookTestEvent.safeParse({ ...EVENTS['webhook.test'], tenant_id: EXAMPLE_TENANT_ID }).success).toBe(false);
   });
 
   it('states the stock row as the stock routes do: a digit-string product id, JSON-number quantities, a location:product resource id', () => {

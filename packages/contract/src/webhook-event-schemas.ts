@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { adjustmentNumber, adjustmentStatus } from './adjustment-schemas.js';
 import { TEXT_LIMITS, digitText, storedText, timestamp } from './common-schemas.js';
+import { EXAMPLE_TENANT_ID, type Example } from './common-schemas.js';
 import { inboundStatus } from './inbound-schemas.js';
 import { reservationNumber, reservationStatus } from './reservation-schemas.js';
 import { movementCause, stockLevelEntry } from './stock-schemas.js';
@@ -149,3 +150,86 @@ export const webhookEvent = z
   ])
   .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
 export type WebhookEvent = z.output<typeof webhookEvent>;
+
+// ---------------------------------------------------------------------------------------------
+// Examples (see `Example` in common-schemas.ts): one payload of each type, as the `webhooks`
+// section of the reference shows it.
+
+/** The `event_id` of every example payload, which the example `X-Webhook-Id` header repeats. */
+export const EXAMPLE_EVENT_ID = '5b0f3c2e-8a41-4d6b-9c7e-2f1a0b3d4e5f';
+/** When the change of every example payload happened, and in which tenant (the demo tenant). */
+const exampleChange = { occurred_at: '2026-11-22T08:15:30.123Z', tenant_id: EXAMPLE_TENANT_ID } as const;
+
+export const adjustmentStatusChangedExample: Example<typeof adjustmentStatusChangedEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: 'adjustment.status_changed',
+  ...exampleChange,
+  resource: { type: 'adjustment', id: 'ADJ-20261122-000001' },
+  data: { adjustment_number: 'ADJ-20261122-000001', previous_status: 'pending', status: 'approved' },
+};
+
+export const transferStatusChangedExample: Example<typeof transferStatusChangedEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: 'transfer.status_changed',
+  ...exampleChange,
+  resource: { type: 'transfer', id: 'TRF-20261122-000002' },
+  data: { transfer_number: 'TRF-20261122-000002', previous_status: 'approved', status: 'in_transit' },
+};
+
+export const inboundStatusChangedExample: Example<typeof inboundStatusChangedEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: 'inbound.status_changed',
+  ...exampleChange,
+  resource: { type: 'inbound', id: '501' },
+  data: { inbound_id: 501, code: 'INB-20261122-000007', previous_status: 'pending', status: 'partial' },
+};
+
+/** A hold just created: `previous_status` is null. */
+export const reservationStatusChangedExample: Example<typeof reservationStatusChangedEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: 'reservation.status_changed',
+  ...exampleChange,
+  resource: { type: 'reservation', id: 'RSV-20261122-000003' },
+  data: { reservation_number: 'RSV-20261122-000003', reference: 'ORD-1001', previous_status: null, status: 'active' },
+};
+
+/** The stock row that hold changed. */
+export const stockLevelChangedExample: Example<typeof stockLevelChangedEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: 'stock.level_changed',
+  ...exampleChange,
+  resource: { type: 'stock_level', id: '3:1042' },
+  data: {
+    location_id: 3,
+    product_id: '1042',
+    sku: 'KOPI-250',
+    good: 12.5,
+    damaged: 0,
+    reserved: 2,
+    reserved_for_transfers: 0,
+    reserved_for_orders: 2,
+    available: 10.5,
+    cause: { type: 'reservation', id: 'RSV-20261122-000003', number: 'RSV-20261122-000003' },
+    version: 7,
+  },
+};
+
+/** The test event: no tenant. */
+export const webhookTestExample: Example<typeof webhookTestEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: WEBHOOK_TEST_EVENT,
+  ...exampleChange,
+  tenant_id: null,
+  resource: { type: 'webhook', id: '1' },
+  data: { message: 'This is a test event sent on request.' },
+};
+
+/** Each delivery event type and its example payload. */
+export const WEBHOOK_EVENT_EXAMPLES: { readonly [Type in keyof typeof WEBHOOK_EVENT_SCHEMAS]: Example<(typeof WEBHOOK_EVENT_SCHEMAS)[Type]> } = {
+  'adjustment.status_changed': adjustmentStatusChangedExample,
+  'transfer.status_changed': transferStatusChangedExample,
+  'inbound.status_changed': inboundStatusChangedExample,
+  'reservation.status_changed': reservationStatusChangedExample,
+  'stock.level_changed': stockLevelChangedExample,
+  [WEBHOOK_TEST_EVENT]: webhookTestExample,
+};

@@ -1,10 +1,9 @@
-import { WEBHOOK_EVENT_SCHEMAS, createAdjustmentBody, deliveryEventType, envelopeA } from '@pits/contract';
+import { WEBHOOK_EVENT_EXAMPLES, WEBHOOK_EVENT_SCHEMAS, createAdjustmentBody, deliveryEventType, envelopeA } from '@pits/contract';
 import { WEBHOOK_HEADERS } from '@pits/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildOpenApiDocument } from './openapi-document.js';
 import { defineRoute } from '../routes/route-spec.js';
-import { webhookExample } from './webhook-document.js';
 
 type WebhookOperation = {
   operationId: string;
@@ -85,7 +84,7 @@ describe('OpenAPI document', () => {
       expect(body.schema, type).toEqual({ $ref: `#/components/schemas/${name}` });
       expect(doc.components.schemas[name], type).toMatchObject({ type: 'object', properties: { type: { const: type } } });
       // The example shown is a payload the schema accepts.
-      expect(schema.parse(body.example), type).toEqual(webhookExample(type as keyof typeof WEBHOOK_EVENT_SCHEMAS));
+      expect(schema.parse(body.example), type).toEqual(WEBHOOK_EVENT_EXAMPLES[type as keyof typeof WEBHOOK_EVENT_SCHEMAS]);
       expect(operation.requestBody.required).toBe(true);
       expect(operation.parameters.map((p) => [p.name, p.in, p.required])).toEqual(Object.values(WEBHOOK_HEADERS).map((name) => [name, 'header', true]));
       expect(operation.tags).toEqual(['Webhooks']);

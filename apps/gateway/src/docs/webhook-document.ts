@@ -2,7 +2,7 @@
 // webhook worker sends to a partner's endpoint (docs/webhooks.md), with the payload schema of
 // packages/contract's webhook-event-schemas.ts, the signature headers of WEBHOOK_HEADERS, and the
 // answers the receiver gives.
-import { EXAMPLE_TENANT_ID, WEBHOOK_EVENT_SCHEMAS } from '@pits/contract';
+import { EXAMPLE_EVENT_ID, WEBHOOK_EVENT_EXAMPLES, WEBHOOK_EVENT_SCHEMAS } from '@pits/contract';
 import { WEBHOOK_HEADERS } from '@pits/domain';
 import type { z } from 'zod';
 import { WEBHOOK_ANSWER_SECONDS, webhookRetrySchedule } from './guides.js';
@@ -16,81 +16,37 @@ export const WEBHOOK_TAG = 'Webhooks';
 /** The largest Unix time in seconds a timestamp header states (9999-12-31). */
 const MAX_UNIX_SECONDS = 253_402_300_799;
 
-const EXAMPLE_EVENT_ID = '5b0f3c2e-8a41-4d6b-9c7e-2f1a0b3d4e5f';
-const EXAMPLE_OCCURRED_AT = '2026-11-22T08:15:30.123Z';
-/** 2026-11-22T08:15:31Z: the first attempt, a second after the change. */
+/** 2026-11-22T08:15:31Z: the first attempt, a second after the change of the example payloads. */
 const EXAMPLE_SENT_AT = 1_795_335_331;
 
-/** When each event is sent, and one example payload of it (checked against its schema by the tests and by Redocly). */
-export const WEBHOOK_EVENTS: Readonly<Record<WebhookEventType, { summary: string; when: string; example: Json }>> = {
+/** When each event is sent (its example payload is the contract's WEBHOOK_EVENT_EXAMPLES, checked against its schema by the tests and by Redocly). */
+const WEBHOOK_EVENTS: Readonly<Record<WebhookEventType, { summary: string; when: string }>> = {
   'adjustment.status_changed': {
     summary: 'An adjustment changed status',
     when: 'Sent when an adjustment is approved or rejected, and when a stock count (`POST /api/partner/v1/stock/counts`) writes its approved adjustment.',
-    example: {
-      resource: { type: 'adjustment', id: 'ADJ-20261122-000001' },
-      data: { adjustment_number: 'ADJ-20261122-000001', previous_status: 'pending', status: 'approved' },
-    },
   },
   'transfer.status_changed': {
     summary: 'A transfer changed status',
     when: 'Sent when a transfer is approved, rejected, shipped (`in_transit`) or received (`completed`).',
-    example: {
-      resource: { type: 'transfer', id: 'TRF-20261122-000002' },
-      data: { transfer_number: 'TRF-20261122-000002', previous_status: 'approved', status: 'in_transit' },
-    },
   },
   'inbound.status_changed': {
     summary: 'An inbound shipment changed status',
     when: 'Sent when a receipt makes an inbound shipment `partial` or `received`, and when it is cancelled. `resource.id` is the shipment id as a string; `data.inbound_id` the same id as a number.',
-    example: {
-      resource: { type: 'inbound', id: '501' },
-      data: { inbound_id: 501, code: 'INB-20261122-000007', previous_status: 'pending', status: 'partial' },
-    },
   },
   'reservation.status_changed': {
     summary: 'An order hold was created or ended',
     when: 'Sent when an order hold is created (`previous_status` null, `status` `active`), consumed, released or expired (docs: the guide chapter Holding stock for orders).',
-    example: {
-      resource: { type: 'reservation', id: 'RSV-20261122-000003' },
-      data: { reservation_number: 'RSV-20261122-000003', reference: 'ORD-1001', previous_status: null, status: 'active' },
-    },
   },
   'stock.level_changed': {
     summary: 'The stock of a product at a location changed',
     when:
       'Sent once per stock row (one product at one location) that a change touched: an approved adjustment or stock count, a transfer approved, shipped or received, an inbound receipt, an order hold created, consumed, released or expired, opening stock. `data` is the row after the change, as `GET /api/partner/v1/stock` answers it (quantities are JSON numbers), with the cause and the row\'s `version`; events of one row may arrive out of order, so keep the one with the highest `version`.',
-    example: {
-      resource: { type: 'stock_level', id: '3:1042' },
-      data: {
-        location_id: 3,
-        product_id: '1042',
-        sku: 'KOPI-250',
-        good: 12.5,
-        damaged: 0,
-        reserved: 2,
-        reserved_for_transfers: 0,
-        reserved_for_orders: 2,
-        available: 10.5,
-        cause: { type: 'reservation', id: 'RSV-20261122-000003', number: 'RSV-20261122-000003' },
-        version: 7,
-      },
-    },
   },
   'webhook.test': {
     summary: 'A test event, on request',
     when: 'Sent only by `POST /api/partner/v1/webhooks/{id}/test`, at once, to that endpoint, whatever it subscribes to; it belongs to no tenant (`tenant_id` null). Its first attempt is in that call\'s answer; a failed one is retried like any other.',
-    example: {
-      resource: { type: 'webhook', id: '1' },
-      data: { message: 'This is a test event sent on request.' },
-    },
   },
 };
-
-/** The full example payload of an event type: the envelope around its resource and data. */
-export function webhookExample(type: WebhookEventType): Json {
-  const { example } = WEBHOOK_EVENTS[type];
-  return { event_id: EXAMPLE_EVENT_ID, type, occurred_at: EXAMPLE_OCCURRED_AT, tenant_id: type === 'webhook.test' ? null : EXAMPLE_TENANT_ID, ...example };
-}
 
 /** The headers every delivery carries (docs/webhooks.md#signing), as the receiver reads them. */
 const SIGNATURE_PARAMETERS: Json[] = [
@@ -156,7 +112,7 @@ export function webhookOperations(add: (schema: z.ZodType) => Json): Record<stri
             requestBody: {
               required: true,
               description: `The \`${type}\` event, exactly the bytes that were signed.`,
-              content: { 'application/json': { schema: add(WEBHOOK_EVENT_SCHEMAS[type]), example: webhookExample(type) } },
+              content: { 'application/json': { schema: add(WEBHOOK_EVENT_SCHEMAS[type]), example: WEBHOOK_EVENT_EXAMPLES[type] } },
             },
             responses: RECEIVER_RESPONSES,
           },
