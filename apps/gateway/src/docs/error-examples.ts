@@ -7,7 +7,7 @@ import { type DomainError, type ErrorKind, domainError } from '@pits/domain';
 import type { Route } from '../routes/route-spec.js';
 
 /** What a refusal example needs to know about its route. */
-type RouteView = Pick<Route, 'name' | 'path' | 'tag' | 'tenantScoped' | 'body' | 'example' | 'query' | 'queryExample'>;
+export type RouteView = Pick<Route, 'name' | 'path' | 'tag' | 'tenantScoped' | 'body' | 'example' | 'query' | 'queryExample'>;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

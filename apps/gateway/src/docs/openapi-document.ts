@@ -8,7 +8,7 @@ import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS, errorBody } from '../http/index.js';
 import type { Route } from '../routes/route-spec.js';
-import { errorExample } from './error-examples.js';
+import { type RouteView, errorExample } from './error-examples.js';
 import { ERROR_CONDITIONS } from './guides.js';
 import { WEBHOOK_TAG, webhookOperations } from './webhook-document.js';
 
@@ -127,12 +127,13 @@ const headerRefs = (names: readonly string[]): Json => Object.fromEntries(names.
 const RATE_LIMIT_HEADER_NAMES = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /**
- * The headers of a partner route's answer with this status: the request id always; the rate-limit
- * headers once the request was counted: every answer but 503, which an unreachable database answers
- * while the key is looked up, before any counting (a 401 counts against the address's budget of
- * requests without a valid key); Retry-After on 429 and 503.
+ * The headers of an answer with this status: the request id always; the rate-limit headers once the
+ * request was counted: every answer but 503, which an unreachable database answers while the key is
+ * looked up, before any counting (a 401, and every request to a public route, counts against the
+ * address's budget of requests without a valid key, before the route's handler runs); Retry-After
+ * on 429 and 503.
  */
-function partnerHeaders(status: number): Json {
+function answerHeaders(status: number): Json {
   return headerRefs([
     'X-Request-Id',
     ...(status === 503 ? [] : RATE_LIMIT_HEADER_NAMES),
@@ -188,7 +189,11 @@ function withFormatFacts(value: unknown): unknown {
   return schema;
 }
 
-function errorResponses(kinds: Iterable<ErrorKind>, spec: Route): Record<string, Json> {
+/**
+ * The error responses of a route (a partner route, or the view of a public one): one per status,
+ * with the example refusal of each kind; `notes` adds why, by status, to the description.
+ */
+function errorResponses(kinds: Iterable<ErrorKind>, route: RouteView, notes: Readonly<Partial<Record<number, string>>> = {}): Record<string, Json> {
   const byStatus = new Map<number, ErrorKind[]>();
   for (const kind of new Set(kinds)) {
     const status = ERROR_STATUS[kind].http;
@@ -201,12 +206,12 @@ function errorResponses(kinds: Iterable<ErrorKind>, spec: Route): Record<string,
         String(status),
         {
           // Codes in backticks: the reference renders descriptions as Markdown, where _ would start emphasis.
-          description: `Error envelope; error.code is ${kinds.map((kind) => `\`${kind}\``).join(' or ')}.`,
-          headers: partnerHeaders(status),
+          description: `Error envelope; error.code is ${kinds.map((kind) => `\`${kind}\``).join(' or ')}${notes[status] === undefined ? '' : `: ${notes[status]}`}.`,
+          headers: answerHeaders(status),
           content: {
             'application/json': {
               schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-              examples: Object.fromEntries(kinds.map((kind) => [kind, { summary: kind, description: ERROR_CONDITIONS[kind], value: errorBody(errorExample(kind, spec), EXAMPLE_REQUEST_ID) }])),
+              examples: Object.fromEntries(kinds.map((kind) => [kind, { summary: kind, description: ERROR_CONDITIONS[kind], value: errorBody(errorExample(kind, route), EXAMPLE_REQUEST_ID) }])),
             },
           },
         },
@@ -323,7 +328,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       responses: {
         [String(spec.status)]: {
           description: SUCCESS_DESCRIPTIONS[spec.envelope],
-          headers: partnerHeaders(spec.status),
+          headers: answerHeaders(spec.status),
           content: {
             'application/json': { schema: components.add(spec.response, 'output'), ...(spec.responseExample === undefined ? {} : { example: successExample(spec) }) },
           },
@@ -349,7 +354,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       responses: {
         '200': {
           description: route.summary,
-          headers: headerRefs(['X-Request-Id', ...RATE_LIMIT_HEADER_NAMES]),
+          headers: answerHeaders(200),
           content: {
             [route.contentType]: {
               schema: route.schema ? components.add(route.schema, 'output') : route.contentType === 'application/json' ? { type: 'object' } : SERVED_TEXT,
@@ -366,40 +371,11 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
               },
             }
           : {}),
-        // Counted against the client address's budget of requests without a valid key.
-        '429': {
-          description: 'Error envelope; error.code is `RATE_LIMITED`: too many requests without a valid key from this address in the window.',
-          headers: headerRefs(['X-Request-Id', ...RATE_LIMIT_HEADER_NAMES, 'Retry-After']),
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-              examples: {
-                RATE_LIMITED: {
-                  summary: 'RATE_LIMITED',
-                  description: ERROR_CONDITIONS.RATE_LIMITED,
-                  value: errorBody(errorExample('RATE_LIMITED', { name: `public${route.path}`, path: route.path, tag: 'Service', tenantScoped: false }), EXAMPLE_REQUEST_ID),
-                },
-              },
-            },
-          },
-        },
-        // Anything unexpected answers the error envelope, as on every route.
-        '500': {
-          description: 'Error envelope; error.code is `INTERNAL_ERROR`.',
-          headers: headerRefs(['X-Request-Id']),
-          content: {
-            'application/json': {
-              schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-              examples: {
-                INTERNAL_ERROR: {
-                  summary: 'INTERNAL_ERROR',
-                  description: ERROR_CONDITIONS.INTERNAL_ERROR,
-                  value: errorBody(errorExample('INTERNAL_ERROR', { name: `public${route.path}`, path: route.path, tag: 'Service', tenantScoped: false }), EXAMPLE_REQUEST_ID),
-                },
-              },
-            },
-          },
-        },
+        // Counted against the client address's budget of requests without a valid key, before the
+        // handler runs; anything unexpected answers the error envelope, as on every route.
+        ...errorResponses(['RATE_LIMITED', 'INTERNAL_ERROR'], { name: `public${route.path}`, path: route.path, tag: 'Service', tenantScoped: false }, {
+          429: 'too many requests without a valid key from this address in the window',
+        }),
       },
     };
   }

@@ -59,6 +59,9 @@ describe('anonymousLimit', () => {
         router.get('/docs', anonymous.publicRoutes, (ctx) => {
           ctx.body = 'the reference';
         });
+        router.get('/broken', anonymous.publicRoutes, () => {
+          throw new Error('the handler failed');
+        });
       },
       { logger: recording.logger },
     );
@@ -148,6 +151,19 @@ describe('anonymousLimit', () => {
     expect(lookups).toBe(0);
     // A partner with a key this process has not seen valid yet is refused too, until the window ends (docs/rate-limits.md).
     expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(429);
+  });
+
+  it('keeps the rate-limit headers on a public route\'s 500: the request was counted before its handler failed', async () => {
+    const { url } = await start();
+    const res = await fetch(`${url}/broken`);
+    expect(res.status).toBe(500);
+    expect(await json(res)).toMatchObject({ error: { code: 'INTERNAL_ERROR' } });
+    expect(res.headers.get('x-ratelimit-limit')).toBe(String(LIMIT));
+    expect(res.headers.get('x-ratelimit-remaining')).toBe(String(LIMIT - 1));
+    expect(res.headers.get('x-ratelimit-reset')).toBe(String((T0 + 60_000) / 1000));
+    expect(res.headers.get('ratelimit')).toBe(`limit=${LIMIT}, remaining=${LIMIT - 1}, reset=45`);
+    expect(res.headers.get('ratelimit-policy')).toBe(`${LIMIT};w=60`);
+    expect(res.headers.get('retry-after')).toBeNull();
   });
 
   it('fails open when the store fails, as the partner limits do', async () => {
