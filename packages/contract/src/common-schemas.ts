@@ -611,10 +611,11 @@ export const genericPaginationSchema = z
 // Lines
 
 /**
- * The bound published for a list or count the service does not cap (a partner's webhook endpoints,
- * a delivery's attempts across redeliveries): the int32 range.
+ * The largest int32. The bound published for a list or count the service does not cap (a partner's
+ * webhook endpoints, a delivery's attempts across redeliveries), and the edge past which the
+ * OpenAPI document states an integer as int64.
  */
-export const UNCAPPED_LIST = 2 ** 31 - 1;
+export const INT32_MAX = 2 ** 31 - 1;
 
 /** The most lines an adjustment, transfer or receive body may carry; more is 413 (docs/input-rules.md#sizes). */
 export const MAX_ITEMS_PER_REQUEST = 500;

@@ -3,7 +3,7 @@
 // webhook-event-schemas.ts.
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
-import { MAX_PER_PAGE, UNCAPPED_LIST, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
+import { INT32_MAX, MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
@@ -74,7 +74,7 @@ export const registerWebhookResponse = envelopeA(z.strictObject({ webhook: webho
 });
 
 /** 200 of `GET /api/partner/v1/webhooks`: envelope A, `data.webhooks`. */
-export const listWebhooksResponse = envelopeA(z.strictObject({ webhooks: z.array(webhookEndpoint).meta({ maxItems: UNCAPPED_LIST, description: 'Every endpoint of the partner (no cap is enforced).' }) })).meta({
+export const listWebhooksResponse = envelopeA(z.strictObject({ webhooks: z.array(webhookEndpoint).meta({ maxItems: INT32_MAX, description: 'Every endpoint of the partner (no cap is enforced).' }) })).meta({
   id: 'ListWebhooksResponse',
   description: "The partner's active endpoints.",
 });
@@ -102,7 +102,7 @@ export const webhookDelivery = z
     endpoint_id: digitText,
     url: storedText(TEXT_LIMITS.url),
     status: deliveryStatus,
-    attempts: z.int().min(0).max(UNCAPPED_LIST),
+    attempts: z.int().min(0).max(INT32_MAX),
     next_attempt_at: timestamp.nullable(),
     last_status_code: z.int().min(100).max(599).nullable(),
     last_error: storedText(TEXT_LIMITS.reason).nullable(),
@@ -113,7 +113,7 @@ export const webhookDelivery = z
       z.strictObject({
         attempt: z.int().min(1),
         started_at: timestamp,
-        duration_ms: z.int().min(0).max(UNCAPPED_LIST),
+        duration_ms: z.int().min(0).max(INT32_MAX),
         status_code: z.int().min(100).max(599).nullable(),
         error: storedText(TEXT_LIMITS.reason).nullable().meta({
           description: 'Why the attempt failed: `HTTP <status>`, or a generic reason (`connection refused`, `connection reset`, `timeout after <n> ms`, `TLS error`, `host not found`, `address not allowed`); null when it succeeded.',
@@ -121,7 +121,7 @@ export const webhookDelivery = z
         response_body: storedText(1024).nullable().meta({ description: 'At most the first 1 KiB of what the receiver answered; null when no response came.' }),
         succeeded: z.boolean(),
       }),
-    ).meta({ maxItems: UNCAPPED_LIST }),
+    ).meta({ maxItems: INT32_MAX }),
   })
   .meta({ id: 'WebhookDelivery', description: 'A delivery and its attempts.' });
 

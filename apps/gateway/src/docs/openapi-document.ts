@@ -3,14 +3,14 @@
 // the examples of its route spec (request body, query parameters, the success envelope) and one
 // example refusal per error code it can answer. The `webhooks` section describes what the service
 // sends to partners' endpoints, one operation per event type (webhook-document.ts).
-import { EXAMPLE_TENANT_ID, TEXT_LIMITS, errorEnvelope } from '@pits/contract';
+import { EXAMPLE_TENANT_ID, INT32_MAX, TEXT_LIMITS, errorEnvelope } from '@pits/contract';
 import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS, errorBody } from '../http/index.js';
 import type { Route } from '../routes/route-spec.js';
 import { type RouteView, errorExample } from './error-examples.js';
 import { ERROR_CONDITIONS } from './guides.js';
-import { WEBHOOK_TAG, webhookOperations } from './webhook-document.js';
+import { MAX_UNIX_SECONDS, WEBHOOK_TAG, webhookOperations } from './webhook-document.js';
 
 type Json = Record<string, unknown>;
 
@@ -74,16 +74,9 @@ class Components {
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z_]+)/g, '{$1}');
 
-/**
- * The most a value in the request head can hold: Node's header limit, which the request line, path
- * and query string count towards (HTTP_MAX_HEADER_BYTES, 16 KiB by default; docs/input-rules.md#sizes).
- */
-export const MAX_REQUEST_HEAD_BYTES = 16_384;
-
-/** Bounds of the rate-limit figures: the settings' ranges (docs/rate-limits.md), and Unix seconds up to 9999-12-31. */
+/** Bounds of the rate-limit figures: the settings' ranges (docs/rate-limits.md); a reset is at most MAX_UNIX_SECONDS. */
 const MAX_LIMIT = 1_000_000;
 const MAX_WINDOW_SECONDS = 3600;
-const MAX_UNIX_SECONDS = 253_402_300_799;
 
 const RATE_LIMIT_SENT =
   'Sent on every answer to a request with a valid API key, success or refusal, for the tightest bucket that applies; ' +
@@ -152,8 +145,6 @@ function successExample(spec: Route): Json {
     : { status: spec.status, message: 'Ok', data, errors: null, request_id: EXAMPLE_REQUEST_ID };
 }
 
-const INT32_MAX = 2 ** 31 - 1;
-
 /** Fixed lengths of string formats: a UUID is 36 characters, a date YYYY-MM-DD 10. */
 const FORMAT_LENGTHS: Record<string, number> = { uuid: 36, date: 10 };
 
@@ -162,7 +153,7 @@ const FORMAT_LENGTHS: Record<string, number> = { uuid: 36, date: 10 };
  * surrogate, anything else. Every text field is refused otherwise, and everything stored passed the
  * same rule, so answers obey it too. It reads the same with and without a regex's `u` flag.
  */
-export const TEXT_PATTERN = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$';
+const TEXT_PATTERN = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF])*$';
 
 /**
  * What every schema of the document states alike: an integer's format follows from its bounds
@@ -223,7 +214,7 @@ function errorResponses(kinds: Iterable<ErrorKind>, route: RouteView, notes: Rea
 const SERVED_TEXT: Json = { type: 'string', maxLength: 16_777_216, description: 'The file as this version of the service ships it.' };
 
 /** What each tag groups, for the reference's sections. */
-export const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
+const TAG_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Tenants: 'Connecting to a merchant (authorize, deauthorize) and reading its locations and logistics preferences.',
   Adjustments: 'Stock adjustments: create, approve or reject an increase or decrease of good or damaged stock.',
   Transfers: 'Stock transfers between two locations of a tenant: create, approve, reject, ship and receive.',
@@ -272,7 +263,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       name: m[1],
       in: 'path',
       required: true,
-      schema: { type: 'string', minLength: 1, maxLength: MAX_REQUEST_HEAD_BYTES },
+      schema: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.head },
       description: 'Any text the request head can carry; an id the tenant does not have is 404.',
     }));
     if (spec.tenantScoped) {

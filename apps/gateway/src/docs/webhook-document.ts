@@ -13,8 +13,11 @@ export type WebhookEventType = keyof typeof WEBHOOK_EVENT_SCHEMAS;
 /** The tag of the webhook operations: the same section as the endpoint and delivery routes. */
 export const WEBHOOK_TAG = 'Webhooks';
 
-/** The largest Unix time in seconds a timestamp header states (9999-12-31). */
-const MAX_UNIX_SECONDS = 253_402_300_799;
+/**
+ * The largest Unix time in seconds a header states (9999-12-31T23:59:59Z): a delivery's timestamp
+ * header here, and the document's X-RateLimit-Reset.
+ */
+export const MAX_UNIX_SECONDS = 253_402_300_799;
 
 /** 2026-11-22T08:15:31Z: the first attempt, a second after the change of the example payloads. */
 const EXAMPLE_SENT_AT = 1_795_335_331;
