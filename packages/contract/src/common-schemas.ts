@@ -549,9 +549,21 @@ export function envelopeB<T extends z.ZodType>(data: T) {
   });
 }
 
+/**
+ * The JSON Schema keyword (an `x-` extension) that marks answer text which may repeat a client's
+ * unchecked input: the OpenAPI document gives it no text pattern, and drops the keyword.
+ */
+export const UNCHECKED_TEXT = 'x-unchecked-text';
+
+/**
+ * Text of an error that can repeat what a client sent (an unknown key of the body): bounded by the
+ * body's size alone, and not bound to the text rule, since that input was never checked.
+ */
+const echoedText = storedText(TEXT_LIMITS.echo).meta({ [UNCHECKED_TEXT]: true });
+
 /** One offending input in an error response. */
 export const fieldIssue = z
-  .strictObject({ field: storedText(TEXT_LIMITS.echo), issue: storedText(TEXT_LIMITS.echo) })
+  .strictObject({ field: echoedText, issue: echoedText })
   .meta({ id: 'FieldIssue', description: 'One offending input: a path such as items[2].quantity, or "" for none.' });
 
 /**
@@ -563,7 +575,7 @@ export const errorEnvelope = z
     status: storedText(TEXT_LIMITS.label),
     error: z.strictObject({
       code: z.enum(ERROR_KINDS),
-      message: storedText(TEXT_LIMITS.echo),
+      message: echoedText,
       details: fieldIssue,
       // One per offending input: at most the lines of a request and their fields, bounded by the body.
       issues: z.array(fieldIssue).max(TEXT_LIMITS.echo).optional(),

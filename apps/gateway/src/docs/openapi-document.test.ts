@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_EXAMPLES, WEBHOOK_EVENT_SCHEMAS, createAdjustmentBody, deliveryEventType, envelopeA } from '@pits/contract';
+import { TEXT_LIMITS, UNCHECKED_TEXT, WEBHOOK_EVENT_EXAMPLES, WEBHOOK_EVENT_SCHEMAS, createAdjustmentBody, deliveryEventType, envelopeA } from '@pits/contract';
 import { WEBHOOK_HEADERS } from '@pits/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -53,6 +53,15 @@ describe('OpenAPI document', () => {
     // A 503 (database unreachable or past its deadline) and a 429 say when to retry.
     for (const status of ['429', '503']) expect((responses[status] as { headers?: Record<string, unknown> }).headers).toHaveProperty('Retry-After');
     expect(doc.paths['/openapi.json']!.get!.responses['200']!.content!['application/json']!.schema).toEqual({ type: 'object' });
+  });
+  it('gives free text the text pattern, except the error fields that may repeat unchecked input, and does not publish their marker', () => {
+    const schemas = doc.components.schemas as Record<string, { properties: Record<string, { pattern?: string; maxLength?: number }> }>;
+    expect(schemas['FieldIssue']!.properties['field']).toEqual({ type: 'string', maxLength: TEXT_LIMITS.echo });
+    expect(schemas['FieldIssue']!.properties['issue']).toEqual({ type: 'string', maxLength: TEXT_LIMITS.echo });
+    expect(JSON.stringify(doc)).not.toContain(UNCHECKED_TEXT);
+    // The same length on text that was checked keeps the pattern.
+    const checked = buildOpenApiDocument([{ ...route, response: envelopeA(z.object({ note: z.string().max(TEXT_LIMITS.echo) })).meta({ id: 'NoteResponse' }) }], [], { version: 't' }) as unknown as Doc;
+    expect((checked.components.schemas['NoteResponse'] as { properties: { data: { properties: { note: { pattern?: string } } } } }).properties.data.properties.note.pattern).toBeDefined();
   });
   it('publishes the bounds of quantities and unit costs that keep every total exact (docs/input-rules.md#quantities-and-totals)', () => {
     const create = defineRoute({

@@ -3,7 +3,7 @@
 // the examples of its route spec (request body, query parameters, the success envelope) and one
 // example refusal per error code it can answer. The `webhooks` section describes what the service
 // sends to partners' endpoints, one operation per event type (webhook-document.ts).
-import { EXAMPLE_TENANT_ID, INT32_MAX, TEXT_LIMITS, errorEnvelope } from '@pits/contract';
+import { EXAMPLE_TENANT_ID, INT32_MAX, TEXT_LIMITS, UNCHECKED_TEXT, errorEnvelope } from '@pits/contract';
 import { ERROR_KINDS, type ErrorKind } from '@pits/domain';
 import { z } from 'zod';
 import { ERROR_STATUS, errorBody } from '../http/index.js';
@@ -161,12 +161,13 @@ const TEXT_PATTERN = '^(?:[^\\u0000\\uD800-\\uDFFF]|[\\uD800-\\uDBFF][\\uDC00-\\
  * holds exactly), a string of a fixed-length format has that length as its maximum, and free text
  * (a string without a format, pattern or set of values) follows the text rule, `TEXT_PATTERN`;
  * except the error fields that may repeat a client's own unchecked input (an unknown key), which
- * are bounded by the body's size alone.
+ * the contract marks with `UNCHECKED_TEXT`: they are bounded by the body's size alone, and the
+ * marker is not published.
  */
 function withFormatFacts(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withFormatFacts);
   if (value === null || typeof value !== 'object') return value;
-  const schema = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, withFormatFacts(v)])) as Json;
+  const { [UNCHECKED_TEXT]: unchecked, ...schema } = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, withFormatFacts(v)])) as Json;
   if (schema.type === 'integer' && schema.format === undefined) {
     const min = (schema.minimum ?? schema.exclusiveMinimum) as number | undefined;
     const max = (schema.maximum ?? schema.exclusiveMaximum) as number | undefined;
@@ -176,7 +177,7 @@ function withFormatFacts(value: unknown): unknown {
     schema.maxLength = FORMAT_LENGTHS[schema.format];
   }
   const freeText = schema.type === 'string' && [schema.format, schema.pattern, schema.enum, schema.const].every((fact) => fact === undefined);
-  if (freeText && schema.maxLength !== TEXT_LIMITS.echo) schema.pattern = TEXT_PATTERN;
+  if (freeText && unchecked !== true) schema.pattern = TEXT_PATTERN;
   return schema;
 }
 
