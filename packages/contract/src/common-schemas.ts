@@ -567,6 +567,13 @@ export const fieldIssue = z
   .meta({ id: 'FieldIssue', description: 'One offending input: a path such as items[2].quantity, or "" for none.' });
 
 /**
+ * The most issues an error lists: one per offending input, so at most the lines of a request and
+ * their fields. Nothing caps it below the body's 1 MiB (docs/input-rules.md#sizes): the published
+ * bound is one issue per byte of the body.
+ */
+const MAX_ERROR_ISSUES = 1_048_576;
+
+/**
  * The error envelope: `{status, error: {code, message, details: {field, issue}, issues?}, request_id}`.
  * `issues` lists every offending input when there is more than one.
  */
@@ -577,8 +584,7 @@ export const errorEnvelope = z
       code: z.enum(ERROR_KINDS),
       message: echoedText,
       details: fieldIssue,
-      // One per offending input: at most the lines of a request and their fields, bounded by the body.
-      issues: z.array(fieldIssue).max(TEXT_LIMITS.echo).optional(),
+      issues: z.array(fieldIssue).max(MAX_ERROR_ISSUES).optional(),
     }),
     request_id: storedText(36),
   })
