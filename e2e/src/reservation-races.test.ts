@@ -3,6 +3,7 @@
 // once, its stock moves exactly once, `available` never goes below zero, and the internal API's
 // stock.verify finds nothing wrong afterwards. Real processes, real HTTP, on both dialects.
 import { type Database, createDatabase, parseDatabaseUrl } from '@pits/persistence';
+import { ageReservation } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eDialects } from './harness/e2e-database.js';
 import { expectError } from './harness/error-envelope.js';
@@ -61,8 +62,7 @@ describe.each(dialects)('[%s] order holds under concurrency', (dialect) => {
     return counts;
   };
   /** Time passing for a hold: its expiry moved into the past, as the database clock judges it. */
-  const age = (id: string) =>
-    db.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('tenant_id', '=', s.tenant).where('number', '=', id).execute();
+  const age = (id: string) => ageReservation(db, s.tenant, id);
   /** The hold's ledger rows: its stock moved once per line on creation and once per bucket at its end. */
   const ledgerRowsOf = async (id: string) =>
     db.db.selectFrom('stock_ledger').select(['bucket', 'delta']).where('tenant_id', '=', s.tenant).where('cause_type', '=', 'reservation').where('cause_id', '=', id).orderBy('id').execute();

@@ -3,7 +3,7 @@
 // when started, gives the stock back, expires every tenant's due holds in one run, never twice
 // with another sweeper beside it, and carries on after the database failed it.
 import { type Database, createDatabase, createReservation, readStockLevels, verifyStock, withTransaction } from '@pits/persistence';
-import { type TestDatabase, type TenantWorld, execute, executeWrite, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { type TestDatabase, type TenantWorld, ageReservation, execute, executeWrite, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config.js';
@@ -51,8 +51,7 @@ describe.each(dialects)('[%s] expiry sweeper', (dialect) => {
   const hold = (w: TenantWorld, reference: string, quantity = 1) =>
     createReservation(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: w.locations[0].id, reference, expiresIn: 900, items: [{ productId: w.products[0]!.id, quantity }] });
   /** Moves a hold's expiry into the past, as time passing would. */
-  const age = (w: TenantWorld, number: string) =>
-    executeWrite(t.database, t.database.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('tenant_id', '=', w.tenant.id).where('number', '=', number));
+  const age = (w: TenantWorld, number: string) => ageReservation(t.database, w.tenant.id, number);
   /** The stored status, not the one read through the clock (which is already `expired` once due). */
   const stored = async (w: TenantWorld, number: string) =>
     (await execute(t.database, t.database.db.selectFrom('reservations').select('status').where('tenant_id', '=', w.tenant.id).where('number', '=', number)))[0]?.status;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveTransfer, createReservation, createTransfer } from '@pits/persistence';
-import { type TenantWorld, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { type TenantWorld, ageReservation, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { TEST_NOW, type TestApi, openTestApi, refusal } from './testing/test-api.js';
 
 const dialects = await testDialects();
@@ -39,8 +39,7 @@ describe.each(dialects)('[%s] reservations', (dialect) => {
     (await api.caller.stock.levels({ tenantId: at.tenant.id, locationId, productId: at.products[productIndex]!.id })).levels[0];
 
   /** Moves a hold's expiry into the past, as time passing would (the sweep has not run). */
-  const age = (at: TenantWorld, number: string) =>
-    api.t.database.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('tenant_id', '=', at.tenant.id).where('number', '=', number).execute();
+  const age = (at: TenantWorld, number: string) => ageReservation(api.t.database, at.tenant.id, number);
 
   beforeAll(async () => {
     api = await openTestApi(dialect);

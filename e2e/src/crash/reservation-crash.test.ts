@@ -7,6 +7,7 @@
 //
 // The run's seed is printed; CRASH_SEED=<seed> replays the same plan.
 import { type Database, createDatabase, parseDatabaseUrl } from '@pits/persistence';
+import { ageReservation } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eDialects } from '../harness/e2e-database.js';
 import { showOutputOnFailure } from '../harness/failure-output.js';
@@ -133,7 +134,7 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
         break;
       case 'expire':
         // Its time runs out: the sweep of whichever gateway is running ends it.
-        await db.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('tenant_id', '=', tenant).where('number', '=', id).execute();
+        await ageReservation(db, tenant, id);
         break;
     }
   }

@@ -3,7 +3,7 @@
 // a hold takes and gives back read through GET /stock.
 import { errorEnvelope, reservationListResponse, reservationResponse, stockLevelsResponse, stockMovementsResponse } from '@pits/contract';
 import { createReservation } from '@pits/persistence';
-import { type TenantWorld, executeWrite, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { type TenantWorld, ageReservation, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TenantGateway, openTenantGateway } from '../testing/tenant-gateway.js';
 
@@ -209,7 +209,7 @@ describe.each(dialects)('[%s] reservation routes', (dialect) => {
 
   it('finds a hold past its expires_at expired: listed as expired, and every action is INVALID_STATE', async () => {
     const held = (await hold('ORD-9', [{ sku: 'SKU-7', quantity: 1 }])).data.reservation;
-    await executeWrite(g.t.database, g.t.database.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('number', '=', held.id).where('tenant_id', '=', w.tenant.id));
+    await ageReservation(g.t.database, w.tenant.id, held.id);
     expect((await call(reservationResponse, 'GET', `${BASE}/${held.id}`)).data.reservation.status).toBe('expired');
     expect((await call(reservationListResponse, 'GET', `${BASE}?status=expired&reference=ORD-9`)).data.reservations.map((r) => r.id)).toEqual([held.id]);
     const before = await stockOf(6); // SKU-7

@@ -5,7 +5,7 @@ import { execute, executeWrite } from '../execution/execute.js';
 import { findReservation, listReservations } from '../repositories/reservation-repository.js';
 import { readStockLevels } from '../repositories/stock-repository.js';
 import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
-import { type TestDatabase, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { type TestDatabase, type TenantWorld, ageReservation, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { createAdjustment, approveAdjustment } from './adjustment-operations.js';
 import { consumeReservation, createReservation, expireDueReservations, extendReservation, releaseReservation } from './reservation-operations.js';
 import { withTransaction } from '../transaction.js';
@@ -62,7 +62,7 @@ describe.each(dialects)('[%s] reservation operations', (dialect) => {
     return { good: found.good.toFixed(), reserved: found.reserved.toFixed(), forOrders: found.reservedForOrders.toFixed() };
   };
   /** Moves a hold's expiry into the past, as time passing would. */
-  const age = (number: string) => executeWrite(t.database, t.database.db.updateTable('reservations').set({ expires_at: '2000-01-01T00:00:00.000Z' }).where('tenant_id', '=', w.tenant.id).where('number', '=', number));
+  const age = (number: string) => ageReservation(t.database, w.tenant.id, number);
 
   it('holds every line in reserved and reserved_for_orders, with an RSV number and the expiry counted by the database clock', async () => {
     await world();
