@@ -205,9 +205,20 @@ describe.each(dialects)('[%s] reservation operations', (dialect) => {
         consumeReservation(t.database, act(hold.number)),
         releaseReservation(t.database, act(hold.number)),
       ];
-      await Promise.allSettled(calls);
+      const names = ['consume', 'release', 'extend', 'sweep', 'consume', 'release'];
+      const settled = await Promise.allSettled(calls);
+      const won = (name: string) => settled.filter((r, i) => names[i] === name && r.status === 'fulfilled').length;
+      // Whoever wins, a losing call is a refusal of the hold's state, never another error; the sweep never refuses.
+      const refusals = settled.flatMap((r, i) => (r.status === 'rejected' ? [{ call: names[i], kind: r.reason instanceof AppError ? r.reason.kind : String(r.reason) }] : []));
+      expect(refusals.filter((r) => r.kind !== 'INVALID_STATE' || r.call === 'sweep'), `round ${round}`).toEqual([]);
+      expect(won('consume') + won('release'), `round ${round}: at most one ending call wins`).toBeLessThanOrEqual(1);
       const final = (await findReservation(t.database, w.tenant.id, hold.number))!;
       expect(['consumed', 'released', 'expired']).toContain(final.status);
+      // The ending the hold shows is the one call that won, or none when it expired.
+      expect({ consume: won('consume'), release: won('release') }, `round ${round}: ${final.status}`).toEqual({
+        consume: final.status === 'consumed' ? 1 : 0,
+        release: final.status === 'released' ? 1 : 0,
+      });
       expect(await verifyStock(t.database, w.tenant.id)).toEqual([]);
     }
     const levels = await level(0);
@@ -226,11 +237,15 @@ describe.each(dialects)('[%s] reservation operations', (dialect) => {
       { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, fromLocationId: w.locations[0].id, toLocationId: w.locations[1].id, transferDate: '2026-11-22', items: [{ productId: w.products[0]!.id, quantity: 3 }] },
       NOW,
     );
-    await Promise.allSettled([
+    const settled = await Promise.allSettled([
       approveAdjustment(t.database, { tenantId: w.tenant.id, number: adjustment.number, actor: w.actor }, NOW),
       approveTransfer(t.database, act(transfer.number), NOW),
       ...Array.from({ length: 4 }, (_, i) => create({ reference: `mix-${i}`, items: [{ productId: w.products[0]!.id, quantity: 1 }] })),
     ]);
+    // Each document is approved once and each hold has its own reference, so the only refusal any
+    // of them can meet, in any order, is too little available stock; anything else is a failure.
+    const refused = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason instanceof AppError ? r.reason.kind : String(r.reason)] : []));
+    expect(refused.filter((kind) => kind !== 'INSUFFICIENT_STOCK')).toEqual([]);
     const after = await level(0);
     expect(Number(after.good) - Number(after.reserved)).toBeGreaterThanOrEqual(0);
     expect(await verifyStock(t.database, w.tenant.id)).toEqual([]);
