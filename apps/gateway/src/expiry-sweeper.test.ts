@@ -1,14 +1,15 @@
 // The expiry sweeper on every dialect, against a real database: a hold's expiry is moved into the
 // past by a direct UPDATE (the database's clock decides, and it cannot be faked). It runs at once
 // when started, gives the stock back, expires every tenant's due holds in one run, never twice
-// with another sweeper beside it, and carries on after the database failed it.
+// with another sweeper beside it, and carries on after the database failed it. A gateway sweeps
+// from when it is ready until it closes, neither before nor after.
 import { type Database, createDatabase, createReservation, readStockLevels, verifyStock, withTransaction } from '@pits/persistence';
 import { type TestDatabase, type TenantWorld, ageReservation, execute, executeWrite, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './create-gateway.js';
-import { createExpirySweeper } from './expiry-sweeper.js';
+import { SWEEP_JITTER, createExpirySweeper } from './expiry-sweeper.js';
 
 const dialects = await testDialects();
 
@@ -26,6 +27,8 @@ function capturingLogger() {
   const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as LogLine) });
   return { logger, lines };
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `check` until it is true; the bound only stops a broken test, it is no timing claim. */
 async function until(check: () => Promise<boolean>, what: string, maxMs = 20_000): Promise<void> {
@@ -128,17 +131,21 @@ describe.each(dialects)('[%s] expiry sweeper', (dialect) => {
     });
     const { logger, lines } = capturingLogger();
     const sweeper = createExpirySweeper({ database: impatient, logger, intervalMs: 50, batchSize: 10 });
+    // Stopped and closed whatever happens: a failure must not leave a 50 ms sweeper on the test database.
     try {
-      await isLocked;
-      sweeper.start();
-      await until(async () => lines.some((l) => l.msg.startsWith('expiry sweep skipped')), 'the warning');
+      try {
+        await isLocked;
+        sweeper.start();
+        await until(async () => lines.some((l) => l.msg.startsWith('expiry sweep skipped')), 'the warning');
+      } finally {
+        release();
+        await holder;
+      }
+      await until(async () => (await stored(w, h.number)) === 'expired', 'the hold to expire');
     } finally {
-      release();
-      await holder;
+      await sweeper.stop();
+      await impatient.destroy();
     }
-    await until(async () => (await stored(w, h.number)) === 'expired', 'the hold to expire');
-    await sweeper.stop();
-    await impatient.destroy();
     const warning = lines.find((l) => l.msg.startsWith('expiry sweep skipped'))!;
     expect(warning.level).toBe(40);
     expect(warning.msg).toBe('expiry sweep skipped: the database is unavailable; next run on schedule');
@@ -148,19 +155,32 @@ describe.each(dialects)('[%s] expiry sweeper', (dialect) => {
     expect([...(await expiryLedgerRows(w)).values()]).toEqual([1]);
   });
 
-  it('the gateway sweeps once it is ready, and stops sweeping when it closes', async () => {
+  it('the gateway sweeps once it is ready, not before, and stops sweeping when it closes', async () => {
     const w = await world();
     const h = await hold(w, 'gateway');
     await age(w, h.number);
-    const config = loadGatewayConfig({ CREDENTIALS_KEY: 'k'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' });
+    const config = loadGatewayConfig({ CREDENTIALS_KEY: 'k'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', RESERVATION_SWEEP_INTERVAL_MS: '1000' });
+    // Longer than a run at once plus the first scheduled one (the interval at its most jittered).
+    // A hold still active after it only says no sweep got to it: these checks can miss a stray
+    // sweep that is slow, never report one that did not happen.
+    const quietMs = 2 * config.reservationSweep.intervalMs;
+    expect(quietMs).toBeGreaterThan(config.reservationSweep.intervalMs * (1 + SWEEP_JITTER));
     const gateway = createGateway(config, { database: t.database, ready: false, logger: pino({ level: 'silent' }) });
     try {
       await gateway.listen();
+      await sleep(quietMs);
+      expect(await stored(w, h.number), 'listening but not ready: no sweep').toBe('active');
       gateway.markReady();
       await until(async () => (await stored(w, h.number)) === 'expired', 'the gateway to expire the hold');
     } finally {
       await gateway.close();
     }
     expect(await reserved(w)).toBe('0');
+    // Closed: a hold that falls due now stays active past the next run it would have had.
+    const late = await hold(w, 'gateway-closed');
+    await age(w, late.number);
+    await sleep(quietMs);
+    expect(await stored(w, late.number), 'closed: no sweep').toBe('active');
+    expect(await reserved(w)).toBe('1');
   });
 });
