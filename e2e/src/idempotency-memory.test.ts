@@ -20,9 +20,12 @@ const BOUND_MB = 18;
 
 const linux = process.platform === 'linux';
 
+/** VmRSS of `pid` in MB; throws when /proc does not show it (a 0 would pass any bound). */
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+  if (kb === undefined) throw new Error(`no VmRSS line in /proc/${pid}/status (has the gateway exited?)`);
+  return Number(kb) / 1024;
 }
 
 describe.skipIf(!linux)('resident memory of a SQLite gateway under keyed creates', () => {
