@@ -105,6 +105,8 @@ describe.runIf(dialects.length === 2)('npm start on SQLite and PostgreSQL in tur
         expect(lines.length).toBeGreaterThan(0);
         for (const line of lines) {
           expect(line).toContain('Bearer demo-only-internal-token-change-me');
+          // The port is replaced by this test's: a README line on another address would go elsewhere unnoticed.
+          expect(line).toContain('127.0.0.1:4001');
           const stdout = execFileSync('bash', ['-c', line.replaceAll('127.0.0.1:4001', `127.0.0.1:${ports.internal}`)], { encoding: 'utf8', timeout: 30_000 });
           expect(JSON.parse(stdout), `${line}\n${stdout}`).toHaveProperty('result.data');
         }
