@@ -66,7 +66,11 @@ export async function startNode(args: string[], env: Record<string, string>, por
     } catch {
       // not up yet
     }
-    if (Date.now() > deadline) throw new Error(`${script} did not come up`);
+    if (Date.now() > deadline) {
+      // Not left running behind a benchmark that fails here.
+      child.kill('SIGKILL');
+      throw new Error(`${script} did not come up`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {

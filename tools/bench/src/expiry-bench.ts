@@ -11,7 +11,8 @@
 // Environment: BENCH_DIALECTS (sqlite,postgres), BENCH_HOLDS (200), BENCH_SPREAD_MS (30000), BENCH_GATEWAYS (2),
 // BENCH_SWEEP_INTERVAL_MS (unset: the gateway's default RESERVATION_SWEEP_INTERVAL_MS),
 // BENCH_MAX_WAIT_MS (180000), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
-// pits_expiry_bench_<pid> is created and dropped).
+// pits_expiry_bench_<pid>_<random hex> is created and dropped).
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,7 +30,9 @@ const gatewayCount = Number(process.env.BENCH_GATEWAYS ?? 2);
 const sweepIntervalMs = process.env.BENCH_SWEEP_INTERVAL_MS;
 const maxWaitMs = Number(process.env.BENCH_MAX_WAIT_MS ?? 180_000);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const pgName = `pits_expiry_bench_${process.pid}`;
+// The harness drops a database of this name before creating it: the random part keeps two runs
+// (or a pid reused since a run that was killed) from dropping each other's.
+const pgName = `pits_expiry_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
 const EXPIRES_IN_SECONDS = 60;
 const CREDENTIALS_KEY = 'e'.repeat(64);
 
