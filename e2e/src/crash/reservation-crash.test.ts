@@ -5,7 +5,10 @@
 // state its last acknowledged call left it (or expired, when its time ran out), no order is held
 // twice, and the internal API's stock.verify finds nothing wrong.
 //
-// The run's seed is printed; CRASH_SEED=<seed> replays the same plan.
+// The run's seed is printed; CRASH_SEED=<seed> replays the same plan: each order's lines, fate and
+// following pause come from a generator seeded by (seed, order index), and the killer's pauses and
+// choices from one of its own, so neither depends on which client drew first. How the kills fall
+// among the calls still depends on timing, as under any real crash.
 import { type Database, createDatabase, parseDatabaseUrl } from '@pits/persistence';
 import { ageReservation } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +24,7 @@ import { type WebhookReceiver, startWebhookReceiver } from '../harness/webhook-r
 import { type WorkerProcess, startWorkerProcess } from '../harness/webhook-worker-process.js';
 import { type GatewayRotation, gatewayRotation } from './gateway-rotation.js';
 import { type KeyedOutcome, sendKeyed } from './keyed-request.js';
-import { crashSeed, seededRandom } from './seeded-random.js';
+import { crashSeed, seededRandom, streamSeed } from './seeded-random.js';
 
 const dialects = await e2eDialects();
 const seed = crashSeed();
@@ -140,14 +143,15 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
   }
 
   it(`at least ${ORDERS} orders held and ended while ${GATEWAY_KILLS} gateways and ${WORKER_KILLS} workers are killed: every hold as its last acknowledged call left it`, async () => {
-    const draw = seededRandom(seed);
-    const random = () => draw.next();
-    const pick = <T>(list: readonly T[]): T => draw.pick(list);
-    const plan = (index: number): Order => {
-      const first = pick(productIds);
-      const second = pick(productIds.filter((p) => p !== first));
-      const lines = random() < 0.5 ? [{ productId: first, quantity: 1 + Math.floor(random() * 3) }] : [{ productId: first, quantity: 2 }, { productId: second, quantity: 1 }];
-      return { index, fate: pick(FATES), lines, answers: [], retries: 0 };
+    // Stream 0 is the killer's; order i draws from stream i + 1 (its plan, then its pause after it).
+    const killerDraw = seededRandom(streamSeed(seed, 0));
+    const plan = (index: number): { order: Order; pauseMs: number } => {
+      const draw = seededRandom(streamSeed(seed, index + 1));
+      const first = draw.pick(productIds);
+      const second = draw.pick(productIds.filter((p) => p !== first));
+      const lines = draw.next() < 0.5 ? [{ productId: first, quantity: 1 + Math.floor(draw.next() * 3) }] : [{ productId: first, quantity: 2 }, { productId: second, quantity: 1 }];
+      const fate = draw.pick(FATES);
+      return { order: { index, fate, lines, answers: [], retries: 0 }, pauseMs: draw.next() * 100 };
     };
     const orders: Order[] = [];
     const live = stack!;
@@ -159,8 +163,8 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
       let gatewayKills = 0;
       let workerKills = 0;
       while (gatewayKills < GATEWAY_KILLS || workerKills < WORKER_KILLS) {
-        await sleep(400 + random() * 1200);
-        if (workerKills < WORKER_KILLS && (gatewayKills >= GATEWAY_KILLS || random() < 0.35)) {
+        await sleep(400 + killerDraw.next() * 1200);
+        if (workerKills < WORKER_KILLS && (gatewayKills >= GATEWAY_KILLS || killerDraw.next() < 0.35)) {
           workerKills += 1;
           await worker!.kill('SIGKILL');
           worker = await startWorkerProcess({ databaseUrl: live.database.url, credentialsKey: live.credentialsKey, name: `worker-${workerKills}`, env: WORKER_ENV });
@@ -181,10 +185,10 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
     await Promise.all(
       Array.from({ length: 6 }, async () => {
         while ((!killsDone || orders.length < ORDERS) && Date.now() < closesAt) {
-          const order = plan(orders.length);
+          const { order, pauseMs } = plan(orders.length);
           orders.push(order);
           await run(order);
-          await sleep(random() * 100);
+          await sleep(pauseMs);
         }
       }),
     );

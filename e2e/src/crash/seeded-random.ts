@@ -47,6 +47,23 @@ export function seededRandom(seed: number): SeededRandom {
 }
 
 /**
+ * The seed of the generator numbered `stream` of a run: each party that draws (an order by its
+ * index, the killer) gets its own, so what one draws does not depend on how many draws others made
+ * before it, and a replay gives each party the same numbers whatever the timing.
+ *
+ * @example
+ * const forOrder = (index: number) => seededRandom(streamSeed(seed, index + 1));
+ * const killer = seededRandom(streamSeed(seed, 0));
+ */
+export function streamSeed(seed: number, stream: number): number {
+  // The 32-bit finalizer of MurmurHash3 over the seed mixed with the stream number.
+  let h = (seed ^ Math.imul(stream + 1, 0x9e3779b1)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
  * The seed of this run: CRASH_SEED when set (to replay a failure), else a fresh one.
  *
  * @example
