@@ -155,4 +155,24 @@ describe.each(dialects)('[%s] assembled gateway', (dialect) => {
     expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ status: 'ok' });
     expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: 'ok', database: 'ok' });
   });
+
+  it('answers the probes from an address over its keyless budget, which the other public routes refuse', async () => {
+    const config = loadGatewayConfig({ CREDENTIALS_KEY: KEY, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', DATABASE_URL: ':memory:', RATE_LIMIT_ANONYMOUS: '2' });
+    const small = createGateway(config, { database: t.database, logger: pino({ level: 'silent' }) });
+    const { url: smallUrl } = await small.listen();
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await fetch(`${smallUrl}/api/partner/v1/tenants/locations`, { headers: { Authorization: 'Bearer pits_test_wrong' } })).status);
+      expect(statuses).toEqual([401, 401, 429]);
+      expect((await fetch(`${smallUrl}/openapi.json`)).status).toBe(429);
+      for (const probe of ['/healthz', '/readyz']) {
+        const res = await fetch(`${smallUrl}${probe}`);
+        expect(res.status, probe).toBe(200);
+        // Not counted, so no budget to report.
+        expect(res.headers.get('ratelimit-policy'), probe).toBeNull();
+      }
+    } finally {
+      await small.close();
+    }
+  });
 });

@@ -30,6 +30,8 @@ export interface PublicRoute {
   description: string;
   /** An example answer (JSON routes). */
   example?: unknown;
+  /** A liveness or readiness probe: never counted against a rate limit (docs/rate-limits.md#without-a-valid-key). */
+  probe?: true;
 }
 
 class Components {
@@ -126,10 +128,10 @@ const RATE_LIMIT_HEADER_NAMES = ['RateLimit', 'RateLimit-Policy', 'X-RateLimit-L
  * address's budget of requests without a valid key, before the route's handler runs); Retry-After
  * on 429 and 503.
  */
-function answerHeaders(status: number): Json {
+function answerHeaders(status: number, counted = true): Json {
   return headerRefs([
     'X-Request-Id',
-    ...(status === 503 ? [] : RATE_LIMIT_HEADER_NAMES),
+    ...(status === 503 || !counted ? [] : RATE_LIMIT_HEADER_NAMES),
     ...(status === 429 || status === 503 ? ['Retry-After'] : []),
   ]);
 }
@@ -185,7 +187,7 @@ function withFormatFacts(value: unknown): unknown {
  * The error responses of a route (a partner route, or the view of a public one): one per status,
  * with the example refusal of each kind; `notes` adds why, by status, to the description.
  */
-function errorResponses(kinds: Iterable<ErrorKind>, route: RouteView, notes: Readonly<Partial<Record<number, string>>> = {}): Record<string, Json> {
+function errorResponses(kinds: Iterable<ErrorKind>, route: RouteView, notes: Readonly<Partial<Record<number, string>>> = {}, counted = true): Record<string, Json> {
   const byStatus = new Map<number, ErrorKind[]>();
   for (const kind of new Set(kinds)) {
     const status = ERROR_STATUS[kind].http;
@@ -199,7 +201,7 @@ function errorResponses(kinds: Iterable<ErrorKind>, route: RouteView, notes: Rea
         {
           // Codes in backticks: the reference renders descriptions as Markdown, where _ would start emphasis.
           description: `Error envelope; error.code is ${kinds.map((kind) => `\`${kind}\``).join(' or ')}${notes[status] === undefined ? '' : `: ${notes[status]}`}.`,
-          headers: answerHeaders(status),
+          headers: answerHeaders(status, counted),
           content: {
             'application/json': {
               schema: { $ref: '#/components/schemas/ErrorEnvelope' },
@@ -335,6 +337,8 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
   }
 
   for (const route of publicRoutes) {
+    // Probes are never counted (docs/rate-limits.md#without-a-valid-key): no budget to report, no 429.
+    const counted = route.probe !== true;
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = {
       operationId: `public${route.path.replace(/[^a-z]+/gi, '_')}`,
@@ -346,7 +350,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       responses: {
         '200': {
           description: route.summary,
-          headers: answerHeaders(200),
+          headers: answerHeaders(200, counted),
           content: {
             [route.contentType]: {
               schema: route.schema ? components.add(route.schema, 'output') : route.contentType === 'application/json' ? { type: 'object' } : SERVED_TEXT,
@@ -357,17 +361,20 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
         ...(route.path === '/readyz'
           ? {
               '503': {
-                description: 'The database is unreachable.',
-                headers: headerRefs(['X-Request-Id']),
+                description: 'The database is unreachable, or the process starts or stops.',
+                headers: answerHeaders(503),
                 content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' }, example: { status: 'unavailable', database: 'unreachable' } } },
               },
             }
           : {}),
         // Counted against the client address's budget of requests without a valid key, before the
         // handler runs; anything unexpected answers the error envelope, as on every route.
-        ...errorResponses(['RATE_LIMITED', 'INTERNAL_ERROR'], { name: `public${route.path}`, path: route.path, tag: 'Service', tenantScoped: false }, {
-          429: 'too many requests without a valid key from this address in the window',
-        }),
+        ...errorResponses(
+          counted ? ['RATE_LIMITED', 'INTERNAL_ERROR'] : ['INTERNAL_ERROR'],
+          { name: `public${route.path}`, path: route.path, tag: 'Service', tenantScoped: false },
+          { 429: 'too many requests without a valid key from this address in the window' },
+          counted,
+        ),
       },
     };
   }

@@ -10,8 +10,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     method: 'GET',
     path: '/healthz',
     summary: 'Liveness: the process is up',
-    description: 'Answers while the process runs, whatever the database does; for liveness probes.',
+    description: 'Answers while the process runs, whatever the database does; for liveness probes. Never counted against a rate limit.',
     contentType: 'application/json',
+    probe: true,
     schema: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }),
     example: { status: 'ok' },
   },
@@ -19,8 +20,9 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
     method: 'GET',
     path: '/readyz',
     summary: 'Readiness: the database answers within the readiness deadline (503 otherwise, and while starting or stopping)',
-    description: 'For load balancers and readiness probes: 200 while this process can serve, 503 while the database is unreachable or slow, and while the process starts or stops.',
+    description: 'For load balancers and readiness probes: 200 while this process can serve, 503 while the database is unreachable or slow, and while the process starts or stops. Never counted against a rate limit.',
     contentType: 'application/json',
+    probe: true,
     schema: z.object({ status: z.enum(['ok', 'unavailable']), database: z.enum(['ok', 'unreachable']) }).meta({ id: 'Readiness' }),
     example: { status: 'ok', database: 'ok' },
   },
@@ -39,17 +41,18 @@ export const PUBLIC_ROUTES: readonly PublicRoute[] = [
 
 /**
  * `isReady`: whether this process can serve (migrated, not shutting down, database answering in time).
- * `limit`: runs before each of them, the anonymous budget per address (docs/rate-limits.md#without-a-valid-key).
+ * `limit`: runs before each of them but the probes, the anonymous budget per address
+ * (docs/rate-limits.md#without-a-valid-key): a refused probe would read as down.
  */
 export function mountPublicRoutes(
   router: Router<GatewayState>,
   deps: { isReady: () => Promise<boolean>; openApi: () => object; docsHtml: () => string; docsBundle: () => Buffer; limit?: GatewayMiddleware },
 ): void {
   const limit: GatewayMiddleware = deps.limit ?? ((_, next) => next());
-  router.get('public.healthz', '/healthz', limit, (ctx) => {
+  router.get('public.healthz', '/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  router.get('public.readyz', '/readyz', limit, async (ctx) => {
+  router.get('public.readyz', '/readyz', async (ctx) => {
     const up = await deps.isReady();
     ctx.status = up ? 200 : 503;
     // Not ready is temporary (starting, stopping, the database away): say when to ask again, as every 503 does.
