@@ -3,8 +3,9 @@
 // back. Every gateway sweeps because the gateway is the one process every deployment runs; a pass
 // locks what it expires (rows another sweeper holds are skipped), so any number of sweepers run
 // side by side and each hold ends once.
-import { type Database, expireDueReservations, isDatabaseUnavailable } from '@pits/persistence';
+import { type Database, expireDueReservations } from '@pits/persistence';
 import type { GatewayLogger } from './http/index.js';
+import { type PeriodicJob, periodicJob } from './periodic-job.js';
 
 /** Passes per run at most: a backlog larger than this many batches is finished by the next runs. */
 export const MAX_PASSES_PER_RUN = 50;
@@ -20,13 +21,10 @@ export interface SweepRun {
   moreDue: boolean;
 }
 
-export interface ExpirySweeper {
+/** `start`: a run at once, then one every interval (± SWEEP_JITTER), each after the previous ended. */
+export interface ExpirySweeper extends PeriodicJob {
   /** One run now: passes until one finds nothing due (at most MAX_PASSES_PER_RUN). */
   runOnce(): Promise<SweepRun>;
-  /** A run at once, then one every interval (± SWEEP_JITTER), each after the previous ended. */
-  start(): void;
-  /** Stops scheduling and waits for a run in progress. */
-  stop(): Promise<void>;
 }
 
 /**
@@ -41,9 +39,6 @@ export function createExpirySweeper(options: {
   batchSize: number;
 }): ExpirySweeper {
   const { database, logger, intervalMs, batchSize } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let started = false;
 
   async function runOnce(): Promise<SweepRun> {
     const began = performance.now();
@@ -64,42 +59,5 @@ export function createExpirySweeper(options: {
     return { expired, passes, moreDue };
   }
 
-  const schedule = () => {
-    if (!started) return;
-    const factor = 1 - SWEEP_JITTER + 2 * SWEEP_JITTER * Math.random();
-    timer = setTimeout(tick, Math.round(intervalMs * factor));
-    timer.unref();
-  };
-
-  function tick(): void {
-    timer = undefined;
-    running = runOnce()
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          const reason = error instanceof Error ? error.message : String(error);
-          if (isDatabaseUnavailable(error)) logger.warn({ reason }, 'expiry sweep skipped: the database is unavailable; next run on schedule');
-          else logger.error({ err: error }, 'expiry sweep failed');
-        },
-      )
-      .finally(() => {
-        running = undefined;
-        schedule();
-      });
-  }
-
-  return {
-    runOnce,
-    start() {
-      if (started) return;
-      started = true;
-      tick();
-    },
-    async stop() {
-      started = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return { runOnce, ...periodicJob({ name: 'expiry sweep', logger, intervalMs, jitter: SWEEP_JITTER, runAtStart: true, run: runOnce }) };
 }

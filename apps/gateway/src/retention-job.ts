@@ -2,16 +2,14 @@
 // idempotency records and finished webhook deliveries past their retention are deleted in small
 // batches, on an interval, and every run that deleted something says so in the log. Several
 // gateway processes may each run it; the batches simply find less to do.
-import { type Database, type RetentionSettings, DEFAULT_RETENTION, isDatabaseUnavailable, purgeExpiredRecords } from '@pits/persistence';
+import { type Database, type RetentionSettings, DEFAULT_RETENTION, purgeExpiredRecords } from '@pits/persistence';
 import type { GatewayLogger } from './http/index.js';
+import { type PeriodicJob, periodicJob } from './periodic-job.js';
 
-export interface RetentionJob {
+/** `start`: the first run after one interval, then one an interval after each run ends. */
+export interface RetentionJob extends PeriodicJob {
   /** One run now; resolves with what it purged. */
   runOnce(): Promise<Awaited<ReturnType<typeof purgeExpiredRecords>>>;
-  /** First run after one interval, then every interval. */
-  start(): void;
-  /** Stops scheduling and waits for a run in progress. */
-  stop(): Promise<void>;
 }
 
 export function createRetentionJob(options: {
@@ -24,8 +22,6 @@ export function createRetentionJob(options: {
   const { database, logger, intervalMs } = options;
   const settings = { ...DEFAULT_RETENTION, ...options.settings };
   const now = options.now ?? (() => new Date());
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
 
   async function runOnce() {
     const started = performance.now();
@@ -37,29 +33,5 @@ export function createRetentionJob(options: {
     return purged;
   }
 
-  const tick = () => {
-    running = runOnce()
-      .catch((error: unknown) => {
-        const reason = error instanceof Error ? error.message : String(error);
-        if (isDatabaseUnavailable(error)) logger.warn({ reason }, 'retention purge skipped: the database is unavailable; next run on schedule');
-        else logger.error({ err: error }, 'retention purge failed');
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-
-  return {
-    runOnce,
-    start() {
-      if (timer) return;
-      timer = setInterval(tick, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      await running;
-    },
-  };
+  return { runOnce, ...periodicJob({ name: 'retention purge', logger, intervalMs, runAtStart: false, run: runOnce }) };
 }
