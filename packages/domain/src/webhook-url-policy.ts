@@ -88,7 +88,13 @@ function parseIpv4(text: string): number | null {
 }
 
 /** IPv6 (with `::` and an optional dotted IPv4 tail, no zone) as a 128-bit number; null otherwise. */
-function parseIpv6(text: string): bigint | null {
+/**
+ * An IPv6 address (any textual form, an embedded IPv4 tail included) as its 128-bit value, or null
+ * when `text` is not one.
+ *
+ * @example parseIpv6('::1') === 1n; parseIpv6('2001:db8::') === 0x20010db8n << 96n
+ */
+export function parseIpv6(text: string): bigint | null {
   let body = text.toLowerCase();
   let tail: number[] = [];
   const dotted = /^(.*:)(\d+\.\d+\.\d+\.\d+)$/.exec(body);

@@ -17,6 +17,8 @@ describe('clientAddressKey', () => {
     ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
     ['2001:db8:1:2::9', '2001:db8:1:2::/64'],
     ['2001:0db8:0001:0002:ffff::1%eth0', '2001:db8:1:2::/64'],
+    ['2001:db8:a::1.2.3.4', '2001:db8:a:0::/64'],
+    ['not-an-address', 'not-an-address'],
     [undefined, 'unknown'],
   ])('%j counts as %j', (address, key) => {
     expect(clientAddressKey(address)).toBe(key);

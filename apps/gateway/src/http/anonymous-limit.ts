@@ -3,7 +3,7 @@
 // from, in the same store as the partners' limits, with the same headers and 429. A valid key is
 // never counted here, and an address over its budget is refused before any key is looked up.
 import { createHash } from 'node:crypto';
-import { isIPv6 } from 'node:net';
+import { parseIpv6 } from '@pits/domain';
 import type { GatewayContext, GatewayLogger, GatewayMiddleware } from './gateway-state.js';
 import { type BucketCounter, type BucketState, bucketCounter } from './rate-limit.js';
 import type { RateLimitStore } from './rate-limit-store.js';
@@ -59,17 +59,10 @@ export function clientAddressKey(address: string | undefined): string {
   if (address === undefined || address === '') return 'unknown';
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
-  const bare = address.split('%')[0]!;
-  if (!isIPv6(bare)) return address;
-  const [head = '', tail] = bare.split('::');
-  const front = head === '' ? [] : head.split(':');
-  const back = tail === undefined || tail === '' ? [] : tail.split(':');
-  // An embedded IPv4 tail only shifts the last two groups, never the first four.
-  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(':')}::/64`;
+  const value = parseIpv6(address.split('%')[0]!);
+  if (value === null) return address;
+  const block = value >> 64n;
+  return `${[48n, 32n, 16n, 0n].map((shift) => ((block >> shift) & 0xffffn).toString(16)).join(':')}::/64`;
 }
 
 const hashKey = (key: string): string => createHash('sha256').update(key).digest('base64url');
