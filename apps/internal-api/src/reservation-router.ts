@@ -42,8 +42,9 @@ export function toReservationOutput(reservation: ReservationRecord) {
   };
 }
 
-// The contract's reservation number (at most 32 characters), surrounding spaces forgiven.
-const reservationNumber = z.string().trim().pipe(reservationNumberText);
+// The contract's reservation number (at most 32 characters), surrounding spaces forgiven; text
+// that breaks the text rule is refused as such first, as on every text field.
+const reservationNumber = safeText.trim().pipe(reservationNumberText);
 const reservationRef = z.strictObject({ tenantId, reservationNumber });
 
 function notFound(number: string): AppError {
