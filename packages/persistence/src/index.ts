@@ -193,6 +193,8 @@ export {
   listWebhookEndpoints,
   recordDeliveryAttempt,
   redeliver,
+  type WebhookEndpointChange,
+  updateWebhookEndpoint,
 } from './repositories/webhook-repository.js';
 export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
 export {

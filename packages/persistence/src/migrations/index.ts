@@ -8,6 +8,7 @@ import * as m005 from './005-installation-grants.js';
 import * as m006 from './006-adjustment-item-type.js';
 import * as m007 from './007-list-counts.js';
 import * as m008 from './008-reservations.js';
+import * as m009 from './009-webhook-endpoint-active.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
@@ -18,4 +19,5 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '006-adjustment-item-type': m006,
   '007-list-counts': m007,
   '008-reservations': m008,
+  '009-webhook-endpoint-active': m009,
 };

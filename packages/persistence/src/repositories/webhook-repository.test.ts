@@ -13,6 +13,7 @@ import {
   listWebhookEndpoints,
   recordDeliveryAttempt,
   redeliver,
+  updateWebhookEndpoint,
 } from './webhook-repository.js';
 
 const dialects = await testDialects();
@@ -101,6 +102,42 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
     expect((await claimDueDeliveries(t.database, cipher, 'w', { limit: 100, leaseMs: 1000, now: at(300_000) })).map((x) => x.id)).toContain(failed.id);
     const stranger = await seedTenantWorld(t.database, { label: 'Nosy' });
     await expect(redeliver(t.database, stranger.partner.id, failed.id, at(300_000))).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+  });
+
+  it('changes event types and pauses an endpoint: a paused endpoint gets no new events, and again once active', async () => {
+    const { endpoint } = await createWebhookEndpoint(t.database, cipher, w.partner.id, { url: 'http://127.0.0.1:1/changing', eventTypes: ['adjustment.status_changed'] }, T0);
+    expect(endpoint).toMatchObject({ isActive: true, updatedAt: T0.toISOString() });
+    const fanOut = async (type: 'adjustment.status_changed' | 'stock.level_changed', now: Date) => {
+      const [id] = await withTransaction(t.database, (tx) => enqueueEvent(tx, { ...event('u'), type }, now));
+      if (id === undefined) return [];
+      return (await t.database.db.selectFrom('webhook_deliveries').select('endpoint_id').where('event_id', '=', id).execute()).map((d) => d.endpoint_id);
+    };
+    expect(await fanOut('stock.level_changed', at(500_000))).not.toContain(endpoint.id);
+
+    const retyped = await updateWebhookEndpoint(t.database, w.partner.id, endpoint.id, { eventTypes: ['stock.level_changed', 'adjustment.status_changed', 'stock.level_changed'] }, at(500_001));
+    expect(retyped).toMatchObject({ id: endpoint.id, eventTypes: ['stock.level_changed', 'adjustment.status_changed'], isActive: true, createdAt: T0.toISOString(), updatedAt: at(500_001).toISOString() });
+    expect(await fanOut('stock.level_changed', at(500_002))).toContain(endpoint.id);
+
+    const paused = await updateWebhookEndpoint(t.database, w.partner.id, endpoint.id, { isActive: false }, at(500_003));
+    expect(paused).toMatchObject({ eventTypes: ['stock.level_changed', 'adjustment.status_changed'], isActive: false, updatedAt: at(500_003).toISOString() });
+    expect(await fanOut('stock.level_changed', at(500_004))).not.toContain(endpoint.id);
+    expect((await listWebhookEndpoints(t.database, w.partner.id)).find((e) => e.id === endpoint.id)).toMatchObject({ isActive: false });
+
+    const both = await updateWebhookEndpoint(t.database, w.partner.id, endpoint.id, { isActive: true, eventTypes: ['adjustment.status_changed'] }, at(500_005));
+    expect(both).toMatchObject({ eventTypes: ['adjustment.status_changed'], isActive: true });
+    expect(await fanOut('adjustment.status_changed', at(500_006))).toContain(endpoint.id);
+    expect(await fanOut('stock.level_changed', at(500_007))).not.toContain(endpoint.id);
+    await deleteWebhookEndpoint(t.database, w.partner.id, endpoint.id, at(500_008)); // its pending deliveries go with it
+  });
+
+  it('changing an unknown, deleted or another partner\'s endpoint is NOT_FOUND and changes nothing', async () => {
+    const { endpoint } = await createWebhookEndpoint(t.database, cipher, w.partner.id, { url: 'http://127.0.0.1:1/mine', eventTypes: ['inbound.status_changed'] }, T0);
+    const stranger = await seedTenantWorld(t.database, { label: 'Meddler' });
+    await expect(updateWebhookEndpoint(t.database, stranger.partner.id, endpoint.id, { isActive: false }, at(600_000))).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    await expect(updateWebhookEndpoint(t.database, w.partner.id, endpoint.id + 10_000, { isActive: false }, at(600_000))).rejects.toMatchObject({ kind: 'NOT_FOUND' });
+    expect((await listWebhookEndpoints(t.database, w.partner.id)).find((e) => e.id === endpoint.id)).toMatchObject({ isActive: true, updatedAt: T0.toISOString() });
+    await deleteWebhookEndpoint(t.database, w.partner.id, endpoint.id, at(600_001));
+    await expect(updateWebhookEndpoint(t.database, w.partner.id, endpoint.id, { isActive: true }, at(600_002))).rejects.toMatchObject({ kind: 'NOT_FOUND' });
   });
 
   it('deleting an endpoint drops its pending deliveries; a deauthorized tenant gets no new events', async () => {

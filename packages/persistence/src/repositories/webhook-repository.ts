@@ -7,7 +7,8 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';
 import type { EventOutboxTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
-import { type ParamRef, preparedQuery } from '../parameterised-query.js';
+import { type ParamRef, markedColumns, preparedQuery } from '../parameterised-query.js';
+import { boolValue, fromBoolValue } from './boolean-values.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
@@ -24,7 +25,11 @@ export interface WebhookEndpointRecord {
   url: string;
   eventTypes: WebhookEventType[];
   description: string;
+  /** Whether new events are delivered to it; a paused endpoint keeps its subscriptions. */
+  isActive: boolean;
   createdAt: string;
+  /** When its event types or active flag last changed; its creation until then. */
+  updatedAt: string;
 }
 
 function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord {
@@ -34,7 +39,9 @@ function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpointRecor
     url: row.url,
     eventTypes: JSON.parse(row.event_types) as WebhookEventType[],
     description: row.description,
+    isActive: fromBoolValue(row.is_active),
     createdAt: row.created_at,
+    updatedAt: row.updated_at ?? row.created_at,
   };
 }
 
@@ -67,6 +74,53 @@ export async function listWebhookEndpoints(scope: Scope, partnerId: number): Pro
   return rows.map(toEndpoint);
 }
 
+/** What `updateWebhookEndpoint` may change: at least one of them. */
+export interface WebhookEndpointChange {
+  eventTypes?: readonly WebhookEventType[] | undefined;
+  isActive?: boolean | undefined;
+}
+
+type EndpointColumns = { event_types?: string | undefined; is_active?: 0 | 1 | undefined; updated_at: string };
+type EndpointChangeParams = EndpointColumns & { id: number; partnerId: number };
+
+/** The update of a live endpoint of the partner: one template per set of columns changed. */
+const updateLiveEndpoint = preparedQuery({
+  shape: (p: EndpointChangeParams) => (['event_types', 'is_active', 'updated_at'] as const).filter((column) => p[column] !== undefined),
+  build: (scope, param: ParamRef<EndpointChangeParams>, columns) =>
+    scope.db
+      .updateTable('webhook_endpoints')
+      .set(markedColumns(param, columns as (keyof EndpointColumns)[]))
+      .where('id', '=', param('id'))
+      .where('partner_id', '=', param('partnerId'))
+      .where('deleted_at', 'is', null),
+});
+
+const liveEndpoint = preparedQuery({
+  build: (scope, param: ParamRef<{ id: number; partnerId: number }>) =>
+    scope.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', param('id')).where('partner_id', '=', param('partnerId')).where('deleted_at', 'is', null),
+});
+
+/**
+ * Changes an endpoint's event types (each kept once, in the order given) and whether it is active,
+ * and returns it as it now is. A paused endpoint gets no new events; deliveries already queued for
+ * it are still sent. Unknown, deleted or another partner's endpoint: NOT_FOUND.
+ *
+ * @example
+ * const paused = await updateWebhookEndpoint(db, partnerId, endpointId, { isActive: false }, new Date());
+ */
+export async function updateWebhookEndpoint(scope: Scope, partnerId: number, id: number, change: WebhookEndpointChange, now: Date): Promise<WebhookEndpointRecord> {
+  return withTransaction(scope, async (tx) => {
+    const columns: EndpointColumns = {
+      event_types: change.eventTypes === undefined ? undefined : JSON.stringify([...new Set(change.eventTypes)]),
+      is_active: change.isActive === undefined ? undefined : boolValue(change.isActive),
+      updated_at: now.toISOString(),
+    };
+    const result = await executeWrite(tx, updateLiveEndpoint.with({ ...columns, id, partnerId }));
+    if (result.affectedRows === 0) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${id} does not exist`, { field: 'id' }));
+    return toEndpoint(await executeTakeFirstOrThrow(tx, liveEndpoint.with({ id, partnerId })));
+  });
+}
+
 /** Removes an endpoint: no new deliveries; pending ones to it are dropped. Unknown or another partner's: NOT_FOUND. */
 export async function deleteWebhookEndpoint(scope: Scope, partnerId: number, id: number, now: Date): Promise<void> {
   await withTransaction(scope, async (tx) => {
@@ -92,7 +146,7 @@ export interface EventInput {
   data: Record<string, unknown>;
 }
 
-/** Every live endpoint of a partner installed for the tenant (on every status change, so prepared). */
+/** Every live, active endpoint of a partner installed for the tenant (on every status change, so prepared). */
 const subscribedEndpoints = preparedQuery({
   build: (scope, param: ParamRef<{ tenantId: string }>) =>
   scope.db
@@ -101,7 +155,8 @@ const subscribedEndpoints = preparedQuery({
     .select(['webhook_endpoints.id', 'webhook_endpoints.partner_id', 'webhook_endpoints.event_types'])
     .where('installations.tenant_id', '=', param('tenantId'))
     .where('installations.uninstall_at', 'is', null)
-    .where('webhook_endpoints.deleted_at', 'is', null),
+    .where('webhook_endpoints.deleted_at', 'is', null)
+    .where('webhook_endpoints.is_active', '=', 1),
 });
 
 interface Subscription {

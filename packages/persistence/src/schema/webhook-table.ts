@@ -11,6 +11,10 @@ export interface WebhookEndpointTable {
   description: string;
   created_at: string;
   deleted_at: string | null;
+  /** Whether new events are delivered to it (paused when 0; migration 009). */
+  is_active: Generated<0 | 1>;
+  /** When its event types or active flag last changed; null until then (migration 009). */
+  updated_at: string | null;
 }
 
 /** Events written in the same transaction as the change that caused them. */

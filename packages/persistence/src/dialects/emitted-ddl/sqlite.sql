@@ -120,6 +120,12 @@ create index "reservations_status_list_idx" on "reservations" ("tenant_id", "sta
 create table "reservation_items" ("id" integer primary key autoincrement, "reservation_id" integer not null references "reservations" ("id") on delete cascade, "line_no" integer not null, "product_id" integer not null references "products" ("id") on delete cascade, "sku" text not null, "product_name" text not null, "quantity" integer not null check (quantity > 0), "consumed_quantity" integer default 0 not null check (consumed_quantity >= 0 and consumed_quantity <= quantity));
 create unique index "reservation_items_reservation_idx" on "reservation_items" ("reservation_id", "line_no");
 create index "reservation_items_product_idx" on "reservation_items" ("product_id", "reservation_id");
+-- up 009-webhook-endpoint-active
+alter table "webhook_endpoints" add column "is_active" integer default true not null;
+alter table "webhook_endpoints" add column "updated_at" text;
+-- down 009-webhook-endpoint-active
+alter table "webhook_endpoints" drop column "updated_at";
+alter table "webhook_endpoints" drop column "is_active";
 -- down 008-reservations
 drop table "reservation_items";
 drop table "reservations";
