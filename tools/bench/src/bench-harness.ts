@@ -36,6 +36,19 @@ export async function dropPostgresDatabase(adminUrl: string, name: string): Prom
   }
 }
 
+/** Null when the PostgreSQL server of `url` accepts a connection within 2 s, else why not. */
+export async function postgresReachable(url: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   server.listen(0, '127.0.0.1');
@@ -82,6 +95,24 @@ export async function startNode(args: string[], env: Record<string, string>, por
       await once(child, 'exit');
     },
   };
+}
+
+/**
+ * A built gateway (apps/gateway/dist/main.js) on a free loopback port, ready (`/readyz`): `env`
+ * gives DATABASE_URL, CREDENTIALS_KEY and anything else it needs.
+ */
+export async function startGateway(env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  return startNode([join(ROOT, 'apps/gateway/dist/main.js')], { ...env, GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port) }, port, '/readyz');
+}
+
+/**
+ * A built internal API (apps/internal-api/dist/main.js) on a free loopback port, ready
+ * (`/readyz`): `env` gives DATABASE_URL, CREDENTIALS_KEY and INTERNAL_API_TOKEN.
+ */
+export async function startInternalApi(env: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  return startNode([join(ROOT, 'apps/internal-api/dist/main.js')], { ...env, INTERNAL_API_HOST: '127.0.0.1', INTERNAL_API_PORT: String(port) }, port, '/readyz');
 }
 
 /**

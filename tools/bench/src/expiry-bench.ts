@@ -16,10 +16,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { type Database, createDatabase, createReservation, migrateOrThrow } from '@pits/persistence';
 import { execute, seedTenantWorld } from '@pits/persistence/testing';
-import { type Child, ROOT, createPostgresDatabase, dropPostgresDatabase, freePort, startNode } from './bench-harness.js';
+import { type Child, createPostgresDatabase, dropPostgresDatabase, postgresReachable, startGateway } from './bench-harness.js';
+import { percentile } from './latency-stats.js';
 
 type BenchDialect = 'sqlite' | 'postgres';
 
@@ -49,25 +49,7 @@ interface Lateness {
   createSeconds: number;
 }
 
-async function postgresReachable(url: string): Promise<string | null> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return null;
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
 const millis = (value: unknown): number => new Date(value as string | Date).getTime();
-
-/** Nearest-rank percentile of ascending values. */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 /** One hold after another, the i-th at i / holds of the spread (or as soon as the previous one is in, when later). */
 async function createHolds(database: Database, world: Awaited<ReturnType<typeof seedTenantWorld>>): Promise<void> {
@@ -108,10 +90,9 @@ async function runDialect(dialect: BenchDialect): Promise<Lateness | null> {
     const world = await seedTenantWorld(database, { products: 1, openingGood: String(holds), label: 'Expiry' });
 
     for (let i = 0; i < gatewayCount; i += 1) {
-      const port = await freePort();
-      const env: Record<string, string> = { DATABASE_URL: databaseUrl, CREDENTIALS_KEY, LOG_LEVEL: 'warn', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port) };
+      const env: Record<string, string> = { DATABASE_URL: databaseUrl, CREDENTIALS_KEY, LOG_LEVEL: 'warn' };
       if (sweepIntervalMs !== undefined) env.RESERVATION_SWEEP_INTERVAL_MS = sweepIntervalMs;
-      gateways.push(await startNode([join(ROOT, 'apps/gateway/dist/main.js')], env, port, '/readyz'));
+      gateways.push(await startGateway(env));
     }
 
     const created = performance.now();
