@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { parseWith } from './validation-issues.js';
-import { registerWebhookBody, registerWebhookResponse, webhookEndpoint } from './webhook-schemas.js';
+import {
+  registerWebhookBody,
+  registerWebhookResponse,
+  updateWebhookBody,
+  updateWebhookExample,
+  updatedWebhookEndpointExample,
+  webhookEndpoint,
+  webhookResponse,
+} from './webhook-schemas.js';
 
 function refusal(schema: z.ZodType, input: unknown) {
   const result = parseWith(schema, input);
@@ -39,6 +47,31 @@ describe('registerWebhookBody', () => {
   });
 });
 
+describe('updateWebhookBody', () => {
+  it('takes new event kinds, the active flag, or both', () => {
+    expect(parseWith(updateWebhookBody, { active: false })).toEqual({ ok: true, value: { active: false } });
+    expect(parseWith(updateWebhookBody, { event_types: ['stock.level_changed'] })).toEqual({ ok: true, value: { event_types: ['stock.level_changed'] } });
+    expect(parseWith(updateWebhookBody, updateWebhookExample)).toEqual({ ok: true, value: updateWebhookExample });
+  });
+
+  it.each([
+    [{}, '', 'must give event_types, active or both'],
+    [{ url: 'https://elsewhere.example/hook' }, '', 'must give event_types, active or both'],
+    [{ active: 'false' }, 'active', 'must be true or false'],
+    [{ active: null }, 'active', 'must be true or false'],
+    [{ event_types: [] }, 'event_types', 'must have at least 1 item'],
+    [{ event_types: 'stock.level_changed' }, 'event_types', 'must be an array'],
+    [
+      { event_types: ['api.update'] },
+      'event_types[0]',
+      'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed',
+    ],
+    [{ event_types: ['stock.level_changed', 'inbound.status_changed', 'stock.level_changed'], active: true }, 'event_types[2]', 'is listed twice'],
+  ])('refuses %j', (body, field, issue) => {
+    expect(refusal(updateWebhookBody, body).details).toEqual({ field, issue });
+  });
+});
+
 const ts = '2026-01-31T08:15:30.123Z';
 const endpoint = {
   id: '1',
@@ -56,5 +89,10 @@ describe('webhook resources', () => {
     expect(registerWebhookResponse.safeParse({ status: 'ok', data: { webhook: created }, errors: null, request_id: 'r' }).success).toBe(true);
     expect(webhookEndpoint.safeParse(endpoint).success).toBe(true);
     expect(webhookEndpoint.safeParse(created).success).toBe(false);
+  });
+
+  it('answers a change with the endpoint as it now is, never its secret', () => {
+    expect(webhookResponse.safeParse({ status: 'ok', data: { webhook: updatedWebhookEndpointExample }, errors: null, request_id: 'r' }).success).toBe(true);
+    expect(webhookResponse.safeParse({ status: 'ok', data: { webhook: { ...endpoint, signing_secret: 'whsec_abc' } }, errors: null, request_id: 'r' }).success).toBe(false);
   });
 });

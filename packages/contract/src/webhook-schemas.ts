@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
 import { INT32_MAX, MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
-import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
 export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed', 'reservation.status_changed', 'stock.level_changed']);
@@ -18,6 +18,19 @@ export const deliveryEventType = z.enum([...webhookEventType.options, WEBHOOK_TE
 // ---------------------------------------------------------------------------------------------
 // Requests
 
+/** Event kinds of a body: 1 to all of them, none twice (a repeat is refused on its index). */
+const subscribedEventTypes = z
+  .array(webhookEventType)
+  .min(1)
+  .meta({ maxItems: webhookEventType.options.length })
+  .superRefine((types, ctx) => {
+    const seen = new Set<string>();
+    types.forEach((type, index) => {
+      if (seen.has(type)) ctx.addIssue({ code: 'custom', path: [index], message: 'is listed twice' });
+      seen.add(type);
+    });
+  });
+
 /**
  * Body of `POST /api/partner/v1/webhooks`: an http(s) URL, the event kinds (no kind twice), a
  * description. Where the URL may point (https, a public host) is `checkWebhookUrlForRegistration`'s
@@ -30,19 +43,28 @@ export const registerWebhookBody = z
       .max(TEXT_LIMITS.url, { error: `must be at most ${TEXT_LIMITS.url} characters` })
       .superRefine(safeTextCheck)
       .meta({ description: 'An https URL of a public host, without user information (a deployment may allow http and private hosts for development).' }),
-    // Each type at most once (a repeat is refused below), so at most every type.
-    event_types: z.array(webhookEventType).min(1).meta({ maxItems: webhookEventType.options.length }),
+    event_types: subscribedEventTypes,
     description: textField({ max: TEXT_LIMITS.description }).optional(),
-  })
-  .superRefine((body, ctx) => {
-    const seen = new Set<string>();
-    body.event_types.forEach((type, index) => {
-      if (seen.has(type)) ctx.addIssue({ code: 'custom', path: ['event_types', index], message: 'is listed twice' });
-      seen.add(type);
-    });
   })
   .meta({ id: 'RegisterWebhookBody', description: 'Where to deliver which events.' });
 export type RegisterWebhookBody = z.output<typeof registerWebhookBody>;
+
+/**
+ * Body of `PATCH /api/partner/v1/webhooks/{id}`: new event kinds (the same rules as registration;
+ * they replace the old ones), whether the endpoint is active, or both. At least one of them.
+ *
+ * @example parseWith(updateWebhookBody, { active: false })
+ */
+export const updateWebhookBody = z
+  .object({
+    event_types: subscribedEventTypes.optional().meta({ description: 'The event kinds to receive from now on, replacing the current ones; none twice.' }),
+    active: z.boolean({ error: 'must be true or false' }).optional().meta({ description: 'false pauses the endpoint: no new events are delivered to it until it is true again.' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.event_types === undefined && body.active === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'must give event_types, active or both' });
+  })
+  .meta({ id: 'UpdateWebhookBody', description: 'What to change of an endpoint: its event types, whether it is active, or both.' });
+export type UpdateWebhookBody = z.output<typeof updateWebhookBody>;
 
 // ---------------------------------------------------------------------------------------------
 // Responses
@@ -73,10 +95,16 @@ export const registerWebhookResponse = envelopeA(z.strictObject({ webhook: webho
   description: 'The registered endpoint and its signing secret.',
 });
 
+/** 200 of `PATCH /api/partner/v1/webhooks/:id`: envelope A, `data.webhook`, the endpoint as it now is. */
+export const webhookResponse = envelopeA(z.strictObject({ webhook: webhookEndpoint })).meta({
+  id: 'WebhookResponse',
+  description: 'The endpoint as it now is.',
+});
+
 /** 200 of `GET /api/partner/v1/webhooks`: envelope A, `data.webhooks`. */
 export const listWebhooksResponse = envelopeA(z.strictObject({ webhooks: z.array(webhookEndpoint).meta({ maxItems: INT32_MAX, description: 'Every endpoint of the partner (no cap is enforced).' }) })).meta({
   id: 'ListWebhooksResponse',
-  description: "The partner's active endpoints.",
+  description: "The partner's endpoints, active and paused.",
 });
 
 /** 200 of `DELETE /api/partner/v1/webhooks/:id` and of a redelivery: envelope A with `data: null`. */
@@ -149,6 +177,17 @@ export const webhookEndpointExample: Example<typeof webhookEndpoint> = {
   created_at: EXAMPLE_CREATED_AT,
   updated_at: EXAMPLE_CREATED_AT,
 };
+
+/** The example endpoint paused and subscribed to the order-hold events, as `PATCH /api/partner/v1/webhooks/{id}` answers it. */
+export const updatedWebhookEndpointExample: Example<typeof webhookEndpoint> = {
+  ...webhookEndpointExample,
+  event_types: ['reservation.status_changed', 'stock.level_changed'],
+  is_active: false,
+  updated_at: EXAMPLE_LATER_AT,
+};
+
+/** A body of `PATCH /api/partner/v1/webhooks/{id}`: what `updatedWebhookEndpointExample` answers. */
+export const updateWebhookExample: Example<typeof updateWebhookBody> = { event_types: ['reservation.status_changed', 'stock.level_changed'], active: false };
 
 export const deliveryExample: Example<typeof webhookDelivery> = {
   id: '5',

@@ -2,6 +2,7 @@
 // They are Markdown in the OpenAPI document's `info.description` (the reference shows each heading
 // as a chapter), generated from the same constants the gateway runs on where there are any: the
 // error table, the rate-limit headers, the webhook schedule.
+import { webhookEventType } from '@pits/contract';
 import { type ErrorKind, RESERVATION_EXPIRY, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from '@pits/domain';
 import { DEMO_PRODUCTS } from '@pits/persistence';
 import { ERROR_STATUS, RETRY_AFTER_SECONDS } from '../http/index.js';
@@ -131,10 +132,23 @@ export function webhookRetrySchedule(): string {
   return `at most ${WEBHOOK_RETRY.maxAttempts} attempts, the next one after ${delays.join(', ')} (each stretched at random by up to ${WEBHOOK_RETRY.jitter * 100} %)`;
 }
 
-function webhooksGuide(): string {
+/** The event types a partner can subscribe to, in prose: the contract's list. */
+function eventTypeList(): string {
+  const names = webhookEventType.options.map((type) => `\`${type}\``);
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+}
+
+function webhooksGuide(origin: string): string {
   return `## Webhooks
 
 Register an endpoint with \`POST /api/partner/v1/webhooks\` and keep the \`signing_secret\` of the answer: it is shown once. The URL must be \`https://\` to a public host, without user information; private, loopback, link-local and metadata addresses, local names, and names that resolve to such addresses are refused (\`422\` on \`url\`), and the address is checked again at every delivery.
+
+Change what an endpoint receives with \`PATCH /api/partner/v1/webhooks/{id}\`: \`event_types\` replaces its event types (the same rules as registration), \`active: false\` pauses it (no new events are delivered to it; deliveries already queued are still sent) and \`active: true\` resumes it; send either or both. The answer is the endpoint as it now is; its URL and signing secret do not change. To move an endpoint to another URL, register the new one, then delete the old one (\`DELETE /api/partner/v1/webhooks/{id}\`).
+
+\`\`\`bash
+curl -s -X PATCH ${origin}/api/partner/v1/webhooks/$WEBHOOK_ID -H "Authorization: Bearer $API_KEY" \\
+  -H "Content-Type: application/json" -d '{"event_types": ${JSON.stringify(webhookEventType.options)}, "active": true}'
+\`\`\`
 
 Each event is a JSON \`POST\` with \`event_id\`, \`type\`, \`occurred_at\`, \`tenant_id\`, \`resource\` and \`data\`, and these headers:
 
@@ -156,7 +170,7 @@ function verify(secret, timestamp, signature, rawBody) {
 
 Answer \`2xx\` within ${WEBHOOK_ANSWER_SECONDS} seconds; anything else, or no answer, is retried: ${webhookRetrySchedule()}. \`GET /api/partner/v1/webhooks/deliveries\` lists deliveries with every attempt (its status code and the first 1 KiB of your answer, or a generic reason such as \`connection refused\` or \`timeout after 10000 ms\`); \`POST /api/partner/v1/webhooks/deliveries/{id}/redeliver\` sends one again.
 
-Events: \`inbound.status_changed\`, \`adjustment.status_changed\`, \`transfer.status_changed\`, \`reservation.status_changed\` and \`stock.level_changed\` (see Holding stock for orders). A slow or unreachable endpoint never slows or fails the call that caused the event.
+Events: ${eventTypeList()} (see Holding stock for orders). A slow or unreachable endpoint never slows or fails the call that caused the event.
 
 Each type's payload, with its \`data\` fields, is published in the \`webhooks\` section of \`/openapi.json\` (the reference lists them under Webhooks, with an example each); a client generator gives you a type per event.`;
 }
@@ -281,7 +295,7 @@ export function partnerGuide(server: { origin?: string; sandboxTenantId?: string
     pagination,
     rateLimits,
     idempotency,
-    webhooksGuide(),
+    webhooksGuide(origin),
     holdsGuide(origin),
     sandboxGuide(),
   ].join('\n\n');

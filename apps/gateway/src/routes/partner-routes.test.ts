@@ -114,6 +114,7 @@ const VALID_REQUESTS: Record<string, Record<string, unknown>> = {
   ProductListQuery: { page: '1', per_page: '20', sku: 'MUG,CUP', barcode: '8991001', search: 'mug' },
   StockMovementsQuery: { from: '2026-01-01', to: '2026-01-31T00:00:00Z', cursor: 'abc' },
   RegisterWebhookBody: { url: 'https://partner.example/hook', event_types: ['inbound.status_changed'], description: 'inbound' },
+  UpdateWebhookBody: { event_types: ['inbound.status_changed'], active: false },
   DeliveriesQuery: { status: 'failed', endpoint_id: '4' },
 };
 

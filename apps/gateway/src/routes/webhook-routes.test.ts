@@ -3,7 +3,7 @@
 // deliveries list shows of each attempt.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { errorEnvelope, testWebhookResponse, webhookEvent } from '@pits/contract';
+import { errorEnvelope, testWebhookResponse, webhookEvent, webhookResponse } from '@pits/contract';
 import { type HostResolver, WEBHOOK_HEADERS, verifyWebhook } from '@pits/domain';
 import {
   claimDueDeliveries,
@@ -192,5 +192,64 @@ describe.each(dialects)('[%s] webhook routes', (dialect) => {
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
+  });
+
+  it('PATCH changes event types and pauses an endpoint; a paused endpoint gets no new events; bad input is 422, others\' ids 404', async () => {
+    const call = await start({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, new Date());
+    const created = await call('POST', WEBHOOKS, { url: 'http://127.0.0.1:9/patched', event_types: ['inbound.status_changed'], description: 'to change' });
+    const { id, created_at: createdAt } = created.body.data.webhook as { id: string; created_at: string };
+    const patch = (body: unknown, key = secret, path = `${WEBHOOKS}/${id}`) =>
+      fetch(`${call.url}${path}`, { method: 'PATCH', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+
+    const retyped = await patch({ event_types: ['stock.level_changed', 'reservation.status_changed'] });
+    expect(retyped.status).toBe(200);
+    const endpoint = webhookResponse.parse(await retyped.json()).data.webhook;
+    expect(endpoint).toMatchObject({ id, url: 'http://127.0.0.1:9/patched', description: 'to change', event_types: ['stock.level_changed', 'reservation.status_changed'], is_active: true, created_at: createdAt });
+    expect(Date.parse(endpoint.updated_at)).toBeGreaterThanOrEqual(Date.parse(createdAt));
+
+    const paused = webhookResponse.parse(await (await patch({ active: false })).json()).data.webhook;
+    expect(paused).toMatchObject({ event_types: ['stock.level_changed', 'reservation.status_changed'], is_active: false });
+    const listed = (await call('GET', WEBHOOKS)).body.data.webhooks as { id: string; is_active: boolean }[];
+    expect(listed.find((e) => e.id === id)).toMatchObject({ is_active: false });
+
+    // A change of stock while paused: deliveries go to the other endpoints, none to this one.
+    const deliveriesTo = async () => ((await call('GET', `/api/partner/v1/webhooks/deliveries?limit=100&endpoint_id=${id}`)).body.data.deliveries as unknown[]).length;
+    const inbound = await createInbound(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, sourceType: 'purchase', sourceId: 2, sourceCode: 'PO-2', createdBy: 'ops', lines: [{ productId: w.products[0]!.id, expectedQuantity: 2 }] }, new Date());
+    await receiveInbound(t.database, { tenantId: w.tenant.id, id: inbound.id, actor: w.actor, receipts: [{ itemId: inbound.details[0]!.id, quantity: 1 }] }, new Date());
+    expect(await deliveriesTo()).toBe(0);
+    const active = webhookResponse.parse(await (await patch({ active: true, event_types: ['stock.level_changed'] })).json()).data.webhook;
+    expect(active).toMatchObject({ event_types: ['stock.level_changed'], is_active: true });
+    await receiveInbound(t.database, { tenantId: w.tenant.id, id: inbound.id, actor: w.actor, receipts: [{ itemId: inbound.details[0]!.id, quantity: 1 }] }, new Date());
+    expect(await deliveriesTo()).toBe(1);
+
+    const refusals: Array<[unknown, string, string]> = [
+      [{}, '', 'must give event_types, active or both'],
+      [undefined, '', 'must give event_types, active or both'],
+      [{ active: 'no' }, 'active', 'must be true or false'],
+      [{ event_types: [] }, 'event_types', 'must have at least 1 item'],
+      [{ event_types: ['api.update'] }, 'event_types[0]', 'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed'],
+      [{ event_types: ['stock.level_changed', 'stock.level_changed'] }, 'event_types[1]', 'is listed twice'],
+      [{ event_types: ['stock.level_changed\u0000'] }, 'event_types[0]', 'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed'],
+    ];
+    for (const [body, field, issue] of refusals) {
+      const res = await patch(body);
+      const text = await res.text();
+      expect(res.status, text).toBe(422);
+      expect(errorEnvelope.parse(JSON.parse(text)).error, text).toMatchObject({ code: 'VALIDATION_ERROR', details: { field, issue } });
+    }
+    // Nothing changed by the refusals.
+    expect(((await call('GET', WEBHOOKS)).body.data.webhooks as { id: string }[]).find((e) => e.id === id)).toMatchObject({ event_types: ['stock.level_changed'], is_active: true });
+
+    const other = await seedTenantWorld(t.database, { label: 'HooksPatcher' });
+    const otherKey = (await createApiKey(t.database, other.partner.id, { environment: 'test' }, new Date())).secret;
+    for (const [key, path] of [[otherKey, `${WEBHOOKS}/${id}`], [secret, `${WEBHOOKS}/999999`], [secret, `${WEBHOOKS}/abc`], [secret, `${WEBHOOKS}/deliveries`]] as const) {
+      const res = await patch({ active: false }, key, path);
+      expect(res.status, path).toBe(404);
+      expect(errorEnvelope.parse(await res.json()).error.code).toBe('NOT_FOUND');
+    }
+    expect(((await call('GET', WEBHOOKS)).body.data.webhooks as { id: string }[]).find((e) => e.id === id)).toMatchObject({ is_active: true });
+    await call('DELETE', `${WEBHOOKS}/${id}`);
+    expect((await patch({ active: true })).status).toBe(404);
   });
 });

@@ -1,6 +1,6 @@
 // Webhook endpoints for partners (extension): register (the signing secret is shown once; the URL
-// must pass the policy of docs/webhooks.md#endpoint-urls), list, delete, recent deliveries with their
-// attempts, and redelivery.
+// must pass the policy of docs/webhooks.md#endpoint-urls), list, change (event types, paused or
+// active), delete, recent deliveries with their attempts, and redelivery.
 import {
   deliveriesQuery,
   deliveryEventType,
@@ -10,10 +10,14 @@ import {
   registerWebhookBody,
   registerWebhookResponse,
   testWebhookResponse,
+  updateWebhookBody,
+  updateWebhookExample,
+  updatedWebhookEndpointExample,
   webhookActionResponse,
   type webhookDelivery,
   type webhookEndpoint,
   webhookEndpointExample,
+  webhookResponse,
 } from '@pits/contract';
 import { AppError, type HostResolver, type WebhookUrlPolicy, checkWebhookUrlForRegistration } from '@pits/domain';
 import {
@@ -27,6 +31,7 @@ import {
   listWebhookEndpoints,
   recordDeliveryAttempt,
   redeliver,
+  updateWebhookEndpoint,
 } from '@pits/persistence';
 import { sendDelivery } from '@pits/service-runtime';
 import { pino } from 'pino';
@@ -37,7 +42,7 @@ import { type Route, defineRoute } from './route-spec.js';
 
 
 function presentEndpoint(e: WebhookEndpointRecord): z.input<typeof webhookEndpoint> {
-  return { id: String(e.id), url: e.url, event_types: e.eventTypes, description: e.description, is_active: true, created_at: e.createdAt, updated_at: e.createdAt };
+  return { id: String(e.id), url: e.url, event_types: e.eventTypes, description: e.description, is_active: e.isActive, created_at: e.createdAt, updated_at: e.updatedAt };
 }
 
 /**
@@ -133,6 +138,27 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       errors: [],
       responseExample: { webhooks: [webhookEndpointExample] },
       handler: async ({ db, partner }) => ({ webhooks: (await listWebhookEndpoints(db, partner.partnerId)).map(presentEndpoint) }),
+    }),
+    defineRoute({
+      name: 'webhooks.update',
+      method: 'PATCH',
+      path: '/api/partner/v1/webhooks/:id',
+      summary: 'Change a webhook endpoint (extension)',
+      description:
+        'Changes the event types an endpoint receives (they replace the current ones; the same rules as registration), pauses it (`active: false`: no new events are delivered to it, deliveries already queued are still sent, and a test event can still be sent) or makes it active again; at least one of the two. The URL and the signing secret stay as they are. Another partner\'s or an unknown endpoint is 404.',
+      tag: 'Webhooks',
+      tenantScoped: false,
+      body: updateWebhookBody,
+      envelope: 'A',
+      status: 200,
+      response: webhookResponse,
+      errors: ['NOT_FOUND', 'VALIDATION_ERROR'],
+      example: updateWebhookExample,
+      responseExample: { webhook: updatedWebhookEndpointExample },
+      handler: async ({ db, partner, params, body, now }) => {
+        const endpoint = await updateWebhookEndpoint(db, partner.partnerId, numericId(params.id), { eventTypes: body.event_types, isActive: body.active }, now);
+        return { webhook: presentEndpoint(endpoint) };
+      },
     }),
     defineRoute({
       name: 'webhooks.delete',
