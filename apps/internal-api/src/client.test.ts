@@ -72,6 +72,10 @@ describe('the client subpath', () => {
     expectTypeOf<InternalApiOutputs['reservations']['list']['reservations'][number]>().toEqualTypeOf<Reservation>();
     type Level = InternalApiOutputs['stock']['levels']['levels'][number];
     expectTypeOf<Pick<Level, 'reservedForTransfers' | 'reservedForOrders' | 'version'>>().toEqualTypeOf<{ reservedForTransfers: string; reservedForOrders: string; version: number }>();
+    type Endpoint = InternalApiOutputs['webhooks']['update'];
+    expectTypeOf<Endpoint>().toEqualTypeOf<InternalApiOutputs['webhooks']['list'][number]>();
+    expectTypeOf<Pick<Endpoint, 'isActive' | 'updatedAt'>>().toEqualTypeOf<{ isActive: boolean; updatedAt: string }>();
+    expectTypeOf<Pick<InternalApiInputs['webhooks']['update'], 'active'>>().toEqualTypeOf<{ active?: boolean | undefined }>();
     type Discrepancy = InternalApiOutputs['stock']['verify'][number];
     expectTypeOf<Discrepancy>().toEqualTypeOf<{ tenantId: string; locationId: number; productId: number; check: StockCheck; recorded: string; expected: string }>();
   });

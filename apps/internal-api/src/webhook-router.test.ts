@@ -43,7 +43,9 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
       url: 'https://partner.example/hooks/pits',
       eventTypes: ['inbound.status_changed', 'transfer.status_changed'],
       description: 'warehouse app',
+      isActive: true,
       createdAt: TEST_NOW.toISOString(),
+      updatedAt: TEST_NOW.toISOString(),
     });
     const row = await api.t.database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', created.endpoint.id).executeTakeFirstOrThrow();
     expect(JSON.stringify(row)).not.toContain(created.secret.slice('whsec_'.length));
@@ -61,7 +63,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     const second = await api.caller.webhooks.create({ partnerId, url: 'https://b.example/hook', eventTypes: ['transfer.status_changed'] });
     const list = await api.caller.webhooks.list({ partnerId });
     expect(list).toEqual([endpoint, second.endpoint]);
-    for (const e of list) expect(Object.keys(e).sort()).toEqual(['createdAt', 'description', 'eventTypes', 'id', 'partnerId', 'url']);
+    for (const e of list) expect(Object.keys(e).sort()).toEqual(['createdAt', 'description', 'eventTypes', 'id', 'isActive', 'partnerId', 'updatedAt', 'url']);
     const text = JSON.stringify(list);
     expect(text).not.toContain(secret.slice('whsec_'.length));
     expect(text).not.toContain(second.secret.slice('whsec_'.length));
@@ -78,6 +80,44 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     expect(await api.caller.webhooks.list({ partnerId })).toEqual([]);
     expect(await refusal(api.caller.webhooks.delete({ partnerId, id: endpoint.id }))).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'id' });
     expect(await refusal(api.caller.webhooks.delete({ partnerId, id: 999_999 }))).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+  });
+
+  it('updates an endpoint\'s event types and active flag; a paused one gets no new deliveries; others\' endpoints are NOT_FOUND on id', async () => {
+    const actor = await partner();
+    const partnerId = actor.id;
+    const { id: strangerId } = await partner();
+    const { endpoint } = await api.caller.webhooks.create({ partnerId, url: 'https://partner.example/changing', eventTypes: ['transfer.status_changed'] });
+    const { tenantId, shipment } = await shipmentFor(actor);
+
+    clock += 1000;
+    const paused = await api.caller.webhooks.update({ partnerId, id: endpoint.id, eventTypes: ['inbound.status_changed', 'stock.level_changed'], active: false });
+    expect(paused).toEqual({ ...endpoint, eventTypes: ['inbound.status_changed', 'stock.level_changed'], isActive: false, updatedAt: new Date(clock).toISOString() });
+    expect(await api.caller.webhooks.list({ partnerId })).toEqual([paused]);
+    await receiveInbound(api.t.database, { tenantId, id: shipment.id, actor, receipts: [{ itemId: shipment.lines[0]!.id, quantity: '1' }] }, new Date(clock));
+    expect(await api.caller.webhooks.deliveries({ partnerId })).toEqual([]);
+
+    clock += 1000;
+    expect(await api.caller.webhooks.update({ partnerId, id: endpoint.id, active: true })).toMatchObject({ eventTypes: ['inbound.status_changed', 'stock.level_changed'], isActive: true });
+    await receiveInbound(api.t.database, { tenantId, id: shipment.id, actor, receipts: [{ itemId: shipment.lines[0]!.id, quantity: '1' }] }, new Date(clock));
+    // Still partly received: no status change, but the stock level changed.
+    expect((await api.caller.webhooks.deliveries({ partnerId })).map((d) => [d.endpointId, d.eventType])).toEqual([[endpoint.id, 'stock.level_changed']]);
+
+    for (const [input, field] of [
+      [{ partnerId, id: endpoint.id }, ''],
+      [{ partnerId, id: endpoint.id, active: 'no' }, 'active'],
+      [{ partnerId, id: endpoint.id, eventTypes: [] }, 'eventTypes'],
+      [{ partnerId, id: endpoint.id, eventTypes: ['stock.level_changed', 'stock.level_changed'] }, 'eventTypes[1]'],
+      [{ partnerId, id: endpoint.id, eventTypes: ['api.update'] }, 'eventTypes[0]'],
+      [{ partnerId, id: endpoint.id, active: true, url: 'https://elsewhere.example/hook' }, 'url'],
+      [{ partnerId, id: 0, active: true }, 'id'],
+    ] as const) {
+      expect(await refusal(api.caller.webhooks.update(input as never)), JSON.stringify(input)).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field });
+    }
+    expect(await refusal(api.caller.webhooks.update({ partnerId: strangerId, id: endpoint.id, active: false }))).toMatchObject({ code: 'NOT_FOUND', kind: 'NOT_FOUND', field: 'id' });
+    expect(await refusal(api.caller.webhooks.update({ partnerId, id: 999_999, active: false }))).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
+    expect(await api.caller.webhooks.list({ partnerId })).toMatchObject([{ id: endpoint.id, isActive: true }]);
+    await api.caller.webhooks.delete({ partnerId, id: endpoint.id });
+    expect(await refusal(api.caller.webhooks.update({ partnerId, id: endpoint.id, active: true }))).toMatchObject({ code: 'NOT_FOUND', field: 'id' });
   });
 
   it('lists the deliveries an inbound status change caused; redelivers a finished one, never a pending one or another partner’s', async () => {
@@ -218,6 +258,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     for (const call of [
       () => api.caller.webhooks.create({ partnerId: 999_999, url: 'https://x.example', eventTypes: ['inbound.status_changed'] }),
       () => api.caller.webhooks.list({ partnerId: 999_999 }),
+      () => api.caller.webhooks.update({ partnerId: 999_999, id: 1, active: false }),
       () => api.caller.webhooks.delete({ partnerId: 999_999, id: 1 }),
       () => api.caller.webhooks.deliveries({ partnerId: 999_999 }),
       () => api.caller.webhooks.redeliver({ partnerId: 999_999, deliveryId: 1 }),
@@ -231,6 +272,7 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
     for (const call of [
       () => api.anonymous.webhooks.create({ partnerId, url: 'https://x.example', eventTypes: ['inbound.status_changed'] }),
       () => api.anonymous.webhooks.list({ partnerId }),
+      () => api.anonymous.webhooks.update({ partnerId, id: 1, active: false }),
       () => api.anonymous.webhooks.delete({ partnerId, id: 1 }),
       () => api.anonymous.webhooks.deliveries({ partnerId }),
       () => api.anonymous.webhooks.redeliver({ partnerId, deliveryId: 1 }),

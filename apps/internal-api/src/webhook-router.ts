@@ -1,7 +1,7 @@
 // A partner's webhook endpoints, registered by internal teams on its behalf: the URL must pass the
 // policy of docs/webhooks.md#endpoint-urls (the same rule as the gateway's), the signing secret is
-// returned by create only and stored encrypted with the configured key; recent deliveries can be
-// read and a finished one sent again.
+// returned by create only and stored encrypted with the configured key; an endpoint's event types
+// can be changed and it can be paused; recent deliveries can be read and a finished one sent again.
 import { z } from 'zod';
 import { safeText, safeTextCheck, webhookEventType } from '@pits/contract';
 import { AppError, checkWebhookUrlForRegistration, domainError } from '@pits/domain';
@@ -13,23 +13,34 @@ import {
   listDeliveries,
   listWebhookEndpoints,
   redeliver,
+  updateWebhookEndpoint,
   withTransaction,
 } from '@pits/persistence';
 import { requirePartner } from './partner-router.js';
 import { idInput } from './procedure-inputs.js';
 import { protectedProcedure, router } from './trpc.js';
 
-const createInput = z
-  .strictObject({
-    partnerId: idInput,
-    url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000).superRefine(safeTextCheck),
-    eventTypes: z.array(webhookEventType).min(1),
-    description: safeText.trim().max(200).optional(),
-  })
-  .superRefine((input, ctx) => {
-    input.eventTypes.forEach((type, index) => {
-      if (input.eventTypes.indexOf(type) !== index) ctx.addIssue({ code: 'custom', path: ['eventTypes', index], message: 'is listed twice' });
+/** Event types of an input: at least one, none twice (a repeat is refused on its index). */
+const eventTypes = z
+  .array(webhookEventType)
+  .min(1)
+  .superRefine((types, ctx) => {
+    types.forEach((type, index) => {
+      if (types.indexOf(type) !== index) ctx.addIssue({ code: 'custom', path: [index], message: 'is listed twice' });
     });
+  });
+
+const createInput = z.strictObject({
+  partnerId: idInput,
+  url: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2000).superRefine(safeTextCheck),
+  eventTypes,
+  description: safeText.trim().max(200).optional(),
+});
+
+const updateInput = z
+  .strictObject({ partnerId: idInput, id: idInput, eventTypes: eventTypes.optional(), active: z.boolean({ error: 'must be true or false' }).optional() })
+  .superRefine((input, ctx) => {
+    if (input.eventTypes === undefined && input.active === undefined) ctx.addIssue({ code: 'custom', path: [], message: 'must give eventTypes, active or both' });
   });
 
 /** The operations name a delivery after the partners' path parameter (`id`); here the input is `deliveryId`. */
@@ -44,6 +55,7 @@ function onDeliveryId(error: unknown): unknown {
 export const webhookInputs = {
   create: createInput,
   list: z.strictObject({ partnerId: idInput }),
+  update: updateInput,
   delete: z.strictObject({ partnerId: idInput, id: idInput }),
   deliveries: z.strictObject({
     partnerId: idInput,
@@ -80,6 +92,22 @@ export const webhookRouter = router({
     .query(async ({ ctx, input }): Promise<WebhookEndpointRecord[]> => {
       await requirePartner(ctx.database, input.partnerId);
       return listWebhookEndpoints(ctx.database, input.partnerId);
+    }),
+
+  /**
+   * Changes an endpoint's event types (replacing them; the rules of create) and whether it is
+   * active, at least one of the two, and returns it as it now is. A paused endpoint gets no new
+   * events; deliveries already queued for it are still sent. Neither given: BAD_REQUEST, kind
+   * VALIDATION_ERROR. Unknown, deleted or another partner's endpoint: NOT_FOUND on `id`.
+   *
+   * @example
+   * await api.webhooks.update.mutate({ partnerId: 1, id: 4, active: false });
+   */
+  update: protectedProcedure
+    .input(webhookInputs.update)
+    .mutation(async ({ ctx, input }): Promise<WebhookEndpointRecord> => {
+      await requirePartner(ctx.database, input.partnerId);
+      return updateWebhookEndpoint(ctx.database, input.partnerId, input.id, { eventTypes: input.eventTypes, isActive: input.active }, ctx.now());
     }),
 
   /**
