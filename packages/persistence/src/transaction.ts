@@ -44,7 +44,7 @@ export async function withTransaction<T>(scope: Scope, work: (tx: Tx) => Promise
       const outcome = await runner.transaction(async (connection): Promise<{ result: T } | { refusal: CommittedRefusal }> => {
         let result: T;
         try {
-          result = await work({ db, dialect, signal, runner: connection, [IN_TRANSACTION]: true });
+          result = await work({ db, dialect, signal, runner: connection, autonomous: runner.autonomous ?? connection, [IN_TRANSACTION]: true });
         } catch (error) {
           if (!(error instanceof CommittedRefusal)) throw error;
           if (signal?.aborted) throw deadlinePassed();
@@ -60,4 +60,19 @@ export async function withTransaction<T>(scope: Scope, work: (tx: Tx) => Promise
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** attempt + Math.random() * 10));
     }
   }
+}
+
+/**
+ * Runs `work`'s reads on one snapshot of the database (a read-only repeatable-read transaction on
+ * PostgreSQL, one read transaction on SQLite): what commits meanwhile is not seen, so a check
+ * across tables never sees half of a change. A scope that is a transaction already is used as it is.
+ *
+ * @example const found = await withSnapshot(database, (snapshot) => readInvariants(snapshot));
+ */
+export async function withSnapshot<T>(scope: Scope, work: (snapshot: Scope) => Promise<T>): Promise<T> {
+  if (isTransaction(scope)) return work(scope);
+  const { dialect, runner, signal } = scope;
+  if (!startsTransactions(runner)) throw new Error('withSnapshot: this scope’s runner cannot start a transaction');
+  const db = buildOnlyKysely<DB>(dialect.queryDialect);
+  return runner.snapshot((connection) => work({ db, dialect, signal, runner: connection }));
 }

@@ -153,6 +153,13 @@ function urlInSchema(url: string, schema: string): string {
  * PostgreSQL: a pool whose every statement is bounded by statement_timeout on the server and a
  * client-side deadline for a silent network; a lost connection is dropped and replaced, never fatal.
  */
+/**
+ * Connections kept for statements that commit on their own (a hold's number): each is one short
+ * statement, so two serve a gateway's peak; never lent to a transaction, so a transaction that needs
+ * one never waits for a pool its own kind has emptied.
+ */
+const AUTONOMOUS_CONNECTIONS = 2;
+
 export const postgresDialect: SqlDialect<PostgresConfig> = {
   name: 'postgres',
   capabilities: { hasRowLocks: true, embedded: false },
@@ -160,33 +167,38 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
 
   open(config: PostgresConfig, events: DatabaseEvents) {
     const deadlines = deadlinesOf(config);
-    const pool = new pg.Pool({
-      connectionString: config.url,
-      max: config.poolSize ?? 10,
-      types: postgresTypeParsers(),
-      // Bounds both opening a connection and waiting for a free one.
-      connectionTimeoutMillis: deadlines.connectTimeoutMs,
-      statement_timeout: deadlines.statementTimeoutMs,
-      // The server's statement_timeout cannot help when the network or the server itself stalls
-      // (its cancel never arrives): pg gives up on the answer a little later, and the runner then
-      // destroys the connection instead of giving it back.
-      query_timeout: deadlines.statementTimeoutMs + QUERY_DEADLINE_GRACE_MS,
-      // A session that sits in an open transaction (its client stalled or gone) would hold its row
-      // locks until TCP noticed; the server ends it instead.
-      idle_in_transaction_session_timeout: Math.max(10_000, 2 * deadlines.statementTimeoutMs),
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-      ...(config.applicationName ? { application_name: config.applicationName } : {}),
-      ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
-    });
-    // An idle connection that dies (a failover, pg_terminate_backend, a reaper) is reported here and
-    // already removed from the pool; without a listener it would end the process.
-    pool.on('error', (error: Error) => events.logger?.warn({ err: error.message }, 'database connection lost; it will be replaced'));
-    // A connection lost while lent out and between queries emits 'error' on the client, where the
-    // pool listens only while it is idle; unheard, that would end the process. The loss reaches
-    // the next query on it, which fails and takes the connection down.
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    return new PostgresRunner(pool, events);
+    const openPool = (max: number): pg.Pool => {
+      const pool = new pg.Pool({
+        connectionString: config.url,
+        max,
+        types: postgresTypeParsers(),
+        // Bounds both opening a connection and waiting for a free one.
+        connectionTimeoutMillis: deadlines.connectTimeoutMs,
+        statement_timeout: deadlines.statementTimeoutMs,
+        // The server's statement_timeout cannot help when the network or the server itself stalls
+        // (its cancel never arrives): pg gives up on the answer a little later, and the runner then
+        // destroys the connection instead of giving it back.
+        query_timeout: deadlines.statementTimeoutMs + QUERY_DEADLINE_GRACE_MS,
+        // A session that sits in an open transaction (its client stalled or gone) would hold its row
+        // locks until TCP noticed; the server ends it instead.
+        idle_in_transaction_session_timeout: Math.max(10_000, 2 * deadlines.statementTimeoutMs),
+        keepAlive: true,
+        keepAliveInitialDelayMillis: 10_000,
+        ...(config.applicationName ? { application_name: config.applicationName } : {}),
+        ...(config.schema ? { options: `-c search_path=${config.schema}` } : {}),
+      });
+      // An idle connection that dies (a failover, pg_terminate_backend, a reaper) is reported here and
+      // already removed from the pool; without a listener it would end the process.
+      pool.on('error', (error: Error) => events.logger?.warn({ err: error.message }, 'database connection lost; it will be replaced'));
+      // A connection lost while lent out and between queries emits 'error' on the client, where the
+      // pool listens only while it is idle; unheard, that would end the process. The loss reaches
+      // the next query on it, which fails and takes the connection down.
+      pool.on('connect', (client) => client.on('error', () => undefined));
+      return pool;
+    };
+    // Connections are opened when first used: a process that never runs an autonomous statement
+    // never opens one for them.
+    return new PostgresRunner(openPool(config.poolSize ?? 10), events, openPool(AUTONOMOUS_CONNECTIONS));
   },
 
   queryDialect: {

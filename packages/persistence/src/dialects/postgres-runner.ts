@@ -16,6 +16,7 @@ import {
   type DatabaseRunner,
   type OpenTransaction,
   type StatementRunner,
+  inReadOnlySnapshot,
   inTransaction,
   transactionEnded,
 } from '../execution/statement-runner.js';
@@ -59,6 +60,7 @@ export class StatementNames {
 
 const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 const BEGIN = CompiledQuery.raw('begin');
+const BEGIN_SNAPSHOT = CompiledQuery.raw('begin isolation level repeatable read read only');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
@@ -76,11 +78,15 @@ export class PostgresRunner implements DatabaseRunner {
   /** Connections that must be destroyed rather than given back. */
   readonly #broken = new WeakMap<pg.PoolClient, Error>();
   #destroyed: Promise<void> | undefined;
+  /** Statements that commit on their own, on a small pool of their own (see DatabaseRunner.autonomous). */
+  readonly autonomous: PostgresRunner | undefined;
 
-  constructor(pool: pg.Pool, events: DatabaseEvents) {
+  /** `autonomousPool`: the connections kept for `autonomous` statements; none, and they go to `pool`. */
+  constructor(pool: pg.Pool, events: DatabaseEvents, autonomousPool?: pg.Pool) {
     this.#pool = pool;
     this.#onQuery = events.onQuery;
     this.#onQueryError = events.onQueryError;
+    this.autonomous = autonomousPool ? new PostgresRunner(autonomousPool, events) : undefined;
   }
 
   async #connect(): Promise<pg.PoolClient> {
@@ -126,11 +132,16 @@ export class PostgresRunner implements DatabaseRunner {
     return inTransaction(() => this.begin(), work);
   }
 
+  /** A repeatable-read, read-only transaction: every statement sees the snapshot of its first. */
+  snapshot<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T> {
+    return inReadOnlySnapshot(() => this.begin(BEGIN_SNAPSHOT), work);
+  }
+
   /** One pooled connection for the transaction's life; a connection whose ROLLBACK failed is destroyed. */
-  async begin(): Promise<OpenTransaction> {
+  async begin(start: CompiledQuery = BEGIN): Promise<OpenTransaction> {
     const client = await this.#connect();
     try {
-      await this.#runOn(client, BEGIN);
+      await this.#runOn(client, start);
     } catch (error) {
       this.#release(client, asError(error));
       throw error;
@@ -166,7 +177,7 @@ export class PostgresRunner implements DatabaseRunner {
   }
 
   destroy(): Promise<void> {
-    this.#destroyed ??= this.#pool.end();
+    this.#destroyed ??= Promise.all([this.#pool.end(), this.autonomous?.destroy()]).then(() => undefined);
     return this.#destroyed;
   }
 }

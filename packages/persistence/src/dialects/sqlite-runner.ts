@@ -18,6 +18,7 @@ import {
   type DatabaseRunner,
   type OpenTransaction,
   type StatementRunner,
+  inReadOnlySnapshot,
   inTransaction,
   transactionEnded,
 } from '../execution/statement-runner.js';
@@ -51,6 +52,9 @@ export class ConnectionQueue {
 const STATEMENT_CACHE_SIZE = 500;
 
 const BEGIN = CompiledQuery.raw('begin immediate');
+// A deferred transaction that only reads: in WAL mode its first read fixes the snapshot it sees to
+// the end, while other processes go on writing.
+const BEGIN_READ = CompiledQuery.raw('begin deferred');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
 
@@ -140,6 +144,29 @@ export class SqliteRunner implements DatabaseRunner {
       this.#queue.unlock();
       throw error;
     }
+    return this.#opened();
+  }
+
+  // In one process, the queue keeps writers out of the snapshot's connection until it ends.
+  snapshot<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T> {
+    return inReadOnlySnapshot(async () => {
+      await this.#queue.lock();
+      try {
+        this.#runNow(BEGIN_READ);
+      } catch (error) {
+        this.#queue.unlock();
+        throw error;
+      }
+      return this.#opened();
+    }, work);
+  }
+
+  // One writer: a transaction holds the whole database, so a statement that must not wait for it
+  // runs inside it (see DatabaseRunner.autonomous).
+  readonly autonomous = undefined;
+
+  /** The transaction just begun on the connection this caller holds from the queue. */
+  #opened(): OpenTransaction {
     let open = true;
     const end = () => {
       if (!open) return false;

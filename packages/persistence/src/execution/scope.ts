@@ -32,6 +32,11 @@ export const IN_TRANSACTION: unique symbol = Symbol('pits.inTransaction');
 /** A running transaction: what functions that lock rows demand. */
 export interface Tx extends Scope {
   readonly [IN_TRANSACTION]: true;
+  /**
+   * Runs a statement that commits on its own at once, outside this transaction (see
+   * `DatabaseRunner.autonomous`); where the database has one writer, this transaction's own runner.
+   */
+  readonly autonomous: StatementRunner;
 }
 
 /** True when `scope` is a transaction's. */

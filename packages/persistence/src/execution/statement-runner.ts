@@ -28,6 +28,20 @@ export interface OpenTransaction extends StatementRunner {
 export interface DatabaseRunner extends StatementRunner {
   /** `work` in one transaction: commit when it returns, rollback when it throws. */
   transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T>;
+  /**
+   * `work` in one read-only transaction that sees one snapshot of the database from its first
+   * statement to its last, whatever commits meanwhile (an invariant check that must not see half a
+   * change). Always rolled back: it writes nothing.
+   */
+  snapshot<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T>;
+  /**
+   * Runs single statements that commit on their own at once, outside any transaction of this
+   * database, on connections kept for them alone, so a transaction never waits for a connection
+   * the pool lends to others (a per-tenant counter whose row lock must not last a transaction).
+   * Undefined where the database has one writer: a transaction there holds the whole database
+   * anyway, and runs such a statement itself.
+   */
+  readonly autonomous: StatementRunner | undefined;
   /** A transaction whose end the caller decides (Kysely's transactions, for the Migrator). Prefer `transaction`. */
   begin(): Promise<OpenTransaction>;
   /** How its connections are used right now (metrics); cheap. */
@@ -77,4 +91,18 @@ export async function inTransaction<T>(begin: () => Promise<OpenTransaction>, wo
 /** The error of a statement sent to a transaction that has ended already. */
 export function transactionEnded(): Error {
   return new Error('this transaction has ended: its statements must run inside withTransaction’s work');
+}
+
+/**
+ * `work` in the read-only transaction `begin` opens, rolled back whatever happens (it wrote nothing).
+ *
+ * @example snapshot: (work) => inReadOnlySnapshot(() => this.#beginSnapshot(), work)
+ */
+export async function inReadOnlySnapshot<T>(begin: () => Promise<OpenTransaction>, work: (tx: StatementRunner) => Promise<T>): Promise<T> {
+  const tx = await begin();
+  try {
+    return await work(tx);
+  } finally {
+    await tx.rollback();
+  }
 }
