@@ -137,16 +137,30 @@ const lockLevels = preparedQuery({
     ),
 });
 
+/** A stock row's key with the tenant that owns it (a transaction may change several tenants' rows). */
+export interface TenantStockKey extends StockKey {
+  tenantId: string;
+}
+
 /**
  * Locks the stock rows of the keys for the rest of the transaction, creating empty rows where none
- * exist, in a fixed order (location, product) so concurrent transactions cannot deadlock.
+ * exist, in a fixed order (location, product) so concurrent transactions cannot deadlock. Call it
+ * once per transaction with every row the transaction will change, before changing any: a second
+ * call would lock a second batch after the first, out of the order another transaction keeps.
  */
 export async function lockStockLevels(tx: Tx, tenantId: string, keys: readonly StockKey[], now: Date): Promise<Map<string, StockLevel>> {
+  return lockStockRows(tx, keys.map((k) => ({ tenantId, locationId: k.locationId, productId: k.productId })), now);
+}
+
+/** `lockStockLevels` for rows of any tenants (the expiry sweep ends holds of many at once). */
+export async function lockStockRows(tx: Tx, keys: readonly TenantStockKey[], now: Date): Promise<Map<string, StockLevel>> {
+  const tenants = new Map(keys.map((k) => [stockKey(k), k.tenantId]));
   const wanted = uniqueSorted(keys);
   const at = now.toISOString();
   const locked: LevelRow[] = [];
+  // Past 500 rows the lock takes more than one statement, still in the one sorted order.
   for (let i = 0; i < wanted.length; i += 500) {
-    const rows = wanted.slice(i, i + 500).map((k) => emptyLevelRow(tenantId, k, at));
+    const rows = wanted.slice(i, i + 500).map((k) => emptyLevelRow(tenants.get(stockKey(k))!, k, at));
     locked.push(...(await execute(tx, lockLevels.with({ rows }))));
   }
   return byStockKey(locked);
@@ -193,16 +207,37 @@ const insertLedgerRows = preparedQuery({
     scope.db.insertInto('stock_ledger').values(markedRows(param, 'rows', count, LEDGER_COLUMNS)),
 });
 
+/** One change of stock a transaction makes: the domain's outcome on one tenant's rows, and why. */
+export interface StockWrite {
+  tenantId: string;
+  outcome: StockOutcome;
+  cause: StockCause;
+}
+
 /**
  * Writes new levels and their ledger rows, and a stock.level_changed event per row for the partners
  * that subscribe (docs/holds.md#events). The rows must have been locked with `lockStockLevels` in
  * the same transaction. A level the database refuses (a CHECK) throws and the caller's transaction
- * rolls back whole.
+ * rolls back whole. A transaction writes its stock once: several changes go to `writeStockChanges`.
  */
 export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: StockOutcome, cause: StockCause, now: Date): Promise<void> {
+  await writeStockChanges(tx, [{ tenantId, outcome, cause }], now);
+}
+
+/**
+ * Writes every stock change of one transaction at once (docs/holds.md#events): each row's last
+ * level, with one version step however many changes touched it; every change's ledger rows with its
+ * own cause; and one stock.level_changed per row, whose cause is the last change of that row. Each
+ * change's outcome must have been computed from the levels the one before it left (the domain chains
+ * them), on rows locked in this transaction.
+ */
+export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], now: Date): Promise<void> {
   const at = now.toISOString();
-  const placed = [...outcome.levels.values()];
-  const levels = placed.map((level) =>
+  const last = new Map<string, { tenantId: string; level: PlacedStockLevel; cause: StockCause }>();
+  for (const { tenantId, outcome, cause } of changes) {
+    for (const [key, level] of outcome.levels) last.set(key, { tenantId, level, cause });
+  }
+  const levels = [...last.values()].map(({ tenantId, level }) =>
     levelRow(
       tenantId,
       {
@@ -222,14 +257,20 @@ export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: Stock
       versions.set(stockKey({ locationId: row.location_id, productId: row.product_id }), Number(row.version));
     }
   }
-  const rows = outcome.movements.map((m) =>
-    ledgerRow(tenantId, { locationId: m.locationId, productId: m.productId, bucket: m.bucket, delta: toScaled(m.delta), before: toScaled(m.before), after: toScaled(m.after) }, cause, at),
+  const rows = changes.flatMap(({ tenantId, outcome, cause }) =>
+    outcome.movements.map((m) =>
+      ledgerRow(tenantId, { locationId: m.locationId, productId: m.productId, bucket: m.bucket, delta: toScaled(m.delta), before: toScaled(m.before), after: toScaled(m.after) }, cause, at),
+    ),
   );
   for (let i = 0; i < rows.length; i += 300) {
     await executeWrite(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) }));
   }
-  if (placed.length > 0 && (await hasSubscribers(tx, tenantId, 'stock.level_changed'))) {
-    await enqueueEvents(tx, await levelChangedEvents(tx, tenantId, placed, versions, cause), now);
+  const byTenant = new Map<string, { level: PlacedStockLevel; cause: StockCause }[]>();
+  for (const { tenantId, level, cause } of last.values()) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), { level, cause }]);
+  for (const [tenantId, changed] of byTenant) {
+    if (await hasSubscribers(tx, tenantId, 'stock.level_changed')) {
+      await enqueueEvents(tx, await levelChangedEvents(tx, tenantId, changed, versions), now);
+    }
   }
 }
 
@@ -243,13 +284,18 @@ const skusOf = preparedQuery({
 });
 
 /** One stock.level_changed per row, after the change, with the version the row now has. */
-async function levelChangedEvents(tx: Tx, tenantId: string, placed: readonly PlacedStockLevel[], versions: ReadonlyMap<string, number>, cause: StockCause): Promise<EventInput[]> {
-  const ids = [...new Set(placed.map((l) => l.productId))];
+async function levelChangedEvents(
+  tx: Tx,
+  tenantId: string,
+  changed: readonly { level: PlacedStockLevel; cause: StockCause }[],
+  versions: ReadonlyMap<string, number>,
+): Promise<EventInput[]> {
+  const ids = [...new Set(changed.map((c) => c.level.productId))];
   const skus = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const row of await execute(tx, skusOf.with({ ids: ids.slice(i, i + 500) }))) skus.set(row.id, row.sku);
   }
-  return placed.map((level) => ({
+  return changed.map(({ level, cause }) => ({
     tenantId,
     type: 'stock.level_changed',
     resource: { type: 'stock_level', id: stockKey(level) },
