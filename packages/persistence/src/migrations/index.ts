@@ -9,6 +9,7 @@ import * as m006 from './006-adjustment-item-type.js';
 import * as m007 from './007-list-counts.js';
 import * as m008 from './008-reservations.js';
 import * as m009 from './009-webhook-endpoint-active.js';
+import * as m010 from './010-ledger-bucket-index.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
@@ -20,4 +21,5 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '007-list-counts': m007,
   '008-reservations': m008,
   '009-webhook-endpoint-active': m009,
+  '010-ledger-bucket-index': m010,
 };

@@ -1,12 +1,13 @@
 // The stock invariants an operator can check at any time (docs/holds.md#stock-effect): per stock
 // row, what order holds keep equals the active holds' lines, what transfers keep equals the
-// approved, not yet shipped transfers' lines, and every bucket's ledger sums to its balance. Each
+// approved, not yet shipped transfers' lines, and every bucket's balance is where its ledger ends. Each
 // row that breaks one is listed with what it holds and what it should; none on a healthy database.
-import { type Dec, ZERO, fromScaled, reservedForTransfers, stockKey } from '@pits/domain';
+import type { ExpressionBuilder } from 'kysely';
+import { type Dec, STOCK_BUCKETS, type StockBucket, ZERO, fromScaled, reservedForTransfers, stockKey } from '@pits/domain';
 import { heldByActiveReservations } from './reservation-repository.js';
-import { findLedgerMismatches } from './stock-repository.js';
 import { execute } from '../execution/execute.js';
-import type { Scope } from '../transaction.js';
+import type { DB } from '../schema/index.js';
+import { type Scope, withSnapshot } from '../transaction.js';
 
 export type StockCheck = 'reserved_for_orders' | 'reserved_for_transfers' | 'ledger_good' | 'ledger_damaged' | 'ledger_reserved';
 
@@ -21,59 +22,88 @@ export interface StockDiscrepancy {
   expected: Dec;
 }
 
+/** The newest ledger row's `quantity_after` of one bucket of the outer stock row (null: no row yet). */
+function newestLedgerAfter(eb: ExpressionBuilder<DB, 'stock_levels'>, bucket: StockBucket) {
+  return eb
+    .selectFrom('stock_ledger')
+    .select('stock_ledger.quantity_after')
+    .whereRef('stock_ledger.location_id', '=', 'stock_levels.location_id')
+    .whereRef('stock_ledger.product_id', '=', 'stock_levels.product_id')
+    .where('stock_ledger.bucket', '=', bucket)
+    .orderBy('stock_ledger.id', 'desc')
+    .limit(1);
+}
+
 /**
  * Every broken invariant, in (location, product, check) order; `tenantId` narrows it to one tenant.
- * Read in one snapshot-free pass: run it on a quiet database, or run it twice, since a change that
- * commits between its reads can show as a passing discrepancy.
+ * All of it is read on one snapshot of the database (`withSnapshot`), so a hold or transfer
+ * committing meanwhile is seen whole or not at all: on a healthy database the answer is empty at
+ * any moment, mid-sale too. Its cost grows with stock rows and the documents that hold stock, not
+ * with the ledger's history: each bucket's balance is checked against the newest ledger row of that
+ * bucket (its `quantity_after`; every row's own before + delta = after is a CHECK, and the rows of a
+ * bucket are written in a chain from the locked level). `findLedgerMismatches` sums the whole
+ * ledger instead, for an audit off the sale's hours.
  *
  * @example expect(await verifyStock(database)).toEqual([]);
  */
 export async function verifyStock(scope: Scope, tenantId?: string): Promise<StockDiscrepancy[]> {
-  let levelsQuery = scope.db.selectFrom('stock_levels').select(['tenant_id', 'location_id', 'product_id', 'reserved', 'reserved_for_orders']);
-  let transfersQuery = scope.db
-    .selectFrom('transfer_items')
-    .innerJoin('transfers', 'transfers.id', 'transfer_items.transfer_id')
-    .where('transfers.status', '=', 'approved')
-    .select((eb) => ['transfers.tenant_id', 'transfers.from_location_id', 'transfer_items.product_id', eb.fn.sum<number>('transfer_items.quantity').as('held')])
-    .groupBy(['transfers.tenant_id', 'transfers.from_location_id', 'transfer_items.product_id']);
-  if (tenantId) {
-    levelsQuery = levelsQuery.where('tenant_id', '=', tenantId);
-    transfersQuery = transfersQuery.where('transfers.tenant_id', '=', tenantId);
-  }
-  const [levels, holds, transfers, ledger] = await Promise.all([
-    execute(scope, levelsQuery),
-    heldByActiveReservations(scope, tenantId),
-    execute(scope, transfersQuery),
-    findLedgerMismatches(scope, tenantId),
-  ]);
-  const byHolds = new Map(holds.map((h) => [stockKey(h), h]));
-  const byTransfers = new Map(
-    transfers.map((t) => {
-      const place = { tenantId: t.tenant_id, locationId: t.from_location_id, productId: t.product_id };
-      return [stockKey(place), { ...place, held: fromScaled(String(t.held)) }];
-    }),
-  );
-  const found: StockDiscrepancy[] = [];
-  const tenantOf = new Map<string, string>();
-  for (const level of levels) {
-    const key = stockKey({ locationId: level.location_id, productId: level.product_id });
-    tenantOf.set(key, level.tenant_id);
-    const place = { tenantId: level.tenant_id, locationId: level.location_id, productId: level.product_id };
-    const forOrders = fromScaled(level.reserved_for_orders);
-    const forTransfers = reservedForTransfers({ reserved: fromScaled(level.reserved), reservedForOrders: forOrders });
-    const held = byHolds.get(key)?.held ?? ZERO;
-    const inTransfers = byTransfers.get(key)?.held ?? ZERO;
-    if (!forOrders.equals(held)) found.push({ ...place, check: 'reserved_for_orders', recorded: forOrders, expected: held });
-    if (!forTransfers.equals(inTransfers)) found.push({ ...place, check: 'reserved_for_transfers', recorded: forTransfers, expected: inTransfers });
-    byHolds.delete(key);
-    byTransfers.delete(key);
-  }
-  // Documents that hold stock on a row that does not exist.
-  for (const { held, ...place } of byHolds.values()) found.push({ ...place, check: 'reserved_for_orders', recorded: ZERO, expected: held });
-  for (const { held, ...place } of byTransfers.values()) found.push({ ...place, check: 'reserved_for_transfers', recorded: ZERO, expected: held });
-  for (const m of ledger) {
-    const key = stockKey(m);
-    found.push({ tenantId: tenantOf.get(key) ?? tenantId ?? '', locationId: m.locationId, productId: m.productId, check: `ledger_${m.bucket}`, recorded: m.balance, expected: m.ledgerSum });
-  }
-  return found.sort((a, b) => a.locationId - b.locationId || a.productId - b.productId || a.check.localeCompare(b.check));
+  return withSnapshot(scope, async (snapshot) => {
+    let levelsQuery = snapshot.db
+      .selectFrom('stock_levels')
+      .select((eb) => [
+        'tenant_id',
+        'location_id',
+        'product_id',
+        'good',
+        'damaged',
+        'reserved',
+        'reserved_for_orders',
+        newestLedgerAfter(eb, 'good').as('ledger_good'),
+        newestLedgerAfter(eb, 'damaged').as('ledger_damaged'),
+        newestLedgerAfter(eb, 'reserved').as('ledger_reserved'),
+      ]);
+    let transfersQuery = snapshot.db
+      .selectFrom('transfer_items')
+      .innerJoin('transfers', 'transfers.id', 'transfer_items.transfer_id')
+      .where('transfers.status', '=', 'approved')
+      .select((eb) => ['transfers.tenant_id', 'transfers.from_location_id', 'transfer_items.product_id', eb.fn.sum<number>('transfer_items.quantity').as('held')])
+      .groupBy(['transfers.tenant_id', 'transfers.from_location_id', 'transfer_items.product_id']);
+    if (tenantId) {
+      levelsQuery = levelsQuery.where('tenant_id', '=', tenantId);
+      transfersQuery = transfersQuery.where('transfers.tenant_id', '=', tenantId);
+    }
+    // One after another: a snapshot is one connection.
+    const levels = await execute(snapshot, levelsQuery);
+    const holds = await heldByActiveReservations(snapshot, tenantId);
+    const transfers = await execute(snapshot, transfersQuery);
+    const byHolds = new Map(holds.map((h) => [stockKey(h), h]));
+    const byTransfers = new Map(
+      transfers.map((t) => {
+        const place = { tenantId: t.tenant_id, locationId: t.from_location_id, productId: t.product_id };
+        return [stockKey(place), { ...place, held: fromScaled(String(t.held)) }];
+      }),
+    );
+    const found: StockDiscrepancy[] = [];
+    for (const level of levels) {
+      const key = stockKey({ locationId: level.location_id, productId: level.product_id });
+      const place = { tenantId: level.tenant_id, locationId: level.location_id, productId: level.product_id };
+      const forOrders = fromScaled(level.reserved_for_orders);
+      const forTransfers = reservedForTransfers({ reserved: fromScaled(level.reserved), reservedForOrders: forOrders });
+      const held = byHolds.get(key)?.held ?? ZERO;
+      const inTransfers = byTransfers.get(key)?.held ?? ZERO;
+      if (!forOrders.equals(held)) found.push({ ...place, check: 'reserved_for_orders', recorded: forOrders, expected: held });
+      if (!forTransfers.equals(inTransfers)) found.push({ ...place, check: 'reserved_for_transfers', recorded: forTransfers, expected: inTransfers });
+      for (const bucket of STOCK_BUCKETS) {
+        const balance = fromScaled(level[bucket]);
+        const ledger = fromScaled(String(level[`ledger_${bucket}`] ?? 0));
+        if (!ledger.equals(balance)) found.push({ ...place, check: `ledger_${bucket}`, recorded: balance, expected: ledger });
+      }
+      byHolds.delete(key);
+      byTransfers.delete(key);
+    }
+    // Documents that hold stock on a row that does not exist.
+    for (const { held, ...place } of byHolds.values()) found.push({ ...place, check: 'reserved_for_orders', recorded: ZERO, expected: held });
+    for (const { held, ...place } of byTransfers.values()) found.push({ ...place, check: 'reserved_for_transfers', recorded: ZERO, expected: held });
+    return found.sort((a, b) => a.locationId - b.locationId || a.productId - b.productId || a.check.localeCompare(b.check));
+  });
 }

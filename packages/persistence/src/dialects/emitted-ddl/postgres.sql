@@ -123,6 +123,10 @@ create index "reservation_items_product_idx" on "reservation_items" ("product_id
 -- up 009-webhook-endpoint-active
 alter table "webhook_endpoints" add column "is_active" boolean default true not null;
 alter table "webhook_endpoints" add column "updated_at" timestamptz(3);
+-- up 010-ledger-bucket-index
+create index "stock_ledger_bucket_idx" on "stock_ledger" ("location_id", "product_id", "bucket", "id");
+-- down 010-ledger-bucket-index
+drop index "stock_ledger_bucket_idx";
 -- down 009-webhook-endpoint-active
 alter table "webhook_endpoints" drop column "updated_at";
 alter table "webhook_endpoints" drop column "is_active";
