@@ -86,7 +86,8 @@ function toMismatchOutput(m: LedgerMismatch) {
  * @example toDiscrepancyOutput(d) // { tenantId, locationId: 1, productId: 2, check: 'reserved_for_orders', recorded: '7', expected: '2.5' }
  */
 export function toDiscrepancyOutput(d: StockDiscrepancy) {
-  return { tenantId: d.tenantId, locationId: d.locationId, productId: d.productId, check: d.check, recorded: text(d.recorded), expected: text(d.expected) };
+  const output = { tenantId: d.tenantId, locationId: d.locationId, productId: d.productId, check: d.check, recorded: text(d.recorded), expected: text(d.expected) };
+  return d.reservations === undefined ? output : { ...output, reservations: d.reservations };
 }
 
 /** One optional filter value as the list filter the repository takes. */
@@ -204,11 +205,12 @@ export const stockRouter = router({
   /**
    * The operators' check of every stock invariant (docs/holds.md#stock-effect): per stock row,
    * `reservedForOrders` equals what active holds keep, `reservedForTransfers` what approved, not
-   * yet shipped transfers keep, and each bucket's ledger sums to its balance. Lists every row and
-   * check that fails as `{tenantId, locationId, productId, check, recorded, expected}`, in (location,
-   * product, check) order; an empty list when all is well. Of one
-   * tenant, or of every tenant when `tenantId` is absent. Run it on a quiet database, or twice: a
-   * change committing between its reads can show as a passing discrepancy.
+   * yet shipped transfers keep, and each bucket's balance is where its ledger ends. Lists every row
+   * and check that fails as `{tenantId, locationId, productId, check, recorded, expected}` (a
+   * `reserved_for_orders` one also names the row's active holds in `reservations`), in (location,
+   * product, check) order; an empty list when all is well. Of one tenant, or of every tenant when
+   * `tenantId` is absent. Read on one snapshot: safe to run mid-sale, and empty on a healthy
+   * database at any moment.
    */
   verify: protectedProcedure
     .input(stockInputs.verify)

@@ -20,6 +20,11 @@ export interface StockDiscrepancy {
   recorded: Dec;
   /** What the documents (holds, transfers) or the ledger add up to. */
   expected: Dec;
+  /**
+   * Of a `reserved_for_orders` discrepancy: the numbers of the active holds on the row (the ones
+   * the expiry sweep sets aside when the row keeps less than they hold), at most 100.
+   */
+  reservations?: string[];
 }
 
 /** The newest ledger row's `quantity_after` of one bucket of the outer stock row (null: no row yet). */
@@ -104,6 +109,29 @@ export async function verifyStock(scope: Scope, tenantId?: string): Promise<Stoc
     // Documents that hold stock on a row that does not exist.
     for (const { held, ...place } of byHolds.values()) found.push({ ...place, check: 'reserved_for_orders', recorded: ZERO, expected: held });
     for (const { held, ...place } of byTransfers.values()) found.push({ ...place, check: 'reserved_for_transfers', recorded: ZERO, expected: held });
+    await nameHolds(snapshot, found.filter((d) => d.check === 'reserved_for_orders'));
     return found.sort((a, b) => a.locationId - b.locationId || a.productId - b.productId || a.check.localeCompare(b.check));
   });
+}
+
+/** Names the active holds on each row of `orders` (reserved_for_orders discrepancies), in the snapshot. */
+async function nameHolds(snapshot: Scope, orders: StockDiscrepancy[]): Promise<void> {
+  const keys = orders.slice(0, 500);
+  if (keys.length === 0) return;
+  const rows = await execute(
+    snapshot,
+    snapshot.db
+      .selectFrom('reservation_items')
+      .innerJoin('reservations', 'reservations.id', 'reservation_items.reservation_id')
+      .where('reservations.status', '=', 'active')
+      .where((eb) => eb(eb.refTuple('reservations.location_id', 'reservation_items.product_id'), 'in', keys.map((k) => eb.tuple(k.locationId, k.productId))))
+      .select(['reservations.location_id', 'reservation_items.product_id', 'reservations.number'])
+      .orderBy('reservations.number'),
+  );
+  const byRow = new Map<string, string[]>();
+  for (const row of rows) {
+    const key = stockKey({ locationId: row.location_id, productId: row.product_id });
+    byRow.set(key, [...(byRow.get(key) ?? []), row.number]);
+  }
+  for (const d of keys) d.reservations = (byRow.get(stockKey(d)) ?? []).slice(0, 100);
 }
