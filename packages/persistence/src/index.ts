@@ -95,12 +95,25 @@ export {
 export { type StockCheck, type StockDiscrepancy, verifyStock } from './repositories/stock-verification.js';
 
 // Order holds (reservations)
-export { type ReservationFilters, type ReservationItemRecord, type ReservationRecord, databaseNow, findReservation, listReservations } from './repositories/reservation-repository.js';
+export {
+  type DueCursor,
+  type ReservationFilters,
+  type ReservationItemRecord,
+  type ReservationRecord,
+  databaseNow,
+  dueHoldBacklog,
+  findReservation,
+  listReservations,
+} from './repositories/reservation-repository.js';
 export {
   type CreateReservationInput,
+  type ExpiryPass,
+  type ExpiryRun,
   type ReservationActionInput,
+  type SetAsideHold,
   consumeReservation,
   createReservation,
+  expireAllDue,
   expireDueReservations,
   extendReservation,
   releaseReservation,

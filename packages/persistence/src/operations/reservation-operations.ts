@@ -11,6 +11,7 @@ import {
   type DecimalInput,
   type ReservationAction,
   type ReservationForDecision,
+  type StockLevel,
   type StockLevels,
   type StockOutcome,
   consumeHold,
@@ -27,8 +28,9 @@ import {
   unwrap,
 } from '@pits/domain';
 import type { Selectable } from 'kysely';
-import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
+import { claimDocumentSequence } from '../repositories/document-sequence-repository.js';
 import {
+  type DueCursor,
   type ReservationRecord,
   type ReservationRow,
   databaseNow,
@@ -37,14 +39,26 @@ import {
   insertReservationItems,
   listReservationItems,
   lockActiveReservationOf,
+  lockDueReservation,
   lockDueReservations,
   lockReservation,
   setConsumedQuantity,
   updateActiveReservation,
 } from '../repositories/reservation-repository.js';
-import { type StockCause, ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import {
+  type StockCause,
+  type StockWrite,
+  type TenantStockKey,
+  ledgerActor,
+  lockStockLevels,
+  lockStockRows,
+  writeStockChanges,
+  writeStockOutcome,
+} from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import type { ReservationItemTable } from '../schema/index.js';
+import { type DatabaseErrorKind, classifyDatabaseError } from '../database-errors.js';
+import { isTransaction } from '../execution/scope.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
 
@@ -100,24 +114,69 @@ function applyRelease(levels: StockLevels, decision: ReservationForDecision): St
   return unwrap(releaseHold(decision, levels));
 }
 
+/** A due hold that could not give its stock back (its row keeps less than it holds): left active. */
+export interface SetAsideHold {
+  tenantId: string;
+  number: string;
+  reason: string;
+}
+
+/** The stock keys of holds' lines, each with its tenant. */
+function keysOf(rows: readonly ReservationRow[], lines: ReadonlyMap<number, readonly Selectable<ReservationItemTable>[]>): TenantStockKey[] {
+  return rows.flatMap((r) => (lines.get(r.id) ?? []).map((i) => ({ tenantId: r.tenant_id, locationId: r.location_id, productId: i.product_id })));
+}
+
 /**
- * Ends locked, active holds of one tenant whose time has passed, in this transaction: the stock rows of all of
- * them are locked in one sorted statement first (two sweepers never wait on each other in opposite
- * orders), then each hold gives back what it held, with its ledger rows and events.
+ * What ending holds gives back, decided on stock rows this transaction has locked: each hold's
+ * release on the levels the holds before it left (`levels` is updated). A hold whose release the
+ * rows refuse (they keep less than it holds: drift `stock.verify` reports) is set aside, and the
+ * others go on. The changes are for the caller to write once (`writeStockChanges`).
  */
-async function expireLocked(tx: Tx, tenantId: string, rows: readonly ReservationRow[], at: string): Promise<void> {
-  if (rows.length === 0) return;
-  const now = new Date(at);
-  const lines = await listReservationItems(tx, rows.map((r) => r.id));
-  const keys = rows.flatMap((r) => (lines.get(r.id) ?? []).map((i) => ({ locationId: r.location_id, productId: i.product_id })));
-  const levels = new Map(await lockStockLevels(tx, tenantId, keys, now));
+function releaseEach(
+  rows: readonly ReservationRow[],
+  lines: ReadonlyMap<number, readonly Selectable<ReservationItemTable>[]>,
+  levels: Map<string, StockLevel>,
+): { released: ReservationRow[]; changes: StockWrite[]; setAside: SetAsideHold[] } {
+  const released: ReservationRow[] = [];
+  const changes: StockWrite[] = [];
+  const setAside: SetAsideHold[] = [];
   for (const row of rows) {
-    const outcome = applyRelease(levels, decisionOf(row, lines.get(row.id) ?? []));
-    await writeStockOutcome(tx, row.tenant_id, outcome, cause(row, 'system:expiry'), now);
-    for (const [key, level] of outcome.levels) levels.set(key, level);
-    await updateActiveReservation(tx, row, { status: 'expired', released_at: at, updated_at: at });
+    const outcome = releaseHold(decisionOf(row, [...(lines.get(row.id) ?? [])]), levels);
+    if (!outcome.ok) {
+      setAside.push({ tenantId: row.tenant_id, number: row.number, reason: outcome.error.message });
+      continue;
+    }
+    for (const [key, level] of outcome.value.levels) levels.set(key, level);
+    released.push(row);
+    changes.push({ tenantId: row.tenant_id, outcome: outcome.value, cause: cause(row, 'system:expiry') });
+  }
+  return { released, changes, setAside };
+}
+
+/**
+ * Writes locked, active holds as expired, with their events. An expired hold's `released_at` and
+ * `updated_at` are its `expires_at`, the moment it ended, whenever this runs: it reads the same
+ * before and after (docs/holds.md#states-and-expiry).
+ */
+async function markExpired(tx: Tx, rows: readonly ReservationRow[], now: Date): Promise<void> {
+  for (const row of rows) {
+    await updateActiveReservation(tx, row, { status: 'expired', released_at: row.expires_at, updated_at: row.expires_at });
     await statusChanged(tx, row, 'active', 'expired', now);
   }
+}
+
+/** Ends locked holds past their expiry in this transaction, stock and all; throws when one cannot give its stock back. */
+async function expireHere(tx: Tx, rows: readonly ReservationRow[], now: Date): Promise<void> {
+  const lines = await listReservationItems(tx, rows.map((r) => r.id));
+  const levels = await lockStockRows(tx, keysOf(rows, lines), now);
+  const { changes, setAside } = releaseEach(rows, lines, levels);
+  if (setAside[0]) throw cannotExpire(setAside[0]);
+  await markExpired(tx, rows, now);
+  await writeStockChanges(tx, changes, now);
+}
+
+function cannotExpire(hold: SetAsideHold): Error {
+  return new Error(`reservation ${hold.number} of tenant ${hold.tenantId} cannot give its stock back: ${hold.reason}`);
 }
 
 /**
@@ -134,14 +193,15 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
       const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
       const products = await requireLineProducts(tx, input.tenantId, input.items);
       const previous = await lockActiveReservationOf(tx, input.tenantId, input.reference);
-      if (previous) {
-        if (effectiveStatus({ status: previous.status, expiresAt: previous.expires_at }, at) === 'active') throw referenceTaken(input.reference);
-        await expireLocked(tx, input.tenantId, [previous], at);
-      }
+      if (previous && effectiveStatus({ status: previous.status, expiresAt: previous.expires_at }, at) === 'active') throw referenceTaken(input.reference);
+      const previousLines = await listReservationItems(tx, previous ? [previous.id] : []);
+      // The reference's earlier hold ran out: it ends here, so the order can be held again.
+      if (previous) await markExpired(tx, [previous], now);
       const lines = input.items.map((item, index) => ({ productId: products[index]!.id, quantity: dec(item.quantity) }));
-      const levels = await lockStockLevels(tx, input.tenantId, lines.map((l) => ({ locationId: location.id, productId: l.productId })), now);
-      const outcome = unwrap(holdStock(location.id, lines, levels));
-      const number = formatDocumentNumber('RSV', now, await nextDocumentSequence(tx, input.tenantId, 'RSV'));
+      // Everything that waits for no stock row comes before the rows are locked, so they stay
+      // locked briefly: the number (committed on its own, so nothing of the tenant's is held
+      // across this transaction; docs/holds.md#reservations) and the hold's own rows.
+      const number = formatDocumentNumber('RSV', now, await claimDocumentSequence(tx, input.tenantId, 'RSV'));
       const row = {
         tenant_id: input.tenantId,
         partner_id: input.partnerId,
@@ -170,7 +230,13 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
           consumed_quantity: 0,
         })),
       );
-      await writeStockOutcome(tx, input.tenantId, outcome, cause(row, ledgerActor(input.actor)), now);
+      // Every stock row this transaction changes, the earlier hold's too, in one sorted lock.
+      const keys = [...keysOf(previous ? [previous] : [], previousLines), ...lines.map((l) => ({ tenantId: input.tenantId, locationId: location.id, productId: l.productId }))];
+      const levels = await lockStockRows(tx, keys, now);
+      const earlier = releaseEach(previous ? [previous] : [], previousLines, levels);
+      if (earlier.setAside[0]) throw cannotExpire(earlier.setAside[0]);
+      const outcome = unwrap(holdStock(location.id, lines, levels));
+      await writeStockChanges(tx, [...earlier.changes, { tenantId: input.tenantId, outcome, cause: cause(row, ledgerActor(input.actor)) }], now);
       await statusChanged(tx, row, null, 'active', now);
       return (await findReservation(tx, input.tenantId, number))!;
     });
@@ -210,7 +276,7 @@ async function onActiveHold(scope: Scope, input: ReservationActionInput, action:
     const refusal = guardReservation({ status: row.status, expiresAt: row.expires_at }, action, at);
     if (refusal) {
       if (row.status !== 'active') throw new AppError(refusal);
-      await expireLocked(tx, row.tenant_id, [row], at);
+      await expireHere(tx, [row], new Date(at));
       throw new CommittedRefusal(refusal);
     }
     const lines = (await listReservationItems(tx, [row.id])).get(row.id) ?? [];
@@ -264,20 +330,105 @@ export function consumeReservation(
   });
 }
 
+/** Failures of a pass that one of its holds may have caused (a constraint it breaks, or a bug). */
+const HOLD_FAULTS: ReadonlySet<DatabaseErrorKind> = new Set(['constraint', 'other']);
+
+/** One pass of the expiry sweep, and where the next pass of the same run starts. */
+export interface ExpiryPass {
+  /** Due holds the pass found and locked (holds another transaction had locked are not counted). */
+  found: number;
+  /** Holds it expired. */
+  expired: number;
+  /** Holds that could not give their stock back: left active, for `stock.verify` and the operator. */
+  setAside: SetAsideHold[];
+  /** After the last hold this pass found; undefined when it found none. */
+  next: DueCursor | undefined;
+}
+
 /**
- * One pass of the expiry sweep: of up to `batchSize` active holds past their expiry (by the
- * database's clock), those of the first one's tenant end as expired, in one transaction (one
- * tenant's stock rows, locked in one sorted statement); holds another transaction has locked are
- * skipped and found by a later pass. Returns how many it expired: call again while that is above
- * zero. Any number of processes may sweep at once.
+ * One pass of the expiry sweep (docs/holds.md#states-and-expiry): up to `batchSize` active holds
+ * past their expiry by the database's clock, after `after` (a run's previous pass), whatever
+ * tenants own them, end as expired in one transaction, their stock rows locked in one sorted
+ * statement and written once. Holds another transaction has locked are skipped (a later pass finds
+ * them). A hold that cannot give its stock back is set aside and never stops the others; should the
+ * pass's writes fail for a reason no hold was found to cause, each hold is tried in a transaction of
+ * its own, so one bad hold costs only itself. Any number of processes may sweep at once.
  */
-export async function expireDueReservations(scope: Scope, batchSize = 100): Promise<number> {
-  return withTransaction(scope, async (tx) => {
-    const due = await lockDueReservations(tx, batchSize);
-    const tenantId = due[0]?.tenant_id;
-    if (tenantId === undefined) return 0;
-    const rows = due.filter((r) => r.tenant_id === tenantId);
-    await expireLocked(tx, tenantId, rows, await databaseNow(tx));
-    return rows.length;
-  });
+export async function expireDueReservations(scope: Scope, batchSize = 100, after?: DueCursor): Promise<ExpiryPass> {
+  try {
+    return await withTransaction(scope, async (tx) => {
+      const at = await databaseNow(tx);
+      const now = new Date(at);
+      const due = await lockDueReservations(tx, at, batchSize, after);
+      const last = due.at(-1);
+      if (!last) return { found: 0, expired: 0, setAside: [], next: undefined };
+      const lines = await listReservationItems(tx, due.map((r) => r.id));
+      const levels = await lockStockRows(tx, keysOf(due, lines), now);
+      const { released, changes, setAside } = releaseEach(due, lines, levels);
+      await markExpired(tx, released, now);
+      await writeStockChanges(tx, changes, now);
+      return { found: due.length, expired: released.length, setAside, next: { expiresAt: last.expires_at, id: last.id } };
+    });
+  } catch (error) {
+    // The database away, slow or busy is no hold's fault: the next run tries the same batch again.
+    if (error instanceof AppError || isTransaction(scope) || !HOLD_FAULTS.has(classifyDatabaseError(error))) throw error;
+    return expireOneByOne(scope, batchSize, after, error);
+  }
+}
+
+/** The pass again, one hold per transaction: a hold whose own transaction fails so is set aside. */
+async function expireOneByOne(scope: Scope, batchSize: number, after: DueCursor | undefined, batchError: unknown): Promise<ExpiryPass> {
+  const pass: ExpiryPass = { found: 0, expired: 0, setAside: [], next: after };
+  const reason = batchError instanceof Error ? batchError.message : String(batchError);
+  for (let i = 0; i < batchSize; i += 1) {
+    let hold: ReservationRow | undefined;
+    try {
+      const ended = await withTransaction(scope, async (tx) => {
+        const at = await databaseNow(tx);
+        const row = await lockDueReservation(tx, at, pass.next);
+        if (!row) return undefined;
+        hold = row;
+        await expireHere(tx, [row], new Date(at));
+        return row;
+      });
+      if (!ended) break;
+      pass.expired += 1;
+    } catch (error) {
+      if (!hold || !HOLD_FAULTS.has(classifyDatabaseError(error))) throw error;
+      pass.setAside.push({ tenantId: hold.tenant_id, number: hold.number, reason: error instanceof Error ? error.message : reason });
+    }
+    pass.found += 1;
+    pass.next = { expiresAt: hold!.expires_at, id: hold!.id };
+  }
+  return pass;
+}
+
+/** What one run of the sweep did. */
+export interface ExpiryRun {
+  expired: number;
+  /** Passes it made (each one transaction, or one per hold after a failed batch). */
+  passes: number;
+  setAside: SetAsideHold[];
+}
+
+/**
+ * One run of the expiry sweep: passes of up to `batchSize` holds, each starting after the last hold
+ * the one before found, until a pass finds fewer than a batch (everything due when it looked is
+ * ended, set aside, or in another sweeper's hands) or `stopped()` says so. However many tenants
+ * and holds fall due together, one run ends them all; a set-aside hold is passed over, not retried,
+ * until the next run.
+ *
+ * @example const run = await expireAllDue(database, 100);
+ */
+export async function expireAllDue(scope: Scope, batchSize = 100, stopped: () => boolean = () => false): Promise<ExpiryRun> {
+  const run: ExpiryRun = { expired: 0, passes: 0, setAside: [] };
+  let after: DueCursor | undefined;
+  for (;;) {
+    const pass = await expireDueReservations(scope, batchSize, after);
+    run.passes += 1;
+    run.expired += pass.expired;
+    run.setAside.push(...pass.setAside);
+    after = pass.next;
+    if (pass.found < batchSize || stopped()) return run;
+  }
 }

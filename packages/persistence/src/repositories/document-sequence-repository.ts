@@ -23,5 +23,16 @@ export async function nextDocumentSequence(tx: Tx, tenantId: string, prefix: Doc
   return row!.last_value;
 }
 
+/**
+ * The next value of a tenant's document sequence, committed at once outside `tx` (on a database
+ * with one writer, in it): the sequence row is locked for that one statement only, so documents of
+ * one tenant created at the same moment do not queue behind each other's transactions. A value
+ * whose transaction then rolls back is never used: the numbers have gaps (docs/holds.md#reservations).
+ */
+export async function claimDocumentSequence(tx: Tx, tenantId: string, prefix: DocumentPrefix): Promise<number> {
+  const [row] = await execute({ db: tx.db, dialect: tx.dialect, runner: tx.autonomous, signal: tx.signal }, next.with({ tenantId, prefix }));
+  return row!.last_value;
+}
+
 // For the benchmarks' bare routes (bench/bench-statements.ts).
 export { next as nextDocumentSequenceQuery };

@@ -65,20 +65,22 @@ const RESERVATION_COLUMNS = [
   'reservations.updated_at',
 ] as const;
 
-/** The reservations rows with their status as of the database's clock. */
+/**
+ * The reservations rows as of the database's clock: an active hold past its expiry reads as the
+ * sweep will write it, `expired`, released and last updated at its `expires_at`.
+ */
 function withEffectiveStatus(scope: Scope) {
   return scope.db
     .selectFrom('reservations')
-    .select(RESERVATION_COLUMNS)
-    .select((eb) =>
-      eb
-        .case()
-        .when(eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '<=', scope.dialect.clockNow())]))
-        .then(eb.val<ReservationStatus>('expired'))
-        .else(eb.ref('reservations.status'))
-        .end()
-        .as('status'),
-    );
+    .select(RESERVATION_COLUMNS.filter((column) => column !== 'reservations.released_at' && column !== 'reservations.updated_at'))
+    .select((eb) => {
+      const ranOut = () => eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '<=', scope.dialect.clockNow())]);
+      return [
+        eb.case().when(ranOut()).then(eb.val<ReservationStatus>('expired')).else(eb.ref('reservations.status')).end().as('status'),
+        eb.case().when(ranOut()).then(eb.ref('reservations.expires_at')).else(eb.ref('reservations.released_at')).end().as('released_at'),
+        eb.case().when(ranOut()).then(eb.ref('reservations.expires_at')).else(eb.ref('reservations.updated_at')).end().as('updated_at'),
+      ];
+    });
 }
 
 type EffectiveRow = Omit<ReservationRow, 'status' | 'partner_id'> & { status: ReservationStatus };
@@ -151,24 +153,45 @@ export async function lockActiveReservationOf(tx: Tx, tenantId: string, referenc
   return executeTakeFirst(tx, lockActiveByReference.with({ tenantId, reference }));
 }
 
+/** Where a sweep run has got to: the last hold a pass found, in expiry order. */
+export interface DueCursor {
+  expiresAt: string;
+  id: number;
+}
+
 /**
- * Up to `limit` active holds past their expiry by the database's clock, oldest expiry first, locked;
- * rows another transaction holds are skipped (another sweeper, or a call on that hold, has them).
+ * Active holds past `at` (the database's clock, read first, so the query reads the expiry index as
+ * a range), after `after` in (expires_at, id) order, oldest expiry first, locked; rows another
+ * transaction holds are skipped (another sweeper, or a call on that hold, has them).
  */
-export async function lockDueReservations(tx: Tx, limit: number): Promise<ReservationRow[]> {
-  return execute(
-    tx,
-    tx.dialect.lockRowsSkipLocked(
-      tx.db
-        .selectFrom('reservations')
-        .selectAll()
-        .where('status', '=', 'active')
-        .where('expires_at', '<=', tx.dialect.clockNow())
-        .orderBy('expires_at')
-        .orderBy('id')
-        .limit(limit),
-    ),
+function dueHolds(tx: Tx, at: string, limit: number, after: DueCursor | undefined) {
+  let query = tx.db.selectFrom('reservations').selectAll().where('status', '=', 'active').where('expires_at', '<=', at);
+  if (after) query = query.where((eb) => eb(eb.refTuple('expires_at', 'id'), '>', eb.tuple(after.expiresAt, after.id)));
+  return tx.dialect.lockRowsSkipLocked(query.orderBy('expires_at').orderBy('id').limit(limit));
+}
+
+/** Up to `limit` due holds (see `dueHolds`), locked. */
+export async function lockDueReservations(tx: Tx, at: string, limit: number, after?: DueCursor): Promise<ReservationRow[]> {
+  return execute(tx, dueHolds(tx, at, limit, after));
+}
+
+/** The first due hold after `after`, locked. */
+export async function lockDueReservation(tx: Tx, at: string, after?: DueCursor): Promise<ReservationRow | undefined> {
+  return executeTakeFirst(tx, dueHolds(tx, at, 1, after));
+}
+
+/** How many active holds are past their expiry, and the oldest expiry among them (metrics). */
+export async function dueHoldBacklog(scope: Scope): Promise<{ at: string; due: number; oldestExpiresAt: string | null }> {
+  const at = await databaseNow(scope);
+  const row = await executeTakeFirstOrThrow(
+    scope,
+    scope.db
+      .selectFrom('reservations')
+      .where('status', '=', 'active')
+      .where('expires_at', '<=', at)
+      .select((eb) => [eb.fn.countAll<number | string>().as('due'), eb.fn.min('expires_at').as('oldest')]),
   );
+  return { at, due: Number(row.due), oldestExpiresAt: row.oldest === null ? null : new Date(row.oldest).toISOString() };
 }
 
 /** The stored lines of reservations, by reservation id, in line order. */

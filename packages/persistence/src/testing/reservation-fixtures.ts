@@ -15,7 +15,7 @@ const LONG_AGO = '2000-01-01T00:00:00.000Z';
  * @example
  * const hold = await createReservation(db, input);
  * await ageReservation(db, hold.tenantId, hold.number);
- * expect(await expireDueReservations(db)).toBe(1);
+ * expect((await expireAllDue(db)).expired).toBe(1);
  */
 export async function ageReservation(scope: Scope, tenantId: string, number: string): Promise<void> {
   const { affectedRows } = await executeWrite(scope, scope.db.updateTable('reservations').set({ expires_at: LONG_AGO }).where('tenant_id', '=', tenantId).where('number', '=', number));
