@@ -122,8 +122,22 @@ console.log(`  Internal API:   ${internalApiUrl}/trpc (tRPC; the client is creat
   Internal token: ${env.INTERNAL_API_TOKEN}${process.env.INTERNAL_API_TOKEN ? ' (your INTERNAL_API_TOKEN)' : ' (development only; set INTERNAL_API_TOKEN anywhere else)'}
   curl -s ${internalApiUrl}/trpc/partners.list -H "Authorization: Bearer ${env.INTERNAL_API_TOKEN}"
 `);
-// The demo endpoint: prints each event it receives and whether its signature verifies.
+// The demo endpoint: prints each event it receives on one line (a stock level with its version and
+// levels, a document with its status change) and whether its signature verifies.
 const { verifyWebhook, WEBHOOK_HEADERS } = await import('@pits/domain');
+const { summarizeWebhookEvent, webhookEvent } = await import('@pits/contract');
+/** One line of what arrived: the event as the contract reads it, or what little an unknown body shows. */
+function describeDelivery(body) {
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return 'unparsable body';
+  }
+  const event = webhookEvent.safeParse(parsed);
+  if (event.success) return `${event.data.type} ${summarizeWebhookEvent(event.data)}`;
+  return `${typeof parsed?.type === 'string' ? parsed.type : 'unknown event'} ${parsed?.resource?.id ?? ''} (not as the contract describes it)`;
+}
 const receiver = createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
@@ -131,14 +145,7 @@ const receiver = createServer((req, res) => {
     const body = Buffer.concat(chunks).toString('utf8');
     const header = (name) => req.headers[name.toLowerCase()];
     const signed = demo?.webhook?.secret !== undefined && verifyWebhook(demo.webhook.secret, { timestamp: header(WEBHOOK_HEADERS.timestamp), signature: header(WEBHOOK_HEADERS.signature) }, body, Date.now() / 1000);
-    let event = {};
-    try {
-      event = JSON.parse(body);
-    } catch {
-      // printed as received below
-    }
-    const status = event.data?.status ? `${event.data.previous_status} -> ${event.data.status}` : '';
-    console.log(`webhook: ${event.type ?? 'unparsable body'} ${event.resource?.id ?? ''} ${status} (signature ${signed ? 'verified' : 'NOT verified'})`.replace(/\s+/g, ' '));
+    console.log(`webhook: ${describeDelivery(body)} (signature ${signed ? 'verified' : 'NOT verified'})`.replace(/\s+/g, ' '));
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
   });
 });

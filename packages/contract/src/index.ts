@@ -11,4 +11,5 @@ export * from './area-schemas.js';
 export * from './stock-schemas.js';
 export * from './webhook-schemas.js';
 export * from './webhook-event-schemas.js';
+export * from './webhook-event-summary.js';
 export * from './product-schemas.js';

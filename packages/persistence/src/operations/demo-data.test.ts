@@ -1,5 +1,6 @@
 // The demo world of `npm start`: every flow of the reference's guides can start from it, on both
 // dialects, and its stock agrees with its ledger.
+import { webhookEventType } from '@pits/contract';
 import { stockKey } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialCipher } from '../credential-cipher.js';
@@ -75,12 +76,13 @@ describe.each(dialects)('[%s] demo data', (dialect) => {
     expect(await verifyStock(t.database, demo.tenantId)).toEqual([]);
   });
 
-  it('registers the webhook endpoint it was given, with the status changes of the seed waiting as deliveries', async () => {
+  it('registers the webhook endpoint it was given for every event type, with the events of the seed waiting as deliveries', async () => {
     const endpoints = await listWebhookEndpoints(t.database, demo.partnerId);
-    expect(endpoints.map((e) => e.url)).toEqual(['http://127.0.0.1:4002/webhooks']);
+    expect(endpoints.map((e) => [e.id, e.url, e.isActive])).toEqual([[demo.webhook?.id, 'http://127.0.0.1:4002/webhooks', true]]);
+    expect(endpoints[0]?.eventTypes).toEqual(webhookEventType.options);
     expect(demo.webhook?.secret).toMatch(/^whsec_/);
-    const deliveries = await listDeliveries(t.database, demo.partnerId, { limit: 50 });
-    expect(new Set(deliveries.map((d) => d.eventType))).toEqual(new Set(['adjustment.status_changed', 'transfer.status_changed', 'inbound.status_changed']));
+    const deliveries = await listDeliveries(t.database, demo.partnerId, { limit: 100 });
+    expect(new Set(deliveries.map((d) => d.eventType))).toEqual(new Set(webhookEventType.options));
     expect(await isDatabaseEmpty(t.database)).toBe(false);
   });
 

@@ -5,6 +5,7 @@
 // order hold active and one consumed) and, when given a URL, a webhook endpoint. Only into an
 // empty database.
 import { createHash } from 'node:crypto';
+import { webhookEventType } from '@pits/contract';
 import type { CredentialCipher } from '../credential-cipher.js';
 import { type DatabaseConfig, databaseIdentity } from '../database-config.js';
 import { createApiKey, resolveApiKey } from '../repositories/api-key-repository.js';
@@ -129,10 +130,11 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
     logisticProviderId: 2, logisticProviderName: 'SiCepat', availableServiceTypes: { Reguler: true, Cargo: false, Crossborder: false },
     username: 'nusantara-sc', password: 'another-demo-pass', apiKey: 'sicepat-demo-key-5521', apiSecret: 'sicepat-demo-secret-1180',
   }, 'demo', now);
-  // Registered before the documents below, so their status changes are waiting for the worker as deliveries.
+  // Registered before the documents below, so their events are waiting for the worker as deliveries.
+  // Every type the contract names, as the Sandbox chapter promises: holds and stock levels too.
   const webhook = options.webhookUrl === undefined ? undefined : await createWebhookEndpoint(
     scope, cipher, partner.id,
-    { url: options.webhookUrl, eventTypes: ['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed'], description: 'demo receiver of npm start' },
+    { url: options.webhookUrl, eventTypes: webhookEventType.options, description: 'demo receiver of npm start' },
     now,
   );
   const documents = await seedDemoDocuments(scope, { tenantId: tenant.id, partner, jakarta: jakarta.id, surabaya: surabaya.id, productIds }, now);
