@@ -130,6 +130,10 @@ describe.each(dialects)('[%s] metrics and logs', (dialect) => {
     expect(metricSample(gateway, 'pits_db_pool_connections', { ...g, state: 'total' })).toBeGreaterThanOrEqual(1);
     for (const state of ['idle', 'waiting']) expect(metricSample(gateway, 'pits_db_pool_connections', { ...g, state })).toBeGreaterThanOrEqual(0);
     for (const kind of ['timeout', 'unavailable', 'conflict', 'constraint', 'other']) expect(metricSample(gateway, 'pits_db_query_errors_total', { ...g, kind })).toBeGreaterThanOrEqual(0);
+    // The expiry sweep's backlog (docs/holds.md#watching-expiry): nothing due on a fresh database.
+    expect(metricSample(gateway, 'pits_reservations_due', g)).toBe(0);
+    expect(metricSample(gateway, 'pits_reservations_oldest_due_age_seconds', g)).toBe(0);
+    expect(metricSample(gateway, 'pits_reservation_expiry_set_aside_total', g)).toBe(0);
     // No raw path (with its ids) ever becomes a label.
     expect(gateway).not.toContain(`/api/partner/v1/inbound/${shipment.id}`);
 

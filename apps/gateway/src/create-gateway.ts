@@ -221,7 +221,13 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     now,
   });
   // Every gateway sweeps: it is the one process every deployment runs (docs/holds.md#states-and-expiry).
-  const expirySweeper = createExpirySweeper({ database, logger, intervalMs: config.reservationSweep.intervalMs, batchSize: config.reservationSweep.batchSize });
+  const expirySweeper = createExpirySweeper({
+    database,
+    logger,
+    intervalMs: config.reservationSweep.intervalMs,
+    batchSize: config.reservationSweep.batchSize,
+    registry: metrics.registry,
+  });
   let listening = false;
   // Its first run is due at once, but not before the database is migrated.
   const startSweeping = () => {

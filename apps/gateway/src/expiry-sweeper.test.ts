@@ -5,6 +5,7 @@
 // from when it is ready until it closes, neither before nor after.
 import { type Database, createDatabase, createReservation, readStockLevels, verifyStock, withTransaction } from '@pits/persistence';
 import { type TestDatabase, type TenantWorld, ageReservation, execute, executeWrite, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { Registry } from '@pits/service-runtime';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadGatewayConfig } from './config.js';
@@ -76,10 +77,14 @@ describe.each(dialects)('[%s] expiry sweeper', (dialect) => {
     for (const h of due.slice(0, 3)) await age(a, h.number);
     await age(b, due[3]!.number);
     const { logger, lines } = capturingLogger();
-    // A batch of 2: the run needs several passes, and a pass takes one tenant's holds only.
+    // A batch of 2: the run needs several passes, each taking holds of whichever tenants are due.
     const sweeper = createExpirySweeper({ database: t.database, logger, intervalMs: 3_600_000, batchSize: 2 });
     sweeper.start();
-    await sweeper.stop(); // waits for the run that start() began
+    try {
+      await until(async () => lines.some((l) => l.msg === 'expiry sweep expired reservations'), 'the run that start() began');
+    } finally {
+      await sweeper.stop();
+    }
     for (const h of due.slice(0, 3)) expect(await stored(a, h.number)).toBe('expired');
     expect(await stored(b, due[3]!.number)).toBe('expired');
     expect(await stored(a, kept.number)).toBe('active');
@@ -91,8 +96,36 @@ describe.each(dialects)('[%s] expiry sweeper', (dialect) => {
     expect(await verifyStock(t.database, a.tenant.id)).toEqual([]);
     expect(await verifyStock(t.database, b.tenant.id)).toEqual([]);
     // Nothing due: a run expires nothing and logs nothing.
-    expect(await sweeper.runOnce()).toEqual({ expired: 0, passes: 1, moreDue: false });
+    expect(await sweeper.runOnce()).toEqual({ expired: 0, passes: 1, setAside: [] });
     expect(lines.filter((l) => l.msg === 'expiry sweep expired reservations')).toHaveLength(1);
+  });
+
+  it('a hold it cannot expire is logged at error level with its number, counted, and left in the backlog gauges; the others expire', async () => {
+    const w = await world();
+    const other = await world();
+    const bad = await hold(w, 'drifted', 3);
+    const fine = await hold(other, 'fine');
+    await executeWrite(t.database, t.database.db.updateTable('stock_levels').set({ reserved_for_orders: 0, reserved: 0 }).where('location_id', '=', w.locations[0].id).where('product_id', '=', w.products[0]!.id));
+    await age(w, bad.number);
+    await age(other, fine.number);
+    const { logger, lines } = capturingLogger();
+    const registry = new Registry();
+    const sweeper = createExpirySweeper({ database: t.database, logger, intervalMs: 3_600_000, batchSize: 10, registry });
+    const run = await sweeper.runOnce();
+    expect(run.setAside.map((h) => h.number)).toContain(bad.number);
+    expect(await stored(other, fine.number)).toBe('expired');
+    expect(await stored(w, bad.number)).toBe('active');
+    expect(lines.find((l) => l.level === 50 && (l as { reservation_number?: string }).reservation_number === bad.number)?.msg).toMatch(/set aside/);
+    const text = await registry.metrics();
+    expect(text).toMatch(/^pits_reservation_expiry_set_aside_total [1-9]/m);
+    expect(Number(/^pits_reservations_due (\d+)/m.exec(text)?.[1])).toBeGreaterThanOrEqual(1);
+    // The aged hold expired in 2000: its age is counted in years, and keeps growing between runs.
+    expect(Number(/^pits_reservations_oldest_due_age_seconds (\S+)/m.exec(text)?.[1])).toBeGreaterThan(86_400);
+    // Put right, it expires on the next run and the gauges fall back.
+    await executeWrite(t.database, t.database.db.updateTable('stock_levels').set({ reserved_for_orders: 30_000, reserved: 30_000 }).where('location_id', '=', w.locations[0].id).where('product_id', '=', w.products[0]!.id));
+    expect((await sweeper.runOnce()).setAside).toEqual([]);
+    expect(await stored(w, bad.number)).toBe('expired');
+    expect(await registry.metrics()).toMatch(/^pits_reservations_oldest_due_age_seconds 0$/m);
   });
 
   it('two sweepers at once, each on its own connections, expire each hold exactly once', async () => {

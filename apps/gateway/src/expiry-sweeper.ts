@@ -2,13 +2,13 @@
 // (docs/holds.md#states-and-expiry): holds past their expiry end as expired and give their stock
 // back. Every gateway sweeps because the gateway is the one process every deployment runs; a pass
 // locks what it expires (rows another sweeper holds are skipped), so any number of sweepers run
-// side by side and each hold ends once.
-import { type Database, expireDueReservations } from '@pits/persistence';
+// side by side and each hold ends once. Its gauges tell the on-call engineer whether expiry keeps
+// up (docs/holds.md#watching-expiry).
+import { type Database, type SetAsideHold, dueHoldBacklog, expireAllDue } from '@pits/persistence';
+import { Counter, Gauge, type Registry } from '@pits/service-runtime';
 import type { GatewayLogger } from './http/index.js';
 import { type PeriodicJob, periodicJob } from './periodic-job.js';
 
-/** Passes per run at most: a backlog larger than this many batches is finished by the next runs. */
-export const MAX_PASSES_PER_RUN = 50;
 /** Each wait between runs is the interval times a factor drawn from [1 - JITTER, 1 + JITTER]. */
 export const SWEEP_JITTER = 0.2;
 
@@ -17,19 +17,50 @@ export interface SweepRun {
   expired: number;
   /** Passes it made (each one transaction). */
   passes: number;
-  /** True when it stopped at MAX_PASSES_PER_RUN with its last pass still finding holds. */
-  moreDue: boolean;
+  /** Due holds it could not expire (their stock rows keep less than they hold), each logged at error level. */
+  setAside: SetAsideHold[];
 }
 
 /** `start`: a run at once, then one every interval (± SWEEP_JITTER), each after the previous ended. */
 export interface ExpirySweeper extends PeriodicJob {
-  /** One run now: passes until one finds nothing due (at most MAX_PASSES_PER_RUN). */
+  /** One run now: passes until everything due when the last pass looked is ended or set aside. */
   runOnce(): Promise<SweepRun>;
+}
+
+/** The sweep's metrics: the backlog it leaves after each run, and the holds it had to set aside. */
+function sweepMetrics(registry: Registry | undefined) {
+  let backlog: { due: number; oldestAgeSeconds: number; measuredAt: number } | undefined;
+  if (!registry) return { measured: (_due: number, _age: number) => undefined, setAside: (_n: number) => undefined };
+  new Gauge({
+    name: 'pits_reservations_due',
+    help: 'Active order holds past their expires_at when the last sweep run ended (by the database clock): not yet given back.',
+    registers: [registry],
+    collect() {
+      this.set(backlog?.due ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'pits_reservations_oldest_due_age_seconds',
+    help: 'Seconds since the oldest active hold still past its expires_at expired, as of now: grows while that hold waits, also when no sweep runs.',
+    registers: [registry],
+    collect() {
+      this.set(backlog && backlog.due > 0 ? backlog.oldestAgeSeconds + (performance.now() - backlog.measuredAt) / 1000 : 0);
+    },
+  });
+  const setAside = new Counter({
+    name: 'pits_reservation_expiry_set_aside_total',
+    help: 'Due order holds a sweep could not expire because their stock rows keep less than they hold (each logged at error level, listed by stock.verify).',
+    registers: [registry],
+  });
+  return {
+    measured: (due: number, oldestAgeSeconds: number) => void (backlog = { due, oldestAgeSeconds, measuredAt: performance.now() }),
+    setAside: (n: number) => setAside.inc(n),
+  };
 }
 
 /**
  * @example
- * const sweeper = createExpirySweeper({ database, logger, intervalMs: 15_000, batchSize: 100 });
+ * const sweeper = createExpirySweeper({ database, logger, intervalMs: 15_000, batchSize: 100, registry: metrics.registry });
  * sweeper.start(); // ... await sweeper.stop();
  */
 export function createExpirySweeper(options: {
@@ -37,27 +68,39 @@ export function createExpirySweeper(options: {
   logger: GatewayLogger;
   intervalMs: number;
   batchSize: number;
+  /** Where the backlog gauges and the set-aside counter go; none, no metrics. */
+  registry?: Registry;
 }): ExpirySweeper {
   const { database, logger, intervalMs, batchSize } = options;
+  const metrics = sweepMetrics(options.registry);
+  let stopping = false;
 
   async function runOnce(): Promise<SweepRun> {
     const began = performance.now();
-    let expired = 0;
-    let passes = 0;
-    let last = 0;
-    // A pass expires the due holds of one tenant only, so a pass below the batch size does not
-    // mean nothing is left: the run goes on until a pass finds nothing.
-    do {
-      last = await expireDueReservations(database, batchSize);
-      expired += last;
-      passes += 1;
-    } while (last > 0 && passes < MAX_PASSES_PER_RUN);
-    const moreDue = last > 0;
-    if (expired > 0) {
-      logger.info({ expired, passes, more_due: moreDue, duration_ms: Math.round(performance.now() - began) }, 'expiry sweep expired reservations');
+    const { expired, passes, setAside } = await expireAllDue(database, batchSize, () => stopping);
+    for (const hold of setAside) {
+      logger.error({ reservation_number: hold.number, tenant_id: hold.tenantId, reason: hold.reason }, 'expiry sweep set aside a hold it cannot expire; stock.verify lists its row');
     }
-    return { expired, passes, moreDue };
+    metrics.setAside(setAside.length);
+    const backlog = await dueHoldBacklog(database);
+    metrics.measured(backlog.due, backlog.oldestExpiresAt ? (Date.parse(backlog.at) - Date.parse(backlog.oldestExpiresAt)) / 1000 : 0);
+    if (expired > 0 || setAside.length > 0) {
+      logger.info({ expired, passes, set_aside: setAside.length, still_due: backlog.due, duration_ms: Math.round(performance.now() - began) }, 'expiry sweep expired reservations');
+    }
+    return { expired, passes, setAside };
   }
 
-  return { runOnce, ...periodicJob({ name: 'expiry sweep', logger, intervalMs, jitter: SWEEP_JITTER, runAtStart: true, run: runOnce }) };
+  const job = periodicJob({ name: 'expiry sweep', logger, intervalMs, jitter: SWEEP_JITTER, runAtStart: true, run: runOnce });
+  return {
+    runOnce,
+    start() {
+      stopping = false;
+      job.start();
+    },
+    async stop() {
+      // A run under way ends after its current pass.
+      stopping = true;
+      await job.stop();
+    },
+  };
 }
