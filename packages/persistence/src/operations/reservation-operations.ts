@@ -199,8 +199,9 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
       if (previous) await markExpired(tx, [previous], now);
       const lines = input.items.map((item, index) => ({ productId: products[index]!.id, quantity: dec(item.quantity) }));
       // Everything that waits for no stock row comes before the rows are locked, so they stay
-      // locked briefly: the number (committed on its own, so nothing of the tenant's is held
-      // across this transaction; docs/holds.md#reservations) and the hold's own rows.
+      // locked briefly (a hot SKU's row is what a sale queues on): the number (committed on its
+      // own, so nothing of the tenant's is held across this transaction; docs/holds.md#reservations),
+      // the hold's own rows, its event, and the record answered.
       const number = formatDocumentNumber('RSV', now, await claimDocumentSequence(tx, input.tenantId, 'RSV'));
       const row = {
         tenant_id: input.tenantId,
@@ -230,15 +231,17 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
           consumed_quantity: 0,
         })),
       );
-      // Every stock row this transaction changes, the earlier hold's too, in one sorted lock.
+      await statusChanged(tx, row, null, 'active', now);
+      const created = (await findReservation(tx, input.tenantId, number))!;
+      // Every stock row this transaction changes, the earlier hold's too, in one sorted lock; from
+      // here to the commit, only the stock's own writes.
       const keys = [...keysOf(previous ? [previous] : [], previousLines), ...lines.map((l) => ({ tenantId: input.tenantId, locationId: location.id, productId: l.productId }))];
       const levels = await lockStockRows(tx, keys, now);
       const earlier = releaseEach(previous ? [previous] : [], previousLines, levels);
       if (earlier.setAside[0]) throw cannotExpire(earlier.setAside[0]);
       const outcome = unwrap(holdStock(location.id, lines, levels));
       await writeStockChanges(tx, [...earlier.changes, { tenantId: input.tenantId, outcome, cause: cause(row, ledgerActor(input.actor)) }], now);
-      await statusChanged(tx, row, null, 'active', now);
-      return (await findReservation(tx, input.tenantId, number))!;
+      return created;
     });
   } catch (error) {
     // Two creates of one reference at once: the database's unique index lets one through.
