@@ -20,7 +20,7 @@ const FIVE_MINUTES = 300_000;
 /** A terminal's environment: this machine's, without what the test runner sets for the services under test. */
 function userEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  const dropped = /^(VITEST|NODE_ENV$|TEST_|DATABASE_URL$|REDIS_URL$|GATEWAY_|INTERNAL_API_|CREDENTIALS_KEY$|DOCS_SANDBOX_TENANT_ID$|DEMO_|LOG_LEVEL$|NX_)/;
+  const dropped = /^(VITEST|NODE_ENV$|TEST_|DATABASE_URL$|REDIS_URL$|GATEWAY_|INTERNAL_API_|CREDENTIALS_KEY$|DOCS_SANDBOX_(TENANT_ID|IDS)$|DEMO_|LOG_LEVEL$|NX_)/;
   for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
   return env;
 }

@@ -92,6 +92,22 @@ await database.destroy();
 const gatewayUrl = `http://${env.GATEWAY_HOST}:${env.GATEWAY_PORT}`;
 // The reference's Test Request pre-fills X-Tenant-Id with this: the sandbox's tenant, which answers.
 if (demo && !env.DOCS_SANDBOX_TENANT_ID) env.DOCS_SANDBOX_TENANT_ID = demo.tenantId;
+// And each path id with the sandbox's record it names: the active hold for the reservation routes, and so on.
+if (demo && !env.DOCS_SANDBOX_IDS) {
+  const ids = {
+    product: demo.productIds?.[0],
+    adjustment: demo.adjustments?.pendingIncrease,
+    transfer: demo.transfers?.pending,
+    transfer_to_ship: demo.transfers?.approved,
+    transfer_to_receive: demo.transfers?.inTransit,
+    inbound: demo.inboundIds?.pending?.[0],
+    reservation: demo.reservations?.active,
+    webhook: demo.webhook?.id,
+  };
+  // Credentials saved before some of these existed lack them: those routes keep the reference's examples.
+  const known = Object.entries(ids).filter(([, id]) => id !== undefined);
+  if (known.length > 0) env.DOCS_SANDBOX_IDS = known.map(([record, id]) => `${record}=${id}`).join(',');
+}
 if (demo) {
   console.log(`
   Demo API key:   ${demo.apiKey}

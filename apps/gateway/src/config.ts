@@ -2,6 +2,7 @@
 // start-up. A bad value stops the process with a message naming the variable, what was wrong and
 // what was found.
 import { DEFAULT_DATABASE_DEADLINES, type DatabaseConfig, parseDatabaseUrl } from '@pits/persistence';
+import { type SandboxIds, parseSandboxIds } from './docs/sandbox-ids.js';
 import {
   ConfigError,
   type Env,
@@ -63,6 +64,12 @@ export interface GatewayConfig {
    * pre-fills X-Tenant-Id with it, so Test Request answers. Null: the reference's example id.
    */
   docsSandboxTenantId: string | null;
+  /**
+   * DOCS_SANDBOX_IDS: `record=id` pairs of the sandbox's records (npm start sets them to what it
+   * seeded); /docs pre-fills each route's path id with its record's, so Test Request finds it.
+   * Empty: the reference's example ids.
+   */
+  docsSandboxIds: SandboxIds;
   /** GATEWAY_METRICS_PORT / GATEWAY_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
   metrics: OperatorEndpoint | null;
   /**
@@ -81,6 +88,15 @@ function common(read: SettingsReader) {
     credentialsKey: read.required('CREDENTIALS_KEY', { minLength: 32, hint: '64 hex characters, or a passphrase of 32+ characters' }),
     logLevel: readLogLevel(read),
   };
+}
+
+function readSandboxIds(read: SettingsReader): SandboxIds {
+  const text = read.optional('DOCS_SANDBOX_IDS');
+  if (text === undefined) return {};
+  const parsed = parseSandboxIds(text);
+  if (parsed.ok) return parsed.ids;
+  read.problem('DOCS_SANDBOX_IDS', parsed.problem);
+  return {};
 }
 
 /**
@@ -131,6 +147,7 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
     },
     webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
     docsSandboxTenantId: read.optional('DOCS_SANDBOX_TENANT_ID', { pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, hint: 'must be a tenant id (a UUID)' })?.toLowerCase() ?? null,
+    docsSandboxIds: readSandboxIds(read),
     metrics: readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: port }),
     heapGrowingPercent: read.integer('GATEWAY_HEAP_GROWING_PERCENT', { default: 20, min: 0, max: 400 }),
   };

@@ -183,7 +183,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   // Getting started shows where this gateway listens: known once it does (port 0 picks one).
   let origin = `http://${urlHost(config.host)}:${config.port}`;
   const sandboxTenantId = config.docsSandboxTenantId;
-  const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION, description: partnerGuide({ origin, sandboxTenantId }), sandboxTenantId }));
+  const document = () => (openApi ??= buildOpenApiDocument(routes, PUBLIC_ROUTES, { version: SERVICE_VERSION, description: partnerGuide({ origin, sandboxTenantId }), sandboxTenantId, sandboxIds: config.docsSandboxIds }));
   mountPublicRoutes(router, {
     isReady: async () => ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs)),
     openApi: document,

@@ -2,7 +2,7 @@
 // dialect: each document number of its table is in the state the table gives, through the routes
 // a reader would call. The holds chapter is held to the constants and routes it describes.
 import { RESERVATION_EXPIRY } from '@pits/domain';
-import { createApiKey, createCredentialCipher, seedDemoData } from '@pits/persistence';
+import { type DemoData, createApiKey, createCredentialCipher, seedDemoData } from '@pits/persistence';
 import { type TestDatabase, openTestDatabase, testDialects } from '@pits/persistence/testing';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,13 +94,14 @@ describe('the Holding stock for orders chapter', () => {
   });
 });
 
-type Operation = { operationId: string; parameters?: { name: string; in: string; example?: unknown; description?: string }[] };
+type Operation = { operationId: string; tags: string[]; parameters?: { name: string; in: string; example?: unknown; description?: string }[] };
 type Document = { info: { description: string }; paths: Record<string, Record<string, Operation>> };
 
 describe.each(dialects)('[%s] the reference served with a sandbox', (dialect) => {
   let t: TestDatabase;
   let key: string;
   let tenantId: string;
+  let demo: DemoData;
   const gateways: Gateway[] = [];
   const start = async (env: Record<string, string>) => {
     const gateway = createGateway(loadGatewayConfig({ CREDENTIALS_KEY: 's'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0', ...env }), { database: t.database, logger: pino({ level: 'silent' }) });
@@ -110,7 +111,7 @@ describe.each(dialects)('[%s] the reference served with a sandbox', (dialect) =>
   };
   beforeAll(async () => {
     t = await openTestDatabase(dialect);
-    const demo = await seedDemoData(t.database, createCredentialCipher('s'.repeat(64)), SEEDED);
+    demo = await seedDemoData(t.database, createCredentialCipher('s'.repeat(64)), SEEDED, { webhookUrl: 'http://127.0.0.1:4002/webhooks' });
     key = demo.apiKey;
     tenantId = demo.tenantId;
   });
@@ -147,7 +148,41 @@ describe.each(dialects)('[%s] the reference served with a sandbox', (dialect) =>
     expect(header.description).toContain('"Demo tenant id"');
   });
 
-  it('refuses a DOCS_SANDBOX_TENANT_ID that is not a tenant id', () => {
+  it('pre-fills each path id with the sandbox record it names, as npm start passes them: every detail answers 200, and the hold routes name the active hold', async () => {
+    // What tools/scripts/start.mjs passes for what it seeded.
+    const ids = {
+      product: demo.productIds[0],
+      adjustment: demo.adjustments.pendingIncrease,
+      transfer: demo.transfers.pending,
+      transfer_to_ship: demo.transfers.approved,
+      transfer_to_receive: demo.transfers.inTransit,
+      inbound: demo.inboundIds.pending[0],
+      reservation: demo.reservations.active,
+      webhook: demo.webhook!.id,
+    };
+    const { url, document } = await start({ DOCS_SANDBOX_TENANT_ID: tenantId, DOCS_SANDBOX_IDS: Object.entries(ids).map(([record, id]) => `${record}=${id}`).join(',') });
+    const withIds = Object.entries(document.paths).filter(([path]) => path.includes('{id}'));
+    expect(withIds.length).toBeGreaterThan(10);
+    for (const [path, methods] of withIds) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const id = operation.parameters!.find((p) => p.in === 'path' && p.name === 'id')!;
+        // In words, with where to find it: never a bare "id".
+        expect(id.description, `${method} ${path}`).toMatch(/^The .+, as `id` in .+ \(e\.g\. `[^`]+`\)\./);
+        if (path.startsWith('/api/partner/v1/reservations/')) expect(id.example, `${method} ${path}`).toBe(demo.reservations.active);
+        if (method !== 'get') continue;
+        const res = await fetch(`${url}${path.replace('{id}', String(id.example))}`, { headers: { Authorization: `Bearer ${key}`, 'X-Tenant-Id': tenantId } });
+        expect(res.status, `${method} ${path} with ${String(id.example)}`).toBe(200);
+      }
+    }
+    expect(document.paths['/api/partner/v1/transfers/{id}/ship']!.patch!.parameters!.find((p) => p.name === 'id')!.example).toBe(demo.transfers.approved);
+    expect(document.paths['/api/partner/v1/webhooks/{id}']!.patch!.parameters!.find((p) => p.name === 'id')!.example).toBe(String(demo.webhook!.id));
+  });
+
+  it('refuses a DOCS_SANDBOX_TENANT_ID that is not a tenant id, and DOCS_SANDBOX_IDS naming an unknown record or a malformed id', () => {
     expect(() => loadGatewayConfig({ CREDENTIALS_KEY: 's'.repeat(64), DOCS_SANDBOX_TENANT_ID: 'demo' })).toThrow(/DOCS_SANDBOX_TENANT_ID/);
+    for (const ids of ['order=RSV-1', 'reservation=RSV 1', 'reservation', 'reservation=RSV-1,reservation=RSV-2', 'product=1=2']) {
+      expect(() => loadGatewayConfig({ CREDENTIALS_KEY: 's'.repeat(64), DOCS_SANDBOX_IDS: ids }), ids).toThrow(/DOCS_SANDBOX_IDS/);
+    }
+    expect(loadGatewayConfig({ CREDENTIALS_KEY: 's'.repeat(64), DOCS_SANDBOX_IDS: 'reservation=RSV-20261122-000002, product=1' }).docsSandboxIds).toEqual({ reservation: 'RSV-20261122-000002', product: '1' });
   });
 });

@@ -22,6 +22,7 @@ const route = defineRoute({
   name: 'things.list',
   method: 'GET',
   path: '/api/partner/v1/things/:id',
+  params: { id: { description: "The thing's id, as `id` in its answer", example: '7', sandbox: 'product' } },
   summary: 'things',
   tag: 'Things',
   tenantScoped: true,
@@ -45,6 +46,17 @@ describe('OpenAPI document', () => {
     ]);
     expect(doc.components.schemas.SomeQuery).toBeUndefined();
     expect(doc.components.schemas.ThingsResponse).toBeDefined();
+  });
+  it('describes a path id in words with an example, pre-filled with the sandbox record this server knows; an undescribed one is a bug', () => {
+    type Parameter = { name: string; example?: unknown; description?: string };
+    const idOf = (built: unknown) => ((built as Doc).paths['/api/partner/v1/things/{id}']!.get!.parameters as Parameter[]).find((p) => p.name === 'id')!;
+    expect(idOf(doc)).toMatchObject({ example: '7', description: "The thing's id, as `id` in its answer (e.g. `7`). Another tenant's or an unknown id is 404." });
+    const sandboxed = idOf(buildOpenApiDocument([route], [], { version: 't', sandboxIds: { product: '3', reservation: 'RSV-20260101-000002' } }));
+    expect(sandboxed).toMatchObject({ example: '3', description: "The thing's id, as `id` in its answer (e.g. `3`). Pre-filled with this sandbox's first product. Another tenant's or an unknown id is 404." });
+    // A sandbox that does not know the record keeps the reference's example.
+    expect(idOf(buildOpenApiDocument([route], [], { version: 't', sandboxIds: { reservation: 'RSV-20260101-000002' } }))).toMatchObject({ example: '7' });
+    const { params: _params, ...undescribed } = route;
+    expect(() => buildOpenApiDocument([undescribed], [], { version: 't' })).toThrow('route things.list does not describe its path parameter :id');
   });
   it('documents the errors a route can answer and a JSON public route as an object', () => {
     const responses = doc.paths['/api/partner/v1/things/{id}']!.get!.responses;

@@ -10,6 +10,7 @@ import { ERROR_STATUS, errorBody } from '../http/index.js';
 import type { Route } from '../routes/route-spec.js';
 import { type RouteView, errorExample } from './error-examples.js';
 import { ERROR_CONDITIONS } from './guides.js';
+import { SANDBOX_RECORDS, type SandboxIds } from './sandbox-ids.js';
 import { MAX_UNIX_SECONDS, WEBHOOK_TAG, webhookOperations } from './webhook-document.js';
 
 type Json = Record<string, unknown>;
@@ -245,6 +246,29 @@ export interface DocumentInfo {
   version: string;
   description?: string;
   sandboxTenantId?: string | null;
+  /** The sandbox's records (DOCS_SANDBOX_IDS): path ids are pre-filled with them, so Test Request finds a record. */
+  sandboxIds?: SandboxIds;
+}
+
+/**
+ * A path parameter as its route's spec describes it, with the example Test Request pre-fills: the
+ * sandbox's record when this server knows it, else the reference's example. A route that leaves
+ * a parameter undescribed is a bug: the document is not built.
+ */
+function pathParameter(spec: Route, name: string, sandboxIds: SandboxIds): Json {
+  const doc = spec.params?.[name];
+  if (doc === undefined) throw new Error(`route ${spec.name} does not describe its path parameter :${name} (params in its spec)`);
+  const sandboxId = doc.sandbox === undefined ? undefined : sandboxIds[doc.sandbox];
+  const example = sandboxId ?? doc.example;
+  const prefilled = sandboxId === undefined || doc.sandbox === undefined ? '' : ` Pre-filled with this sandbox's ${SANDBOX_RECORDS[doc.sandbox]}.`;
+  return {
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.head },
+    example,
+    description: `${doc.description} (e.g. \`${example}\`).${prefilled} ${spec.tenantScoped ? "Another tenant's" : "Another partner's"} or an unknown id is 404.`,
+  };
 }
 
 /**
@@ -262,13 +286,7 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
 
   for (const spec of specs) {
     const path = openApiPath(spec.path);
-    const parameters: Json[] = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.head },
-      description: 'Any text the request head can carry; an id the tenant does not have is 404.',
-    }));
+    const parameters: Json[] = [...spec.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => pathParameter(spec, m[1]!, info.sandboxIds ?? {}));
     if (spec.tenantScoped) {
       parameters.push({
         name: 'X-Tenant-Id',

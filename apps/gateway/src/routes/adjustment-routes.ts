@@ -29,8 +29,11 @@ import {
   rejectAdjustment,
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import { type Route, defineRoute } from './route-spec.js';
+import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
+
+/** What each path id names, for the reference; Test Request pre-fills it with the sandbox's record. */
+const ADJUSTMENT_ID: PathParameterDoc = { description: "The adjustment's number, as `id` in its answer (`ADJ-YYYYMMDD-NNNNNN`)", example: 'ADJ-20261122-000002', sandbox: 'adjustment' };
 
 export function adjustmentRoutes(): Route[] {
   return [
@@ -98,6 +101,7 @@ export function adjustmentRoutes(): Route[] {
       name: 'adjustments.detail',
       method: 'GET',
       path: '/api/engine/v1/adjustments/:id',
+      params: { id: ADJUSTMENT_ID },
       summary: 'Get an adjustment',
       description: "Items carry current_stock: the live quantity of the product in the adjustment's bucket at its location.",
       tag: 'Adjustments',
@@ -120,6 +124,7 @@ export function adjustmentRoutes(): Route[] {
       method: 'PATCH',
       alsoMethods: ['POST'],
       path: '/api/partner/v1/adjustments/:id/approve',
+      params: { id: ADJUSTMENT_ID },
       summary: 'Approve a pending adjustment',
       description: 'Applies the stock change, all lines or none. A decrease that would take stock below zero (or good stock below what is reserved) is INSUFFICIENT_STOCK and the adjustment stays pending.',
       tag: 'Adjustments',
@@ -141,6 +146,7 @@ export function adjustmentRoutes(): Route[] {
       method: 'PATCH',
       alsoMethods: ['POST'],
       path: '/api/partner/v1/adjustments/:id/reject',
+      params: { id: ADJUSTMENT_ID },
       summary: 'Reject a pending adjustment',
       description: 'Rejects a pending adjustment with a `reason` (1 to 500 characters); no stock moves. Answers PATCH and POST alike; any other status is `INVALID_STATE`.',
       tag: 'Adjustments',

@@ -16,9 +16,12 @@ import { isoMicros, pageFacts, pendingQuantity, rangePagination, toJsonNumber } 
 import { type InboundDetailRecord, type InboundRecord, type LocationRecord, findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentProduct } from './product-routes.js';
 import { actorOf, notFound, numericId, pageOf } from './route-helpers.js';
-import { type Route, defineRoute } from './route-spec.js';
+import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import { presentTenantLocation } from './tenant-routes.js';
 import type { z } from 'zod';
+
+/** What each path id names, for the reference; Test Request pre-fills it with the sandbox's record. */
+const INBOUND_ID: PathParameterDoc = { description: "The inbound shipment's id, as `id` in its answer and in the list", example: '1', sandbox: 'inbound' };
 
 export function inboundRoutes(): Route[] {
   return [
@@ -47,6 +50,7 @@ export function inboundRoutes(): Route[] {
       name: 'inbound.detail',
       method: 'GET',
       path: '/api/partner/v1/inbound/:id',
+      params: { id: INBOUND_ID },
       summary: 'Get an inbound shipment',
       description: "id is the list's inbound_id; items[].id is the item_id that receive takes; quantity is the line's ordered quantity.",
       tag: 'Inbound',
@@ -66,6 +70,7 @@ export function inboundRoutes(): Route[] {
       name: 'inbound.receive',
       method: 'POST',
       path: '/api/partner/v1/inbound/:id/receive',
+      params: { id: INBOUND_ID },
       summary: 'Receive items of an inbound shipment',
       description:
         'Cumulative received quantities may not exceed what is expected (422 on that line). condition (good, default, or damaged) and grid_id are extensions. The shipment becomes partial while anything is pending and received when nothing is; a webhook inbound.status_changed follows each change.',

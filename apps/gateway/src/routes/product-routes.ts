@@ -6,8 +6,11 @@ import type * as contract from '@pits/contract';
 import { pageFacts, simplePagination } from '@pits/domain';
 import { type ProductRecord, findProduct, listProducts } from '@pits/persistence';
 import { notFound, numericId, pageOf } from './route-helpers.js';
-import { type Route, defineRoute } from './route-spec.js';
+import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
+
+/** What each path id names, for the reference; Test Request pre-fills it with the sandbox's record. */
+const PRODUCT_ID: PathParameterDoc = { description: "The product's id, as `id` in its answer and in the list", example: '1', sandbox: 'product' };
 
 export function productRoutes(): Route[] {
   return [
@@ -37,6 +40,7 @@ export function productRoutes(): Route[] {
       name: 'products.detail',
       method: 'GET',
       path: '/api/partner/v1/products/:id',
+      params: { id: PRODUCT_ID },
       summary: 'Get a product (extension)',
       description: "One product of the tenant; an unknown id or another tenant's product is 404.",
       tag: 'Products',

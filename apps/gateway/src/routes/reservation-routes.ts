@@ -29,8 +29,11 @@ import {
   releaseReservation,
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import { type Route, defineRoute } from './route-spec.js';
+import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
+
+/** What each path id names, for the reference; Test Request pre-fills it with the sandbox's record. */
+const RESERVATION_ID: PathParameterDoc = { description: "The reservation's number, as `id` in its answer (`RSV-YYYYMMDD-NNNNNN`)", example: 'RSV-20261122-000002', sandbox: 'reservation' };
 
 const TAG = 'Reservations';
 const BASE = '/api/partner/v1/reservations';
@@ -101,6 +104,7 @@ export function reservationRoutes(): Route[] {
       name: 'reservations.detail',
       method: 'GET',
       path: `${BASE}/:id`,
+      params: { id: RESERVATION_ID },
       summary: 'Get a reservation',
       description: "By its id (the reservation number). Another tenant's or an unknown id is 404.",
       tag: TAG,
@@ -120,6 +124,7 @@ export function reservationRoutes(): Route[] {
       name: 'reservations.extend',
       method: 'POST',
       path: `${BASE}/:id/extend`,
+      params: { id: RESERVATION_ID },
       summary: 'Extend a reservation',
       description: 'A new expiry, expires_in seconds from now, for an active hold only; on any other status (an expired one included) 422 INVALID_STATE and nothing changes.',
       tag: TAG,
@@ -140,6 +145,7 @@ export function reservationRoutes(): Route[] {
       name: 'reservations.release',
       method: 'POST',
       path: `${BASE}/:id/release`,
+      params: { id: RESERVATION_ID },
       summary: 'Release a reservation',
       description: 'The order was cancelled: every held quantity becomes available again and the status is released. Active holds only; otherwise 422 INVALID_STATE and nothing changes.',
       tag: TAG,
@@ -161,6 +167,7 @@ export function reservationRoutes(): Route[] {
       name: 'reservations.consume',
       method: 'POST',
       path: `${BASE}/:id/consume`,
+      params: { id: RESERVATION_ID },
       summary: 'Consume a reservation',
       description:
         "The order shipped. Without items every line is consumed whole; with items (products of this hold, each at most its held quantity) those quantities are consumed and the rest released. Consumed quantities leave the location's good stock and its held quantity in one step, with ledger rows whose cause is the reservation. Active holds only; otherwise 422 INVALID_STATE and nothing changes.",

@@ -5,6 +5,7 @@
 import type { ErrorKind } from '@pits/domain';
 import type { Scope } from '@pits/persistence';
 import type { z } from 'zod';
+import type { SandboxRecord } from '../docs/sandbox-ids.js';
 import type { AuthenticatedPartner } from '../http/index.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -50,6 +51,16 @@ export type EnvelopeOf<R extends EnvelopeSchema> = z.input<R>['status'] extends 
 /** The HTTP statuses a route may answer with: envelope B repeats its status in the body, and its schema says 200. */
 export type SuccessStatusOf<R extends EnvelopeSchema> = EnvelopeOf<R> extends 'A' ? 200 | 201 : 200;
 
+/** A path parameter as the reference shows it: what it names, an example, and the sandbox record Test Request pre-fills. */
+export interface PathParameterDoc {
+  /** In plain words, where a reader finds it: "The reservation's number, as `id` in its answer". */
+  description: string;
+  /** The reference's example value, one the examples of the sandbox use. */
+  example: string;
+  /** The sandbox record whose id fills it when the server knows one (DOCS_SANDBOX_IDS). */
+  sandbox?: SandboxRecord;
+}
+
 /** What a route is, apart from its schemas and functions: the part the router and the reference read. */
 interface RouteFacts {
   /** Operation name: rate-limit bucket, access log, OpenAPI operationId. */
@@ -59,6 +70,8 @@ interface RouteFacts {
   alsoMethods?: HttpMethod[];
   /** Koa path with `:param` segments. */
   path: string;
+  /** Each `:param` of the path, described for the reference (the document refuses to build without it). */
+  params?: Readonly<Record<string, PathParameterDoc>>;
   summary: string;
   description?: string;
   tag: string;

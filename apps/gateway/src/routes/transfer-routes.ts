@@ -34,8 +34,13 @@ import {
   shipTransfer,
 } from '@pits/persistence';
 import { actorOf, notFound, pageOf } from './route-helpers.js';
-import { type Route, defineRoute } from './route-spec.js';
+import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
+
+/** What each path id names, for the reference; Test Request pre-fills it with the sandbox's record. */
+const TRANSFER_ID: PathParameterDoc = { description: "The transfer's number, as `id` in its answer (`TRF-YYYYMMDD-NNNNNN`)", example: 'TRF-20261122-000001', sandbox: 'transfer' };
+const TRANSFER_TO_SHIP_ID: PathParameterDoc = { description: 'The number of an approved transfer, as `id` in its answer (`TRF-YYYYMMDD-NNNNNN`)', example: 'TRF-20261122-000002', sandbox: 'transfer_to_ship' };
+const TRANSFER_TO_RECEIVE_ID: PathParameterDoc = { description: 'The number of a transfer in transit, as `id` in its answer (`TRF-YYYYMMDD-NNNNNN`)', example: 'TRF-20261122-000003', sandbox: 'transfer_to_receive' };
 
 export function transferRoutes(): Route[] {
   /** Each line's live available quantity at the source. */
@@ -48,6 +53,7 @@ export function transferRoutes(): Route[] {
     method: 'PATCH' as const,
     alsoMethods: ['POST' as const],
     path: `/api/partner/v1/transfers/:id/${action}`,
+    params: { id: action === 'ship' ? TRANSFER_TO_SHIP_ID : TRANSFER_TO_RECEIVE_ID },
     tag: 'Transfers',
     tenantScoped: true,
     body: transferActionBody,
@@ -139,6 +145,7 @@ export function transferRoutes(): Route[] {
       name: 'transfers.detail',
       method: 'GET',
       path: '/api/engine/v1/transfers/:id',
+      params: { id: TRANSFER_ID },
       summary: 'Get a transfer',
       description: "One transfer of the tenant by its number (`TRF-…`), with its lines; another tenant's or an unknown number is 404.",
       tag: 'Transfers',
@@ -159,6 +166,7 @@ export function transferRoutes(): Route[] {
       method: 'PATCH',
       alsoMethods: ['POST'],
       path: '/api/partner/v1/transfers/:id/approve',
+      params: { id: TRANSFER_ID },
       summary: 'Approve a pending transfer',
       description: 'Reserves every line at the source, or nothing: a line above what is available is INSUFFICIENT_STOCK and the transfer stays pending.',
       tag: 'Transfers',
@@ -179,6 +187,7 @@ export function transferRoutes(): Route[] {
       method: 'PATCH',
       alsoMethods: ['POST'],
       path: '/api/partner/v1/transfers/:id/reject',
+      params: { id: TRANSFER_ID },
       summary: 'Reject a pending transfer',
       description: 'Rejects a pending transfer with a `reason` (1 to 500 characters); nothing is reserved. Answers PATCH and POST alike; any other status is `INVALID_STATE`.',
       tag: 'Transfers',

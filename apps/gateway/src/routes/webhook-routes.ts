@@ -38,7 +38,11 @@ import { pino } from 'pino';
 import type { z } from 'zod';
 import type { GatewayLogger } from '../http/index.js';
 import { numericId } from './route-helpers.js';
-import { type Route, defineRoute } from './route-spec.js';
+import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
+
+/** What each path id names, for the reference; Test Request pre-fills it with the sandbox's record. */
+const ENDPOINT_ID: PathParameterDoc = { description: "The webhook endpoint's id, as `id` in its registration and in the list", example: '1', sandbox: 'webhook' };
+const DELIVERY_ID: PathParameterDoc = { description: "The delivery's id, as `id` in the deliveries list", example: '1' };
 
 
 function presentEndpoint(e: WebhookEndpointRecord): z.input<typeof webhookEndpoint> {
@@ -143,6 +147,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       name: 'webhooks.update',
       method: 'PATCH',
       path: '/api/partner/v1/webhooks/:id',
+      params: { id: ENDPOINT_ID },
       summary: 'Change a webhook endpoint (extension)',
       description:
         'Changes the event types an endpoint receives (they replace the current ones; the same rules as registration), pauses it (`active: false`: no new events are delivered to it, deliveries already queued are still sent, and a test event can still be sent) or makes it active again; at least one of the two. The URL and the signing secret stay as they are. Another partner\'s or an unknown endpoint is 404.',
@@ -164,6 +169,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       name: 'webhooks.delete',
       method: 'DELETE',
       path: '/api/partner/v1/webhooks/:id',
+      params: { id: ENDPOINT_ID },
       summary: 'Delete a webhook endpoint (extension)',
       description: 'No new deliveries; pending ones to it are dropped.',
       tag: 'Webhooks',
@@ -202,6 +208,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       name: 'webhooks.redeliver',
       method: 'POST',
       path: '/api/partner/v1/webhooks/deliveries/:id/redeliver',
+      params: { id: DELIVERY_ID },
       summary: 'Redeliver a webhook delivery (extension)',
       description: 'A succeeded or failed delivery is sent again as soon as a worker is free.',
       tag: 'Webhooks',
@@ -220,6 +227,7 @@ export function webhookRoutes({ cipher, urlPolicy, resolveHost, testSend }: Webh
       name: 'webhooks.test',
       method: 'POST',
       path: '/api/partner/v1/webhooks/:id/test',
+      params: { id: ENDPOINT_ID },
       summary: 'Send a test event to a webhook endpoint (extension)',
       description:
         'Sends a signed webhook.test event to the endpoint at once (tenant_id null, resource {type: "webhook", id}), under the same URL policy and signature as every delivery, and answers with the delivery and its one attempt: what the receiver answered, or why it could not be reached. A test is never retried. Another partner\'s endpoint is 404.',
