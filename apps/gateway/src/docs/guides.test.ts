@@ -167,7 +167,7 @@ describe.each(dialects)('[%s] the reference served with a sandbox', (dialect) =>
       for (const [method, operation] of Object.entries(methods)) {
         const id = operation.parameters!.find((p) => p.in === 'path' && p.name === 'id')!;
         // In words, with where to find it: never a bare "id".
-        expect(id.description, `${method} ${path}`).toMatch(/^The .+, as `id` in .+ \(e\.g\. `[^`]+`\)\./);
+        expect(id.description, `${method} ${path}`).toMatch(/^The .+, as `id` in .+, e\.g\. `[^`]+`\./);
         if (path.startsWith('/api/partner/v1/reservations/')) expect(id.example, `${method} ${path}`).toBe(demo.reservations.active);
         if (method !== 'get') continue;
         const res = await fetch(`${url}${path.replace('{id}', String(id.example))}`, { headers: { Authorization: `Bearer ${key}`, 'X-Tenant-Id': tenantId } });

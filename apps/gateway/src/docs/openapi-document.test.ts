@@ -50,9 +50,9 @@ describe('OpenAPI document', () => {
   it('describes a path id in words with an example, pre-filled with the sandbox record this server knows; an undescribed one is a bug', () => {
     type Parameter = { name: string; example?: unknown; description?: string };
     const idOf = (built: unknown) => ((built as Doc).paths['/api/partner/v1/things/{id}']!.get!.parameters as Parameter[]).find((p) => p.name === 'id')!;
-    expect(idOf(doc)).toMatchObject({ example: '7', description: "The thing's id, as `id` in its answer (e.g. `7`). Another tenant's or an unknown id is 404." });
+    expect(idOf(doc)).toMatchObject({ example: '7', description: "The thing's id, as `id` in its answer, e.g. `7`. Another tenant's or an unknown id is 404." });
     const sandboxed = idOf(buildOpenApiDocument([route], [], { version: 't', sandboxIds: { product: '3', reservation: 'RSV-20260101-000002' } }));
-    expect(sandboxed).toMatchObject({ example: '3', description: "The thing's id, as `id` in its answer (e.g. `3`). Pre-filled with this sandbox's first product. Another tenant's or an unknown id is 404." });
+    expect(sandboxed).toMatchObject({ example: '3', description: "The thing's id, as `id` in its answer, e.g. `3`. Pre-filled with this sandbox's first product. Another tenant's or an unknown id is 404." });
     // A sandbox that does not know the record keeps the reference's example.
     expect(idOf(buildOpenApiDocument([route], [], { version: 't', sandboxIds: { reservation: 'RSV-20260101-000002' } }))).toMatchObject({ example: '7' });
     const { params: _params, ...undescribed } = route;

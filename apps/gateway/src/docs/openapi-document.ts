@@ -35,13 +35,35 @@ export interface PublicRoute {
   probe?: true;
 }
 
+/**
+ * A request body's schema as client generators read it. A field with a default may be left out,
+ * and the schema says so (it is not `required`); but openapi-typescript, the generator the README
+ * names, types a property that has a `default` in a component schema as always present, so a
+ * client could not send a hold without `expires_in`. Request schemas therefore state each default
+ * in words (their descriptions mostly do already) instead of as `default`.
+ */
+function defaultsInWords(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(defaultsInWords);
+  if (value === null || typeof value !== 'object') return value;
+  const { default: fallback, ...schema } = Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'examples' || key === 'example' ? v : defaultsInWords(v)])) as Json;
+  if (fallback === undefined) return schema;
+  const description = typeof schema.description === 'string' ? schema.description : '';
+  // An object that defaults to `{}` is a body that may be left out: the operation's `required: false` says so.
+  const worded = /\bdefault\b/i.test(description) || (typeof fallback === 'object' && fallback !== null && Object.keys(fallback).length === 0);
+  return worded ? schema : { ...schema, description: `${description}${description === '' || description.endsWith('.') ? '' : '.'}${description === '' ? '' : ' '}Default: \`${JSON.stringify(fallback)}\`.` };
+}
+
 class Components {
   readonly schemas = new Map<string, Json>();
   private readonly seen = new Map<string, string>();
 
-  /** Converts a schema, moving its named parts into components; returns the schema to embed. */
-  add(schema: z.ZodType, io: 'input' | 'output'): Json {
-    const converted = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  /**
+   * Converts a schema, moving its named parts into components; returns the schema to embed.
+   * `request`: a request body's, whose defaults are stated in words (`defaultsInWords`).
+   */
+  add(schema: z.ZodType, io: 'input' | 'output', request = false): Json {
+    const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+    const converted = (request ? defaultsInWords(json) : json) as Json;
     const defs = (converted.$defs ?? {}) as Record<string, Json>;
     delete converted.$defs;
     delete converted.$schema;
@@ -267,7 +289,7 @@ function pathParameter(spec: Route, name: string, sandboxIds: SandboxIds): Json 
     required: true,
     schema: { type: 'string', minLength: 1, maxLength: TEXT_LIMITS.head },
     example,
-    description: `${doc.description} (e.g. \`${example}\`).${prefilled} ${spec.tenantScoped ? "Another tenant's" : "Another partner's"} or an unknown id is 404.`,
+    description: `${doc.description}, e.g. \`${example}\`.${prefilled} ${spec.tenantScoped ? "Another tenant's" : "Another partner's"} or an unknown id is 404.`,
   };
 }
 
@@ -332,8 +354,9 @@ export function buildOpenApiDocument(specs: readonly Route[], publicRoutes: read
       ...(spec.body
         ? {
             requestBody: {
-              required: true,
-              content: { 'application/json': { schema: components.add(spec.body, 'input'), ...(spec.example === undefined ? {} : { example: spec.example }) } },
+              // A write without a body is parsed as `{}` (validateBody): where that is a valid body, the body may be left out.
+              required: !spec.body.safeParse({}).success,
+              content: { 'application/json': { schema: components.add(spec.body, 'input', true), ...(spec.example === undefined ? {} : { example: spec.example }) } },
             },
           }
         : {}),
