@@ -24,9 +24,15 @@ describe('percentile', () => {
 
 describe('the command line', () => {
   it('runs both databases at full size unless told otherwise', () => {
-    expect(parseFlashSaleArgs([])).toEqual({ dialects: ['sqlite', 'postgres'], quick: false, sizes: FULL_SIZES });
-    expect(parseFlashSaleArgs(['--db', 'postgres', '--quick'])).toEqual({ dialects: ['postgres'], quick: true, sizes: QUICK_SIZES });
+    const every = ['burst', 'steady', 'throughput', 'last-units'];
+    expect(parseFlashSaleArgs([])).toEqual({ dialects: ['sqlite', 'postgres'], quick: false, sizes: FULL_SIZES, scenarios: every });
+    expect(parseFlashSaleArgs(['--db', 'postgres', '--quick'])).toEqual({ dialects: ['postgres'], quick: true, sizes: QUICK_SIZES, scenarios: every });
     expect(parseFlashSaleArgs(['--db=sqlite']).dialects).toEqual(['sqlite']);
+  });
+
+  it('runs the scenarios named by --only, in their own order', () => {
+    expect(parseFlashSaleArgs(['--only', 'last-units', '--only', 'burst']).scenarios).toEqual(['burst', 'last-units']);
+    expect(() => parseFlashSaleArgs(['--only', 'lunch'])).toThrow(/--only needs one of/);
   });
 
   it('refuses what it does not know, so a typo never starts a full run', () => {

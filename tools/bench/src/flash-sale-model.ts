@@ -53,16 +53,22 @@ export const QUICK_SIZES: FlashSaleSizes = {
   maxWaitSeconds: 75,
 };
 
+export const FLASH_SALE_SCENARIOS = ['burst', 'steady', 'throughput', 'last-units'] as const;
+export type FlashSaleScenario = (typeof FLASH_SALE_SCENARIOS)[number];
+
 export interface FlashSaleOptions {
   dialects: FlashSaleDialect[];
   quick: boolean;
   sizes: FlashSaleSizes;
+  /** The scenarios to run, in their fixed order; all by default. */
+  scenarios: FlashSaleScenario[];
 }
 
-export const USAGE = 'npm run bench:flash-sale -- [--db sqlite|postgres|both] [--quick]';
+export const USAGE = 'npm run bench:flash-sale -- [--db sqlite|postgres|both] [--quick] [--only burst|steady|throughput|last-units]';
 
 /**
- * The command line: `--db sqlite|postgres|both` (default both; `--db=x` too) and `--quick`.
+ * The command line: `--db sqlite|postgres|both` (default both; `--db=x` too), `--quick`, and
+ * `--only <scenario>` (repeatable) to run some scenarios alone.
  * Throws on anything else, so a typo never runs the full size by surprise.
  *
  * @example parseFlashSaleArgs(['--db', 'sqlite', '--quick']).dialects // ['sqlite']
@@ -70,9 +76,16 @@ export const USAGE = 'npm run bench:flash-sale -- [--db sqlite|postgres|both] [-
 export function parseFlashSaleArgs(argv: readonly string[]): FlashSaleOptions {
   let db = 'both';
   let quick = false;
+  const only = new Set<string>();
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
+    else if (arg === '--only') {
+      const value = argv[i + 1];
+      if (value === undefined || !(FLASH_SALE_SCENARIOS as readonly string[]).includes(value)) throw new Error(`--only needs one of ${FLASH_SALE_SCENARIOS.join(', ')} (${USAGE})`);
+      only.add(value);
+      i += 1;
+    }
     else if (arg === '--db') {
       const value = argv[i + 1];
       if (value === undefined) throw new Error(`--db needs a value (${USAGE})`);
@@ -83,7 +96,8 @@ export function parseFlashSaleArgs(argv: readonly string[]): FlashSaleOptions {
   }
   const dialects: FlashSaleDialect[] | undefined = db === 'both' ? ['sqlite', 'postgres'] : db === 'sqlite' || db === 'postgres' ? [db] : undefined;
   if (!dialects) throw new Error(`--db: sqlite, postgres or both, got ${JSON.stringify(db)} (${USAGE})`);
-  return { dialects, quick, sizes: quick ? QUICK_SIZES : FULL_SIZES };
+  const scenarios = FLASH_SALE_SCENARIOS.filter((s) => only.size === 0 || only.has(s));
+  return { dialects, quick, sizes: quick ? QUICK_SIZES : FULL_SIZES, scenarios };
 }
 
 /** Lateness of stock coming back after holds' expiry, in milliseconds. */
