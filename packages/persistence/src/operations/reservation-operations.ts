@@ -52,6 +52,7 @@ import {
   ledgerActor,
   lockStockLevels,
   lockStockRows,
+  readStockLevels,
   writeStockChanges,
   writeStockOutcome,
 } from '../repositories/stock-repository.js';
@@ -194,10 +195,14 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
       const products = await requireLineProducts(tx, input.tenantId, input.items);
       const previous = await lockActiveReservationOf(tx, input.tenantId, input.reference);
       if (previous && effectiveStatus({ status: previous.status, expiresAt: previous.expires_at }, at) === 'active') throw referenceTaken(input.reference);
+      const lines = input.items.map((item, index) => ({ productId: products[index]!.id, quantity: dec(item.quantity) }));
+      // Sold out by what is committed now: refused before anything is written or locked, so a sale's
+      // refused orders do not queue on the hot row behind its held ones (nor spend a number). The
+      // locked check below decides every other create.
+      if (!previous) unwrap(holdStock(location.id, lines, await readStockLevels(tx, lines.map((l) => ({ locationId: location.id, productId: l.productId })))));
       const previousLines = await listReservationItems(tx, previous ? [previous.id] : []);
       // The reference's earlier hold ran out: it ends here, so the order can be held again.
       if (previous) await markExpired(tx, [previous], now);
-      const lines = input.items.map((item, index) => ({ productId: products[index]!.id, quantity: dec(item.quantity) }));
       // Everything that waits for no stock row comes before the rows are locked, so they stay
       // locked briefly (a hot SKU's row is what a sale queues on): the number (committed on its
       // own, so nothing of the tenant's is held across this transaction; docs/holds.md#reservations),
