@@ -161,6 +161,19 @@ describe.each(dialects)('[%s] webhooks', (dialect) => {
       for (const secret of [first.secret, second.secret, theirs.secret]) expect(listed.text, 'no secret in the list').not.toContain(secret);
       expect(listed.text).not.toContain('signing_secret');
 
+      // PATCH changes the event types and pauses the endpoint; the answer is the endpoint as it now is, without its secret.
+      const patch = (id: string, json: unknown, key = partner.key) => gw.request('PATCH', `${WEBHOOKS}/${id}`, { key, json, template: `${WEBHOOKS}/{id}` });
+      const paused = await patch(second.id, { event_types: ['reservation.status_changed', 'stock.level_changed'], active: false });
+      expect(paused.status, paused.text).toBe(200);
+      expect(paused.body.data.webhook).toMatchObject({ id: second.id, url: 'http://127.0.0.1:9/second', event_types: ['reservation.status_changed', 'stock.level_changed'], is_active: false });
+      expect(paused.text).not.toContain('signing_secret');
+      expect((await gw.get(WEBHOOKS, { key: partner.key })).body.data.webhooks[1]).toMatchObject({ id: second.id, is_active: false });
+      expectError(await patch(second.id, {}), 'VALIDATION_ERROR', '');
+      expectError(await patch(second.id, { active: 'yes' }), 'VALIDATION_ERROR', 'active');
+      expectError(await patch(second.id, { event_types: [EVENT, EVENT] }), 'VALIDATION_ERROR', 'event_types[1]');
+      expectError(await patch(theirs.id, { active: false }), 'NOT_FOUND');
+      expect((await patch(second.id, { active: true })).body.data.webhook).toMatchObject({ event_types: ['reservation.status_changed', 'stock.level_changed'], is_active: true });
+
       // Another partner's endpoint is not found, and stays.
       expectError(await gw.request('DELETE', `${WEBHOOKS}/${theirs.id}`, { key: partner.key, template: `${WEBHOOKS}/{id}` }), 'NOT_FOUND');
       const deleted = await gw.request('DELETE', `${WEBHOOKS}/${first.id}`, { key: partner.key, template: `${WEBHOOKS}/{id}` });
