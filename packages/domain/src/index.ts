@@ -15,3 +15,6 @@ export * from './time-format.js';
 export * from './webhook-delivery.js';
 export * from './webhook-url-policy.js';
 export * from './reservation.js';
+export * from './wib-calendar.js';
+export * from './lot.js';
+export * from './lot-allocation.js';
