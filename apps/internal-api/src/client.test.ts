@@ -77,6 +77,6 @@ describe('the client subpath', () => {
     expectTypeOf<Pick<Endpoint, 'isActive' | 'updatedAt'>>().toEqualTypeOf<{ isActive: boolean; updatedAt: string }>();
     expectTypeOf<Pick<InternalApiInputs['webhooks']['update'], 'active'>>().toEqualTypeOf<{ active?: boolean | undefined }>();
     type Discrepancy = InternalApiOutputs['stock']['verify'][number];
-    expectTypeOf<Discrepancy>().toEqualTypeOf<{ tenantId: string; locationId: number; productId: number; check: StockCheck; recorded: string; expected: string }>();
+    expectTypeOf<Discrepancy>().toEqualTypeOf<{ tenantId: string; locationId: number; productId: number; check: StockCheck; recorded: string; expected: string; reservations?: string[] }>();
   });
 });

@@ -9,6 +9,7 @@ import {
   type LedgerMismatch,
   type LineProduct,
   type Scope,
+  type StockCheck,
   type StockDiscrepancy,
   type StockLevelView,
   type StockMovementView,
@@ -85,7 +86,16 @@ function toMismatchOutput(m: LedgerMismatch) {
  *
  * @example toDiscrepancyOutput(d) // { tenantId, locationId: 1, productId: 2, check: 'reserved_for_orders', recorded: '7', expected: '2.5' }
  */
-export function toDiscrepancyOutput(d: StockDiscrepancy) {
+export function toDiscrepancyOutput(d: StockDiscrepancy): {
+  tenantId: string;
+  locationId: number;
+  productId: number;
+  check: StockCheck;
+  recorded: string;
+  expected: string;
+  /** Of a `reserved_for_orders` check: the numbers of the row's active holds. */
+  reservations?: string[];
+} {
   const output = { tenantId: d.tenantId, locationId: d.locationId, productId: d.productId, check: d.check, recorded: text(d.recorded), expected: text(d.expected) };
   return d.reservations === undefined ? output : { ...output, reservations: d.reservations };
 }
