@@ -63,9 +63,10 @@ export async function withTransaction<T>(scope: Scope, work: (tx: Tx) => Promise
 }
 
 /**
- * Runs `work`'s reads on one snapshot of the database (a read-only repeatable-read transaction on
- * PostgreSQL, one read transaction on SQLite): what commits meanwhile is not seen, so a check
- * across tables never sees half of a change. A scope that is a transaction already is used as it is.
+ * Runs `work`'s reads on one snapshot of the database (the runner's `snapshot`: one read-only
+ * transaction that sees the database as of its first statement): what commits meanwhile is not
+ * seen, so a check across tables never sees half of a change. A scope that is a transaction
+ * already is used as it is.
  *
  * @example const found = await withSnapshot(database, (snapshot) => readInvariants(snapshot));
  */

@@ -2,7 +2,7 @@
 // client deadlines, type parsers that return what the other dialects return, row locks, and
 // pg_trgm indexes for substring search (their queries live with the area repository).
 import { randomBytes } from 'node:crypto';
-import { type Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
+import { CompiledQuery, type Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseSettings, deadlinesOf } from './database-settings.js';
 import { PostgresRunner } from './postgres-runner.js';
@@ -317,6 +317,22 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
 
     async holdWriteLock(tx, table) {
       await tx.runner.run(sql`lock table ${sql.table(table)} in exclusive mode`.compile(tx.db));
+    },
+
+    async planReadsIndexRange(tx, statement, index) {
+      // With few rows the planner prefers a scan; the question is whether the index can be a range.
+      await tx.runner.run(CompiledQuery.raw('set local enable_seqscan = off'));
+      const { rows } = await tx.runner.run<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]));
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      const scan = new RegExp(`Index (Only )?Scan using ${index} on`);
+      return { range: scan.test(plan) && /Index Cond: /.test(plan), plan };
+    },
+
+    async lockWaiters(scope) {
+      const { rows } = await scope.runner.run<{ n: string }>(
+        CompiledQuery.raw("select count(*) as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()"),
+      );
+      return Number(rows[0]?.n ?? 0);
     },
   },
 };

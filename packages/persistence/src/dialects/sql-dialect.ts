@@ -161,6 +161,13 @@ export interface DialectTesting<C extends DialectConfig = DialectConfig> {
   childDatabaseUrl(db: Kysely<DB>, env: TestEnvironment): Promise<string>;
   /** Inside `tx`, keeps every other transaction from writing `table` until `tx` ends. */
   holdWriteLock(tx: LockingScope, table: keyof DB & string): Promise<void>;
+  /**
+   * Inside `tx`, whether the database plans `statement` reading `index` as a bounded range (not a
+   * scan of the whole index or table, however few rows the test has), with the plan's text.
+   */
+  planReadsIndexRange(tx: LockingScope, statement: { sql: string; parameters: readonly unknown[] }, index: string): Promise<{ range: boolean; plan: string }>;
+  /** How many sessions of this database wait for a lock another holds right now (0 where one writer holds the whole database). */
+  lockWaiters(scope: LockingScope): Promise<number>;
 }
 
 /** The extra argument of an upsert: the columns to set on a conflict. */

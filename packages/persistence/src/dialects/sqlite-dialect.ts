@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import { CompiledQuery, type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
 import { DEFAULT_DATABASE_DEADLINES, type DatabaseSettings, deadlinesOf } from './database-settings.js';
 import type { DatabaseEvents, DatabaseUrlForm, SqlDialect } from './sql-dialect.js';
 import { SqliteRunner } from './sqlite-runner.js';
@@ -191,5 +191,15 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
     // The transaction took the write lock of the whole database at BEGIN IMMEDIATE: every other
     // writer, of this table or any, waits for it already.
     holdWriteLock: async () => undefined,
+
+    async planReadsIndexRange(tx, statement, index) {
+      const { rows } = await tx.runner.run<{ detail: string }>(CompiledQuery.raw(`explain query plan ${statement.sql}`, [...statement.parameters]));
+      const plan = rows.map((r) => r.detail).join('\n');
+      // A SEARCH with a constraint on the index's columns, e.g. `USING INDEX x (expires_at<?)`; a SCAN reads it whole.
+      return { range: new RegExp(`SEARCH \\w+ USING (COVERING )?INDEX ${index} \\(`).test(plan), plan };
+    },
+
+    // One writer holds the whole database: a transaction waits for BEGIN, never for a row.
+    lockWaiters: async () => 0,
   },
 };
