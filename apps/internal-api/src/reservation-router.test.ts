@@ -208,7 +208,7 @@ describe.each(dialects)('[%s] reservations', (dialect) => {
   it('stock.verify is empty on a healthy database and lists the row whose reserved_for_orders was changed behind its back', async () => {
     const t = await world();
     const [jakarta, p1] = [t.locations[0].id, t.products[0]!.id];
-    await hold(t, 'ORDER-VERIFY', [{ productId: p1, quantity: '2.5' }]);
+    const held = await hold(t, 'ORDER-VERIFY', [{ productId: p1, quantity: '2.5' }]);
     expect(await api.caller.stock.verify()).toEqual([]);
     expect(await api.caller.stock.verify({ tenantId: t.tenant.id })).toEqual([]);
 
@@ -217,7 +217,7 @@ describe.each(dialects)('[%s] reservations', (dialect) => {
     await db.updateTable('stock_levels').set({ reserved_for_orders: 10_000 }).where('location_id', '=', jakarta).where('product_id', '=', p1).execute();
     try {
       const broken = [
-        { tenantId: t.tenant.id, locationId: jakarta, productId: p1, check: 'reserved_for_orders', recorded: '1', expected: '2.5' },
+        { tenantId: t.tenant.id, locationId: jakarta, productId: p1, check: 'reserved_for_orders', recorded: '1', expected: '2.5', reservations: [held.number] },
         { tenantId: t.tenant.id, locationId: jakarta, productId: p1, check: 'reserved_for_transfers', recorded: '1.5', expected: '0' },
       ];
       expect(await api.caller.stock.verify({ tenantId: t.tenant.id })).toEqual(broken);

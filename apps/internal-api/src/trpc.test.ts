@@ -112,7 +112,7 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
         'stock.checkLedger', 'stock.ledger', 'stock.levels', 'stock.recordOpening', 'stock.verify',
         'tenants.byId', 'tenants.create', 'tenants.list',
         'transfers.byNumber', 'transfers.receive', 'transfers.ship',
-        'webhooks.create', 'webhooks.deliveries', 'webhooks.delete', 'webhooks.list', 'webhooks.redeliver',
+        'webhooks.create', 'webhooks.deliveries', 'webhooks.delete', 'webhooks.list', 'webhooks.redeliver', 'webhooks.update',
       ].sort(),
     );
   });
