@@ -161,6 +161,8 @@ const ROUTES: Record<string, RouteGuard> = {
   'POST /api/partner/v1/webhooks': { scope: 'partner', coveredBy: "B's lists (an endpoint B registers is B's alone)" },
   'GET /api/partner/v1/webhooks': { scope: 'partner', coveredBy: "B's lists" },
   'DELETE /api/partner/v1/webhooks/{id}': { scope: 'partner', id: WEBHOOK },
+  // B pausing A's endpoint: 404, and A's list reads back the same (still active) afterwards.
+  'PATCH /api/partner/v1/webhooks/{id}': { scope: 'partner', id: WEBHOOK, body: () => ({ active: false }) },
   'POST /api/partner/v1/webhooks/{id}/test': { scope: 'partner', id: WEBHOOK, body: empty },
   'GET /api/partner/v1/webhooks/deliveries': { scope: 'partner', coveredBy: "B's lists, and A's endpoint as B's filter" },
   'POST /api/partner/v1/webhooks/deliveries/{id}/redeliver': { scope: 'partner', id: DELIVERY, body: empty },
