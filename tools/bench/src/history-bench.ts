@@ -27,6 +27,7 @@ import {
 } from '@pits/persistence';
 import { keptAdjustmentTotal, newAdjustmentRow } from '@pits/persistence/bench';
 import { createPostgresDatabase, dropPostgresDatabase } from './bench-harness.js';
+import { timedCalls } from './latency-stats.js';
 import { type BulkWriter, type SeedRow, documentNumber, openBulkWriter } from './inventory-seed.js';
 import type { BenchDialect } from './inventory-sql.js';
 
@@ -109,14 +110,7 @@ async function growTo(writer: BulkWriter, history: History, size: number): Promi
 }
 
 async function p50(run: () => Promise<unknown>, times: number, warmUps = 20): Promise<number> {
-  for (let i = 0; i < warmUps; i += 1) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < times; i += 1) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  samples.sort((a, b) => a - b);
+  const samples = await timedCalls(run, times, warmUps);
   return samples[Math.floor(samples.length / 2)]!;
 }
 

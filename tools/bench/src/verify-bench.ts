@@ -17,7 +17,7 @@ import { createDatabase, findLedgerMismatches, migrateOrThrow, verifyStock } fro
 import { createPostgresDatabase, dropPostgresDatabase } from './bench-harness.js';
 import { openBulkWriter, seedInventory } from './inventory-seed.js';
 import type { BenchDialect } from './inventory-sql.js';
-import { percentile } from './latency-stats.js';
+import { percentile, timedCalls } from './latency-stats.js';
 
 const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean) as BenchDialect[];
 for (const d of dialects) if (d !== 'sqlite' && d !== 'postgres') throw new Error(`BENCH_DIALECTS: unknown dialect ${d}`);
@@ -28,13 +28,7 @@ const SIZES = [10_000, 100_000];
 const TRANSFERS = 2_000;
 
 async function timed(run: () => Promise<unknown>): Promise<{ p50: number; max: number }> {
-  const times: number[] = [];
-  for (let i = 0; i < iterations; i += 1) {
-    const started = performance.now();
-    await run();
-    times.push(performance.now() - started);
-  }
-  times.sort((a, b) => a - b);
+  const times = await timedCalls(run, iterations);
   return { p50: percentile(times, 50), max: times.at(-1)! };
 }
 
