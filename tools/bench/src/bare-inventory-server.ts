@@ -504,15 +504,14 @@ async function createHold(ctx: Context, partner: Partner, tenantId: string): Pro
     const at = new Date((await tx.one(sql.databaseNow({})))!.now as string).toISOString();
     const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
     if (await tx.one(sql.lockActiveReservationOf({ tenantId, reference }))) throw new HttpError(422, 'VALIDATION_ERROR');
-    const levels = await lockHoldStock(tx, tenantId, locationId, parsed.map((l) => l.productId), at);
-    const ledgerRows = parsed.map((l) => {
-      const level = levels.get(l.productId)!;
-      if (l.quantity > level.good - level.reserved) throw new HttpError(422, 'INSUFFICIENT_STOCK');
-      const before = level.reserved;
-      level.reserved += l.quantity;
-      level.reservedForOrders += l.quantity;
-      return { productId: l.productId, delta: l.quantity, before, after: level.reserved };
-    });
+    // Sold out by what is committed: refused before anything is written or locked.
+    const committed = await tx.all(sql.stockRead({ keys: parsed.map((l) => ({ locationId, productId: l.productId })) }));
+    for (const l of parsed) {
+      const level = committed.find((r) => Number(r.product_id) === l.productId);
+      if (!level || l.quantity > Number(level.good) - Number(level.reserved)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+    }
+    // The gateway commits the number on a connection of its own (PostgreSQL); here it stays in the
+    // transaction: the same statement, and the bare pool has no connection to spare for it.
     const sequence = await tx.one(sql.nextSequence({ tenantId, prefix: 'RSV' }));
     const number = `RSV-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
     const hold: NewReservation = {
@@ -526,12 +525,23 @@ async function createHold(ctx: Context, partner: Partner, tenantId: string): Pro
       return { reservation_id: Number(id), line_no: i + 1, product_id: l.productId, sku: String(product.sku), product_name: String(product.name), quantity: l.quantity, consumed_quantity: 0 };
     });
     await tx.run(sql.insertReservationItems({ rows: items }));
+    // Events: none subscribed, as on the gateway's run.
+    await tx.all(sql.subscribedEndpoints({ tenantId }));
+    const created = await readHold(tx, tenantId, number);
+    // The stock rows last, for the stock writes only (the gateway's createReservation).
+    const levels = await lockHoldStock(tx, tenantId, locationId, parsed.map((l) => l.productId), at);
+    const ledgerRows = parsed.map((l) => {
+      const level = levels.get(l.productId)!;
+      if (l.quantity > level.good - level.reserved) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+      const before = level.reserved;
+      level.reserved += l.quantity;
+      level.reservedForOrders += l.quantity;
+      return { productId: l.productId, delta: l.quantity, before, after: level.reserved };
+    });
     const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
     await tx.all(sql.writeStock({ rows: parsed.map((l) => levelRow(tenantId, { locationId, productId: l.productId, ...levels.get(l.productId)! }, at)) }));
     await tx.run(sql.insertLedger({ rows: ledgerRows.map((m) => ledgerRow(tenantId, { locationId, productId: m.productId, bucket: 'reserved', delta: m.delta, before: m.before, after: m.after }, cause, at)) }));
-    // Events: none subscribed, as on the gateway's run.
-    await tx.all(sql.subscribedEndpoints({ tenantId }));
-    return readHold(tx, tenantId, number);
+    return created;
   });
   ctx.status = 201;
   ctx.body = envelope({ reservation: presentHold(held.row, held.items) });

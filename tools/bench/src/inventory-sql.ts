@@ -95,14 +95,17 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
           s.databaseNow({}),
           ...catalogue,
           s.lockActiveReservationOf({ tenantId, reference: 'plan' }),
-          lock,
+          // sold out by what is committed? (read, not locked)
+          s.stockRead({ keys: keys(lines) }),
           s.nextSequence({ tenantId, prefix: 'RSV' }),
           s.insertReservation(hold),
           s.insertReservationItems({ rows: holdLines }),
-          write,
-          reservedLedger(lines),
           s.subscribedEndpoints({ tenantId }),
           ...readHold,
+          // the stock rows last, for the stock writes only
+          lock,
+          write,
+          reservedLedger(lines),
           // consume, whole: each line leaves reserved and good (two movements each)
           s.lockReservation({ tenantId, number: 'RSV' }),
           s.databaseNow({}),
