@@ -17,6 +17,7 @@ describe('ERROR_KINDS', () => {
         'RATE_LIMITED',
         'REQUEST_TIMEOUT',
         'SERVICE_UNAVAILABLE',
+        'SHELF_LIFE_TOO_SHORT',
         'STALE_QUANTITY',
         'UNAUTHORIZED',
         'UNSUPPORTED_MEDIA_TYPE',

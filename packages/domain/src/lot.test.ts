@@ -11,6 +11,7 @@ import {
   checkLotExpiryConflict,
   checkLotNumber,
   checkShelfLife,
+  shelfLifeError,
   isLotExpiringDue,
   isSellable,
   lotDateIssues,
@@ -308,5 +309,26 @@ describe('checkShelfLife', () => {
 
   it('accepts a lot without an expiry date', () => {
     expect(checkShelfLife({ expiryDate: null }, 30, '2026-03-01', 'expiry_date')).toBeNull();
+  });
+});
+
+describe('shelfLifeError', () => {
+  it('is SHELF_LIFE_TOO_SHORT on the line expiry_date, its message naming the minimum and the days left', () => {
+    const shortfall = checkShelfLife({ expiryDate: '2026-03-30' }, 30, '2026-03-01', 'items[1].expiry_date');
+    expect(shortfall).not.toBeNull();
+    expect(shelfLifeError(shortfall!)).toEqual({
+      kind: 'SHELF_LIFE_TOO_SHORT',
+      message: 'items[1].expiry_date: the lot has 29 days of shelf life left on receipt; the product requires at least 30 days',
+      details: { field: 'items[1].expiry_date', issue: 'the lot has 29 days of shelf life left on 2026-03-01; at least 30 are required on receipt' },
+    });
+  });
+
+  it('says how long ago a lot expired, in days', () => {
+    expect(shelfLifeError(checkShelfLife({ expiryDate: '2026-02-28' }, 1, '2026-03-01', 'expiry_date')!).message).toBe(
+      'expiry_date: the lot has expired 1 day before receipt; the product requires at least 1 day',
+    );
+    expect(shelfLifeError(checkShelfLife({ expiryDate: '2026-03-02' }, 7, '2026-03-01', 'expiry_date')!).message).toBe(
+      'expiry_date: the lot has 1 day of shelf life left on receipt; the product requires at least 7 days',
+    );
   });
 });

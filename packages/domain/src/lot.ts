@@ -343,10 +343,9 @@ export function rowLotFigures(lots: readonly LotStock[], today: string, outbound
 // Receiving
 
 /**
- * A receipt line refused for too little shelf life. The error kind SHELF_LIFE_TOO_SHORT is not
- * (yet) in the domain's closed list (errors.ts) nor in the transports' tables, so this is the data
- * such a refusal carries: `domainError('SHELF_LIFE_TOO_SHORT', s.issue, { field: s.field })` once
- * the kind exists.
+ * A receipt line refused for too little shelf life, as data: the figures a caller may need (the
+ * minimum, the days left) besides the refusal. `shelfLifeError` turns it into the
+ * SHELF_LIFE_TOO_SHORT refusal every transport maps (422 on the gateway).
  */
 export interface ShelfLifeShortfall {
   kind: 'SHELF_LIFE_TOO_SHORT';
@@ -370,4 +369,21 @@ export function checkShelfLife(lot: LotExpiry, inboundExpired: number, receiptDa
   if (left === null || left >= inboundExpired) return null;
   const issue = `the lot has ${left} days of shelf life left on ${receiptDate}; at least ${inboundExpired} are required on receipt`;
   return { kind: 'SHELF_LIFE_TOO_SHORT', field, issue, minimum: inboundExpired, daysLeft: left };
+}
+
+const dayCount = (days: number): string => `${days} day${days === 1 ? '' : 's'}`;
+
+/**
+ * The SHELF_LIFE_TOO_SHORT refusal of a shortfall, on the line's `expiry_date`; its message names
+ * the minimum and the lot's days left. Nothing of the receipt is applied (the caller refuses the
+ * whole receipt with it).
+ *
+ * @example
+ * const shortfall = checkShelfLife(lot, product.inboundExpired, wibDate(now), lotLineFields('items[0]').expiryDate);
+ * if (shortfall) return fail(shelfLifeError(shortfall));
+ */
+export function shelfLifeError(shortfall: ShelfLifeShortfall): DomainError {
+  const left = shortfall.daysLeft < 0 ? `expired ${dayCount(-shortfall.daysLeft)} before receipt` : `${dayCount(shortfall.daysLeft)} of shelf life left on receipt`;
+  const message = `${shortfall.field}: the lot has ${left}; the product requires at least ${dayCount(shortfall.minimum)}`;
+  return domainError('SHELF_LIFE_TOO_SHORT', message, { field: shortfall.field, issue: shortfall.issue });
 }

@@ -3,7 +3,7 @@
 // example, through the same contract messages the gateway answers with, so the example says what
 // the server would say. Every other kind is the gateway's wording for it on that route.
 import { parseWith } from '@pits/contract';
-import { type DomainError, type ErrorKind, domainError } from '@pits/domain';
+import { type DomainError, type ErrorKind, checkShelfLife, domainError, lotLineFields, shelfLifeError } from '@pits/domain';
 import type { Route } from '../routes/route-spec.js';
 
 /** What a refusal example needs to know about its route. */
@@ -100,6 +100,8 @@ const EXAMPLES: Record<ErrorKind, (route: RouteView) => DomainError> = {
     const message = 'insufficient stock of product 1 at location 1: 120 good (20 reserved), 150 needed';
     return domainError('INSUFFICIENT_STOCK', message, { field: 'items[0].quantity', issue: message });
   },
+  // The domain's own refusal of a lot received 12 days before its expiry, for a product that needs 30.
+  SHELF_LIFE_TOO_SHORT: () => shelfLifeError(checkShelfLife({ expiryDate: '2026-12-04' }, 30, '2026-11-22', lotLineFields('items[0]').expiryDate)!),
   STALE_QUANTITY: () =>
     domainError('STALE_QUANTITY', 'the stock changed since it was read: 1 line no longer matches; read again and recount', {
       field: 'items[0].expected',

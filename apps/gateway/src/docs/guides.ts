@@ -20,6 +20,7 @@ export const ERROR_CONDITIONS: Readonly<Record<ErrorKind, string>> = {
   VALIDATION_ERROR: 'A field or query parameter is invalid; `details.field` names it (`items[2].quantity`).',
   INVALID_STATE: 'The record is not in a state that allows this (approving an approved adjustment).',
   INSUFFICIENT_STOCK: 'Approving would take stock below zero, or reserve more than is available; nothing changed.',
+  SHELF_LIFE_TOO_SHORT: "A received lot has fewer days before its `expiry_date` than the product's `inbound_expired` requires; `details.field` names the line's `expiry_date` and the message the minimum and the lot's days left. Nothing of the receipt was applied.",
   IDEMPOTENCY_KEY_REUSED: 'The `Idempotency-Key` was used with another request, or its first request is still running.',
   STALE_QUANTITY: 'A stock count whose `expected` quantity no longer matches: the stock changed since you read it. Nothing changed; `error.issues` names every stale line with its current quantity. Read again and recount.',
   RATE_LIMITED: 'Too many requests in the window; wait `Retry-After` seconds.',

@@ -15,6 +15,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorKind, { readonly http: number; r
   VALIDATION_ERROR: { http: 422, status: 'unprocessable_entity' },
   INVALID_STATE: { http: 422, status: 'unprocessable_entity' },
   INSUFFICIENT_STOCK: { http: 422, status: 'unprocessable_entity' },
+  SHELF_LIFE_TOO_SHORT: { http: 422, status: 'unprocessable_entity' },
   IDEMPOTENCY_KEY_REUSED: { http: 422, status: 'unprocessable_entity' },
   STALE_QUANTITY: { http: 409, status: 'conflict' },
   RATE_LIMITED: { http: 429, status: 'too_many_requests' },

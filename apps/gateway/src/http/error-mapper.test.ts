@@ -1,4 +1,4 @@
-import { AppError, domainError } from '@pits/domain';
+import { AppError, checkShelfLife, domainError, shelfLifeError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, recordingLogger, serveRoutes, type LogLine, type RunningServer } from '../testing/test-server.js';
 
@@ -15,6 +15,9 @@ describe('errorMapper', () => {
           throw new AppError(
             domainError('INSUFFICIENT_STOCK', 'not enough stock', { field: 'items[1].quantity', issue: 'only 3 available' }),
           );
+        });
+        router.get('/short-shelf-life', () => {
+          throw new AppError(shelfLifeError(checkShelfLife({ expiryDate: '2026-12-04' }, 30, '2026-11-22', 'items[0].expiry_date')!));
         });
         router.get('/exposed-400', (ctx) => ctx.throw(400, 'the body could not be parsed'));
         router.get('/exposed-413', (ctx) => ctx.throw(413));
@@ -47,6 +50,22 @@ describe('errorMapper', () => {
       },
       request_id: res.headers.get('x-request-id'),
     });
+  });
+
+  it('answers a lot received with too little shelf life 422 SHELF_LIFE_TOO_SHORT on its expiry_date, unreported', async () => {
+    const before = lines.filter((l) => l.level === 50).length;
+    const res = await fetch(`${server.url}/short-shelf-life`);
+    expect(res.status).toBe(422);
+    expect(await json(res)).toEqual({
+      status: 'unprocessable_entity',
+      error: {
+        code: 'SHELF_LIFE_TOO_SHORT',
+        message: 'items[0].expiry_date: the lot has 12 days of shelf life left on receipt; the product requires at least 30 days',
+        details: { field: 'items[0].expiry_date', issue: 'the lot has 12 days of shelf life left on 2026-11-22; at least 30 are required on receipt' },
+      },
+      request_id: res.headers.get('x-request-id'),
+    });
+    expect(lines.filter((l) => l.level === 50).length).toBe(before);
   });
 
   it('maps exposed 4xx http errors into the closed list', async () => {
