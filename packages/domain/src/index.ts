@@ -18,3 +18,4 @@ export * from './reservation.js';
 export * from './wib-calendar.js';
 export * from './lot.js';
 export * from './lot-allocation.js';
+export * from './lot-stock.js';

@@ -84,6 +84,9 @@ export { type OpeningStockInput, recordOpeningStock } from './operations/stock-o
 export {
   type StockLevelFilters,
   type StockLevelView,
+  type StockLotFilters,
+  type StockLotView,
+  listStockLots,
   type StockMovementFilters,
   type StockMovementView,
   decodeMovementCursor,
@@ -93,6 +96,10 @@ export {
 } from './repositories/stock-read-repository.js';
 
 export { type StockCheck, type StockDiscrepancy, verifyStock } from './repositories/stock-verification.js';
+
+// Lots and expiry dates (docs/lots.md)
+export { type LotRecord, type StoredAllocation, databaseToday, findLots, moveCalendar, redateLots } from './repositories/lot-repository.js';
+export { type LotBoundaryRun, announceLotBoundaries } from './operations/lot-boundary-operations.js';
 
 // Order holds (reservations)
 export {

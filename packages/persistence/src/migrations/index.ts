@@ -10,6 +10,7 @@ import * as m007 from './007-list-counts.js';
 import * as m008 from './008-reservations.js';
 import * as m009 from './009-webhook-endpoint-active.js';
 import * as m010 from './010-ledger-bucket-index.js';
+import * as m011 from './011-lots.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
@@ -22,4 +23,5 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '008-reservations': m008,
   '009-webhook-endpoint-active': m009,
   '010-ledger-bucket-index': m010,
+  '011-lots': m011,
 };

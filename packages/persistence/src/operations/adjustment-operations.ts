@@ -10,6 +10,13 @@ import {
   type StockLevel,
   type StockSource,
   STOCK_COUNT_REASON,
+  type LotChange,
+  type StockKey,
+  ZERO,
+  lotStockKey,
+  type LotLineInput,
+  type StockLevels,
+  applyStockChanges,
   decideStockCount,
   stockKey,
   adjustmentStockChanges,
@@ -37,7 +44,9 @@ import {
   recordAdjustmentDecision,
 } from '../repositories/adjustment-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import { ledgerActor, lockStockLevels, writeStockChanges, writeStockOutcome } from '../repositories/stock-repository.js';
+import { type LotRecord, productPolicies } from '../repositories/lot-repository.js';
+import { type LotBook, commitLots, openLotBook, resolveLots } from './lot-effects.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
@@ -50,8 +59,8 @@ export interface CreateAdjustmentInput {
   type: AdjustmentType;
   stockSource: StockSource;
   reason: string;
-  /** Each line names its product by `productId` or by `sku`. */
-  items: readonly (ProductRef & { quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined })[];
+  /** Each line names its product by `productId` or by `sku`, and for a lot-tracked product its lot. */
+  items: readonly (ProductRef & LotLineInput & { quantity: DecimalInput; unitCost: DecimalInput; notes?: string | undefined })[];
 }
 
 /** What a new adjustment row is made of; numbers in their column form (a plain decimal string). */
@@ -113,6 +122,8 @@ export interface NewAdjustmentLineFields {
   unitCost: string;
   totalCost: string;
   notes: string;
+  /** The lot the line names (lot-tracked products only). */
+  lotId?: number | null | undefined;
 }
 
 /**
@@ -132,6 +143,7 @@ export function newAdjustmentItemRow(adjustmentId: number, index: number, line: 
     unit_cost: line.unitCost,
     total_cost: line.totalCost,
     notes: line.notes,
+    lot_id: line.lotId ?? null,
   };
 }
 
@@ -156,6 +168,7 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
   return withTransaction(scope, async (tx) => {
     const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
     const products = await requireLineProducts(tx, input.tenantId, lines);
+    const lots = await resolveLots(tx, input.tenantId, lines.map((line, index) => ({ productId: products[index]!.id, policy: products[index]!.policy, lot: line, path: `items[${index}]` })), now);
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
     const record = await insertNewAdjustment(tx, {
       ...input,
@@ -179,6 +192,7 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
           unitCost: toPlainString(line.unitCost),
           totalCost: toPlainString(totals.lineTotals[index]!),
           notes: line.notes ?? '',
+          lotId: lots[index]?.id ?? null,
         }),
       ),
     );
@@ -199,6 +213,13 @@ async function lockOrThrow(tx: Tx, tenantId: string, number: string): Promise<Ad
 /** The adjustment.status_changed event, in the transaction of the change. */
 async function statusChanged(tx: Tx, tenantId: string, number: string, previous: string, status: string, now: Date): Promise<void> {
   await enqueueEvent(tx, { tenantId, type: 'adjustment.status_changed', resource: { type: 'adjustment', id: number }, data: { adjustment_number: number, previous_status: previous, status } }, now);
+}
+
+/** Applies and writes lot changes on rows this transaction has locked; the rows' short-dated units after. */
+async function writeLots(tx: Tx, tenantId: string, changes: readonly LotChange[], lots: readonly LotRecord[], now: Date): Promise<Map<string, Dec>> {
+  if (changes.length === 0) return new Map();
+  const book = await openLotBook(tx, changes);
+  return commitLots(tx, tenantId, book, changes, await productPolicies(tx, changes.map((c) => c.productId)), now, lots);
 }
 
 export interface AdjustmentActionInput {
@@ -232,9 +253,15 @@ export async function approveAdjustment(
       locationId: record.location.id,
       items: items.map((i) => ({ productId: i.productId, quantity: i.quantity })),
     };
-    const levels = await lockStockLevels(tx, input.tenantId, adjustmentStockChanges(adjustment), now);
+    const changes = adjustmentStockChanges(adjustment);
+    const levels = await lockStockLevels(tx, input.tenantId, changes, now);
     const approval = unwrap(decide(adjustment, levels, now, input.actor));
-    await writeStockOutcome(tx, input.tenantId, approval.stock, { type: 'adjustment', id: record.number, documentNumber: record.number, actor: ledgerActor(input.actor) }, now);
+    // Each line of a lot-tracked product moves its own lot the same way (docs/lots.md#lines-name-their-lot).
+    const lotChanges = items.flatMap((item, index): LotChange[] =>
+      item.lotNumber === null ? [] : [{ ...changes[index]!, lotNumber: item.lotNumber, expiryDate: item.expiryDate }],
+    );
+    const shortDated = await writeLots(tx, input.tenantId, lotChanges, items.flatMap((i) => (i.lotId === null ? [] : [{ id: i.lotId, productId: i.productId, lotNumber: i.lotNumber!, expiryDate: i.expiryDate, productionDate: null }])), now);
+    await writeStockChanges(tx, [{ tenantId: input.tenantId, outcome: approval.stock, cause: { type: 'adjustment', id: record.number, documentNumber: record.number, actor: ledgerActor(input.actor) }, lots: lotChanges }], now, shortDated);
     const decided = await recordAdjustmentDecision(tx, record, {
       status: 'approved',
       approvedAt: approval.next.approvedAt.toISOString(),
@@ -273,8 +300,20 @@ export interface StockCountInput {
   actor: Actor;
   locationId: number;
   stockSource: StockSource;
-  /** Each line names its product by `productId` or by `sku`; `expected` null skips its check. */
-  items: readonly (ProductRef & { counted: DecimalInput; expected: DecimalInput | null })[];
+  /** Each line names its product by `productId` or by `sku` (and a lot-tracked one its lot); `expected` null skips its check. */
+  items: readonly (ProductRef & LotLineInput & { counted: DecimalInput; expected: DecimalInput | null })[];
+}
+
+/** The levels a count compares with: for a line naming a lot, that lot's units at the location. */
+function countedLevels(levels: StockLevels, book: LotBook, keys: readonly StockKey[], lots: readonly (LotRecord | null)[]): StockLevels {
+  const view = new Map(levels);
+  keys.forEach((key, index) => {
+    const lot = lots[index];
+    if (!lot) return;
+    const units = book.levels.get(lotStockKey({ ...key, lotNumber: lot.lotNumber }));
+    view.set(stockKey(key), { good: units?.good ?? ZERO, damaged: units?.damaged ?? ZERO, reserved: units?.reserved ?? ZERO, reservedForOrders: ZERO });
+  });
+  return view;
 }
 
 export interface StockCountResult {
@@ -298,8 +337,12 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
   return withTransaction(scope, async (tx) => {
     const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
     const products = await requireLineProducts(tx, input.tenantId, input.items);
+    const lots = await resolveLots(tx, input.tenantId, input.items.map((item, index) => ({ productId: products[index]!.id, policy: products[index]!.policy, lot: item, path: `items[${index}]` })), now);
     const keys = products.map((p) => ({ locationId: location.id, productId: p.id }));
     const levels = await lockStockLevels(tx, input.tenantId, keys, now);
+    // A line of a lot-tracked product counts its lot: compared and set against the lot's units.
+    const book = lots.some((lot) => lot !== null) ? await openLotBook(tx, keys.filter((_, index) => lots[index] !== null)) : undefined;
+    const counted: StockLevels = !book ? levels : countedLevels(levels, book, keys, lots);
     const count = {
       locationId: location.id,
       stockSource: input.stockSource,
@@ -310,7 +353,14 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
         unitCost: dec(products[index]!.costPrice),
       })),
     };
-    const decided = unwrap(decideStockCount(count, levels, now, input.actor));
+    const decided = unwrap(decideStockCount(count, counted, now, input.actor));
+    const changes = decided.differences.map((d) => ({ locationId: location.id, productId: d.productId, bucket: input.stockSource, delta: d.type === 'increase' ? d.quantity : d.quantity.negated(), field: `items[${d.line}].counted` }));
+    const stock = book ? unwrap(applyStockChanges(levels, changes)) : decided.stock;
+    const lotChanges = decided.differences.flatMap((d, index): LotChange[] => {
+      const lot = lots[d.line];
+      return lot ? [{ ...changes[index]!, lotNumber: lot.lotNumber, expiryDate: lot.expiryDate }] : [];
+    });
+    const shortDated = book ? await commitLots(tx, input.tenantId, book, lotChanges, new Map(products.map((p) => [p.id, p.policy])), now, lots.flatMap((l) => (l ? [l] : []))) : new Map<string, Dec>();
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
     const record = await insertNewAdjustment(tx, {
       ...input,
@@ -335,14 +385,15 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
           unitCost: toPlainString(line.unitCost),
           totalCost: toPlainString(line.totalCost),
           notes: '',
+          lotId: lots[line.line]?.id ?? null,
         }),
       ),
     );
-    await writeStockOutcome(tx, input.tenantId, decided.stock, { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(input.actor) }, now);
+    await writeStockChanges(tx, [{ tenantId: input.tenantId, outcome: stock, cause: { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(input.actor) }, lots: lotChanges }], now, shortDated);
     // The same event an approval sends: partners that follow approvals see counts too.
     await statusChanged(tx, input.tenantId, number, 'pending', 'approved', now);
     const after = new Map<string, StockLevel>(levels);
-    for (const [key, level] of decided.stock.levels) after.set(key, level);
+    for (const [key, level] of stock.levels) after.set(key, level);
     return { adjustment: { ...record, items }, levels: new Map(keys.map((k) => [stockKey(k), after.get(stockKey(k))!])) };
   });
 }

@@ -7,6 +7,11 @@ import {
   type DecimalInput,
   type FieldIssue,
   type InboundStatus,
+  type LotChange,
+  type LotLineInput,
+  checkShelfLife,
+  shelfLifeError,
+  wibDate,
   type ReceiptCondition,
   cancelInbound as decideCancel,
   dec,
@@ -31,7 +36,9 @@ import {
   updateInboundStatus,
 } from '../repositories/inbound-repository.js';
 import { receivingGridOf } from '../repositories/location-repository.js';
-import { lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import { lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
+import { productPolicies } from '../repositories/lot-repository.js';
+import { commitLots, openLotBook, resolveLots } from './lot-effects.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
@@ -125,7 +132,7 @@ export async function cancelInbound(scope: Scope, input: { tenantId: string; id:
   });
 }
 
-export interface ReceiptInput {
+export interface ReceiptInput extends LotLineInput {
   /** The shipment line received, by its item id; or `sku` names the shipment's line of that product. */
   itemId?: number | undefined;
   sku?: string | undefined;
@@ -204,10 +211,34 @@ export async function receiveInbound(
     const early = decideReceipt(decision, receipts, new Map());
     if (!early.ok && early.error.kind !== 'INSUFFICIENT_STOCK') throw new AppError(early.error);
     const productOf = new Map(details.map((d) => [d.id, d.product_id]));
+    // Each receipt of a lot-tracked product names its lot, which must have shelf life enough on the
+    // day it arrives (docs/lots.md#receiving); nothing of the receipt is applied otherwise.
+    const products = receipts.map((r) => productOf.get(r.itemId)!);
+    const policies = await productPolicies(tx, products);
+    const lots = await resolveLots(tx, input.tenantId, input.receipts.map((r, index) => ({ productId: products[index]!, policy: policies.get(products[index]!)!, lot: r, path: `items[${index}]` })), now);
+    const tracked = lots.some((lot) => lot !== null);
+    const today = tracked ? (await openLotBook(tx, [])).today : '';
+    lots.forEach((lot, index) => {
+      if (!lot) return;
+      const receivedOn = input.receipts[index]!.receivedAt ? wibDate(input.receipts[index]!.receivedAt!) : today;
+      const short = checkShelfLife(lot, policies.get(lot.productId)!.inboundExpired, receivedOn, `items[${index}].expiry_date`);
+      if (short) throw new AppError(shelfLifeError(short));
+    });
     const levels = await lockStockLevels(tx, input.tenantId, receipts.flatMap((r) => (productOf.has(r.itemId) ? [{ locationId: row.location_id, productId: productOf.get(r.itemId)! }] : [])), now);
     const receipt = unwrap(decideReceipt(decision, receipts, levels));
     const actorName = input.actor.name;
-    await writeStockOutcome(tx, input.tenantId, receipt.stock, { type: 'inbound', id: String(row.id), documentNumber: row.code, actor: `partner:${input.actor.id}:${actorName}` }, now);
+    const lotChanges = receipts.flatMap((r, index): LotChange[] => {
+      const lot = lots[index];
+      return lot ? [{ locationId: row.location_id, productId: lot.productId, lotNumber: lot.lotNumber, expiryDate: lot.expiryDate, bucket: r.condition, delta: r.quantity, field: `items[${index}].received_quantity` }] : [];
+    });
+    const book = tracked ? await openLotBook(tx, lotChanges) : undefined;
+    const shortDated = book ? await commitLots(tx, input.tenantId, book, lotChanges, policies, now, lots.flatMap((l) => (l ? [l] : []))) : undefined;
+    await writeStockChanges(
+      tx,
+      [{ tenantId: input.tenantId, outcome: receipt.stock, cause: { type: 'inbound', id: String(row.id), documentNumber: row.code, actor: `partner:${input.actor.id}:${actorName}` }, lots: lotChanges }],
+      now,
+      shortDated,
+    );
     const at = now.toISOString();
     const byItem = new Map<number, { good: number; damaged: number; receipt: ReceiptInput }>();
     input.receipts.forEach((r, index) => {

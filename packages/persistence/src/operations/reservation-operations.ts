@@ -8,12 +8,23 @@ import {
   AppError,
   CommittedRefusal,
   type ConsumeLine,
+  type Dec,
   type DecimalInput,
+  type DomainError,
+  type FieldIssue,
+  type LotAllocation,
+  type LotBalance,
+  type LotChange,
+  type LotPolicy,
   type ReservationAction,
   type ReservationForDecision,
   type StockLevel,
   type StockLevels,
   type StockOutcome,
+  ZERO,
+  allocateLots,
+  applyLotChanges,
+  consumeAllocations,
   consumeHold,
   dec,
   domainError,
@@ -23,6 +34,7 @@ import {
   fromScaled,
   guardReservation,
   holdStock,
+  lotStockKey,
   releaseHold,
   toScaled,
   unwrap,
@@ -42,6 +54,7 @@ import {
   lockDueReservation,
   lockDueReservations,
   lockReservation,
+  markLinesWithLots,
   setConsumedQuantity,
   updateActiveReservation,
 } from '../repositories/reservation-repository.js';
@@ -57,6 +70,8 @@ import {
   writeStockOutcome,
 } from '../repositories/stock-repository.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
+import { type StoredAllocation, insertAllocations, listAllocations, productPolicies } from '../repositories/lot-repository.js';
+import { type AllocatingLine, type LotBook, allocatedLotIds, commitLots, decideWithLots, openLotBook, refuseLotsOfUntracked, reserveAllocations } from './lot-effects.js';
 import type { ReservationItemTable } from '../schema/index.js';
 import { type DatabaseErrorKind, classifyDatabaseError } from '../database-errors.js';
 import { isTransaction } from '../execution/scope.js';
@@ -71,7 +86,8 @@ export interface CreateReservationInput {
   reference: string;
   /** Seconds from now (the database's clock). */
   expiresIn: number;
-  items: readonly (ProductRef & { quantity: DecimalInput })[];
+  /** `lotNumber` pins a line of a lot-tracked product to that lot (docs/lots.md#holds-and-transfers). */
+  items: readonly (ProductRef & { quantity: DecimalInput; lotNumber?: string | null | undefined })[];
 }
 
 function notFound(number: string): AppError {
@@ -127,29 +143,90 @@ function keysOf(rows: readonly ReservationRow[], lines: ReadonlyMap<number, read
   return rows.flatMap((r) => (lines.get(r.id) ?? []).map((i) => ({ tenantId: r.tenant_id, locationId: r.location_id, productId: i.product_id })));
 }
 
+/** The lots that lines of holds took, by line row id; nothing is read when no line took any. */
+async function allocationsOf(tx: Tx, lines: ReadonlyMap<number, readonly Selectable<ReservationItemTable>[]>): Promise<Map<number, StoredAllocation[]>> {
+  const ids = [...lines.values()].flat().flatMap((line) => (Number(line.has_lots) === 1 ? [line.id] : []));
+  return ids.length === 0 ? new Map() : listAllocations(tx, 'reservation', ids);
+}
+
+/**
+ * What ending a hold does to the lots its lines took (docs/lots.md#holds-and-transfers): every
+ * allocated unit leaves `reserved`, and of each line `consumed[index]` (none for a release or an
+ * expiry) also leaves `good`, taken from the allocations in their order.
+ */
+function lotsEnding(row: ReservationRow, lines: readonly Selectable<ReservationItemTable>[], allocations: ReadonlyMap<number, readonly StoredAllocation[]>, consumed?: readonly Dec[]): LotChange[] {
+  return lines.flatMap((line, index) => {
+    const taken = allocations.get(line.id) ?? [];
+    if (taken.length === 0) return [];
+    const field = `items[${index}].quantity`;
+    return unwrap(consumeAllocations(taken, consumed?.[index] ?? ZERO, field)).flatMap((part): LotChange[] => {
+      const at = { locationId: row.location_id, productId: line.product_id, lotNumber: part.lotNumber, expiryDate: part.expiryDate, field };
+      const release: LotChange = { ...at, bucket: 'reserved', delta: part.allocated.negated() };
+      return part.consumed.isZero() ? [release] : [release, { ...at, bucket: 'good', delta: part.consumed.negated() }];
+    });
+  });
+}
+
+/** The lots of ending holds, where any of their lines took lots: their changes, the lots' book and the products' policies. */
+interface EndingLots {
+  allocations: Map<number, StoredAllocation[]>;
+  book: LotBook | undefined;
+}
+
+async function endingLots(tx: Tx, rows: readonly ReservationRow[], lines: ReadonlyMap<number, readonly Selectable<ReservationItemTable>[]>): Promise<EndingLots> {
+  const allocations = await allocationsOf(tx, lines);
+  if (allocations.size === 0) return { allocations, book: undefined };
+  const keys = rows.flatMap((r) => (lines.get(r.id) ?? []).filter((line) => allocations.has(line.id)).map((line) => ({ locationId: r.location_id, productId: line.product_id })));
+  return { allocations, book: await openLotBook(tx, keys) };
+}
+
+/**
+ * Writes ending holds' lot changes, each tenant's apart, and returns each touched row's
+ * short-dated units for the events.
+ */
+async function commitEndingLots(tx: Tx, book: LotBook | undefined, changes: readonly StockWrite[], now: Date): Promise<Map<string, Dec>> {
+  const shortDated = new Map<string, Dec>();
+  if (!book) return shortDated;
+  const byTenant = new Map<string, LotChange[]>();
+  for (const change of changes) if (change.lots?.length) byTenant.set(change.tenantId, [...(byTenant.get(change.tenantId) ?? []), ...change.lots]);
+  const policies = await productPolicies(tx, [...byTenant.values()].flat().map((c) => c.productId));
+  for (const [tenantId, lotChanges] of byTenant) {
+    for (const [key, units] of await commitLots(tx, tenantId, book, lotChanges, policies, now)) shortDated.set(key, units);
+  }
+  return shortDated;
+}
+
 /**
  * What ending holds gives back, decided on stock rows this transaction has locked: each hold's
- * release on the levels the holds before it left (`levels` is updated). A hold whose release the
- * rows refuse (they keep less than it holds: drift `stock.verify` reports) is set aside, and the
- * others go on. The changes are for the caller to write once (`writeStockChanges`).
+ * release on the levels the holds before it left (`levels` is updated), and on its lots the same. A
+ * hold whose release the rows or its lots refuse (they keep less than it holds: drift
+ * `stock.verify` reports) is set aside, and the others go on. The changes are for the caller to
+ * write once (`writeStockChanges`, after `commitEndingLots`).
  */
 function releaseEach(
   rows: readonly ReservationRow[],
   lines: ReadonlyMap<number, readonly Selectable<ReservationItemTable>[]>,
   levels: Map<string, StockLevel>,
+  lots: EndingLots,
 ): { released: ReservationRow[]; changes: StockWrite[]; setAside: SetAsideHold[] } {
   const released: ReservationRow[] = [];
   const changes: StockWrite[] = [];
   const setAside: SetAsideHold[] = [];
+  const lotLevels = new Map<string, LotBalance>(lots.book?.levels ?? []);
   for (const row of rows) {
-    const outcome = releaseHold(decisionOf(row, [...(lines.get(row.id) ?? [])]), levels);
-    if (!outcome.ok) {
-      setAside.push({ tenantId: row.tenant_id, number: row.number, reason: outcome.error.message });
+    const rowLines = [...(lines.get(row.id) ?? [])];
+    const outcome = releaseHold(decisionOf(row, rowLines), levels);
+    const lotChanges = lotsEnding(row, rowLines, lots.allocations);
+    const lotOutcome = applyLotChanges(lotLevels, lotChanges);
+    const refusal: DomainError | undefined = !outcome.ok ? outcome.error : !lotOutcome.ok ? lotOutcome.error : undefined;
+    if (refusal || !outcome.ok || !lotOutcome.ok) {
+      setAside.push({ tenantId: row.tenant_id, number: row.number, reason: refusal?.message ?? 'refused' });
       continue;
     }
     for (const [key, level] of outcome.value.levels) levels.set(key, level);
+    for (const [key, lot] of lotOutcome.value.lots) lotLevels.set(key, lot);
     released.push(row);
-    changes.push({ tenantId: row.tenant_id, outcome: outcome.value, cause: cause(row, 'system:expiry') });
+    changes.push({ tenantId: row.tenant_id, outcome: outcome.value, cause: cause(row, 'system:expiry'), lots: lotChanges });
   }
   return { released, changes, setAside };
 }
@@ -170,14 +247,24 @@ async function markExpired(tx: Tx, rows: readonly ReservationRow[], now: Date): 
 async function expireHere(tx: Tx, rows: readonly ReservationRow[], now: Date): Promise<void> {
   const lines = await listReservationItems(tx, rows.map((r) => r.id));
   const levels = await lockStockRows(tx, keysOf(rows, lines), now);
-  const { changes, setAside } = releaseEach(rows, lines, levels);
+  const lots = await endingLots(tx, rows, lines);
+  const { changes, setAside } = releaseEach(rows, lines, levels, lots);
   if (setAside[0]) throw cannotExpire(setAside[0]);
   await markExpired(tx, rows, now);
-  await writeStockChanges(tx, changes, now);
+  await writeStockChanges(tx, changes, now, await commitEndingLots(tx, lots.book, changes, now));
 }
 
 function cannotExpire(hold: SetAsideHold): Error {
   return new Error(`reservation ${hold.number} of tenant ${hold.tenantId} cannot give its stock back: ${hold.reason}`);
+}
+
+/**
+ * The hold of every line on locked rows, or its refusal: a line of a product without lots against
+ * its row's available units, a lot-tracked line against the sellable lots (docs/lots.md#holds-and-transfers).
+ */
+function holdLines(locationId: number, lines: readonly AllocatingLine[], levels: StockLevels, book: LotBook | undefined): { outcome: StockOutcome; allocations: LotAllocation[][] } {
+  const { value, allocations } = decideWithLots(locationId, lines, holdStock(locationId, lines, levels), book);
+  return { outcome: value, allocations };
 }
 
 /**
@@ -195,7 +282,8 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
       const products = await requireLineProducts(tx, input.tenantId, input.items);
       const previous = await lockActiveReservationOf(tx, input.tenantId, input.reference);
       if (previous && effectiveStatus({ status: previous.status, expiresAt: previous.expires_at }, at) === 'active') throw referenceTaken(input.reference);
-      const lines = input.items.map((item, index) => ({ productId: products[index]!.id, quantity: dec(item.quantity) }));
+      const lines = input.items.map((item, index) => ({ productId: products[index]!.id, quantity: dec(item.quantity), lotNumber: item.lotNumber ?? null, policy: products[index]!.policy }));
+      refuseLotsOfUntracked(lines);
       // Sold out by what is committed now: refused before anything is written or locked, so a sale's
       // refused orders do not queue on the hot row behind its held ones (nor spend a number). The
       // locked check below decides every other create.
@@ -242,10 +330,31 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
       // here to the commit, only the stock's own writes.
       const keys = [...keysOf(previous ? [previous] : [], previousLines), ...lines.map((l) => ({ tenantId: input.tenantId, locationId: location.id, productId: l.productId }))];
       const levels = await lockStockRows(tx, keys, now);
-      const earlier = releaseEach(previous ? [previous] : [], previousLines, levels);
+      // The lots of the rows: those the earlier hold took, and those the new lines may take.
+      const earlierAllocations = await allocationsOf(tx, previousLines);
+      const lotKeys = [
+        ...[...previousLines.values()].flat().filter((line) => earlierAllocations.has(line.id)).map((line) => ({ locationId: previous!.location_id, productId: line.product_id })),
+        ...lines.filter((l) => l.policy.lotTracked).map((l) => ({ locationId: location.id, productId: l.productId })),
+      ];
+      const book = lotKeys.length === 0 ? undefined : await openLotBook(tx, lotKeys);
+      const earlier = releaseEach(previous ? [previous] : [], previousLines, levels, { allocations: earlierAllocations, book });
       if (earlier.setAside[0]) throw cannotExpire(earlier.setAside[0]);
-      const outcome = unwrap(holdStock(location.id, lines, levels));
-      await writeStockChanges(tx, [...earlier.changes, { tenantId: input.tenantId, outcome, cause: cause(row, ledgerActor(input.actor)) }], now);
+      const shortDated = await commitEndingLots(tx, book, earlier.changes, now);
+      const { outcome, allocations } = holdLines(location.id, lines, levels, book);
+      const lotChanges = reserveAllocations(location.id, lines, allocations);
+      if (book && lotChanges.length > 0) {
+        const lineIds = await markLinesWithLots(tx, id, lines.flatMap((_, index) => (allocations[index]!.length > 0 ? [index + 1] : [])));
+        await insertAllocations(
+          tx,
+          input.tenantId,
+          'reservation',
+          lines.flatMap((line, index) => (allocations[index]!.length === 0 ? [] : [{ itemId: lineIds.get(index + 1)!, allocations: allocatedLotIds(book, location.id, line.productId, allocations[index]!) }])),
+        );
+        const policies = new Map(lines.map((l) => [l.productId, l.policy]));
+        for (const [key, units] of await commitLots(tx, input.tenantId, book, lotChanges, policies, now)) shortDated.set(key, units);
+        created.items.forEach((item, index) => (item.allocations = allocations[index]!));
+      }
+      await writeStockChanges(tx, [...earlier.changes, { tenantId: input.tenantId, outcome, cause: cause(row, ledgerActor(input.actor)), lots: lotChanges }], now, shortDated);
       return created;
     });
   } catch (error) {
@@ -305,7 +414,10 @@ export function releaseReservation(scope: Scope, input: ReservationActionInput &
   return onActiveHold(scope, input, 'release', async ({ tx, row, lines, at, now }) => {
     const decision = decisionOf(row, lines);
     const levels = await lockStockLevels(tx, row.tenant_id, decision.items.map((i) => ({ locationId: row.location_id, productId: i.productId })), now);
-    await writeStockOutcome(tx, row.tenant_id, applyRelease(levels, decision), cause(row, ledgerActor(input.actor)), now);
+    const byHold = new Map([[row.id, lines]]);
+    const lots = await endingLots(tx, [row], byHold);
+    const released = { tenantId: row.tenant_id, outcome: applyRelease(levels, decision), cause: cause(row, ledgerActor(input.actor)), lots: lotsEnding(row, lines, lots.allocations) };
+    await writeStockChanges(tx, [released], now, await commitEndingLots(tx, lots.book, [released], now));
     await updateActiveReservation(tx, row, { status: 'released', released_at: at, release_reason: input.reason ?? null, updated_at: at });
     await statusChanged(tx, row, 'active', 'released', now);
   });
@@ -328,7 +440,9 @@ export function consumeReservation(
     }
     const levels = await lockStockLevels(tx, row.tenant_id, decision.items.map((i) => ({ locationId: row.location_id, productId: i.productId })), now);
     const consumption = unwrap(consumeHold(decision, levels, wanted));
-    await writeStockOutcome(tx, row.tenant_id, consumption.stock, cause(row, ledgerActor(input.actor)), now);
+    const lots = await endingLots(tx, [row], new Map([[row.id, lines]]));
+    const shipped = { tenantId: row.tenant_id, outcome: consumption.stock, cause: cause(row, ledgerActor(input.actor)), lots: lotsEnding(row, lines, lots.allocations, consumption.consumed) };
+    await writeStockChanges(tx, [shipped], now, await commitEndingLots(tx, lots.book, [shipped], now));
     for (const [index, line] of lines.entries()) {
       const consumed = toScaled(consumption.consumed[index]!);
       if (consumed !== 0) await setConsumedQuantity(tx, row.id, line.line_no, consumed);
@@ -372,9 +486,10 @@ export async function expireDueReservations(scope: Scope, batchSize = 100, after
       if (!last) return { found: 0, expired: 0, setAside: [], next: undefined };
       const lines = await listReservationItems(tx, due.map((r) => r.id));
       const levels = await lockStockRows(tx, keysOf(due, lines), now);
-      const { released, changes, setAside } = releaseEach(due, lines, levels);
+      const lots = await endingLots(tx, due, lines);
+      const { released, changes, setAside } = releaseEach(due, lines, levels, lots);
       await markExpired(tx, released, now);
-      await writeStockChanges(tx, changes, now);
+      await writeStockChanges(tx, changes, now, await commitEndingLots(tx, lots.book, changes, now));
       return { found: due.length, expired: released.length, setAside, next: { expiresAt: last.expires_at, id: last.id } };
     });
   } catch (error) {

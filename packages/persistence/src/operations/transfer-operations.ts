@@ -4,7 +4,9 @@
 import {
   type Actor,
   AppError,
+  type Dec,
   type DecimalInput,
+  type LotChange,
   type Result,
   type StockLevels,
   type TransferForDecision,
@@ -25,8 +27,11 @@ import {
 } from '@pits/domain';
 import type { Updateable } from 'kysely';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { ledgerActor, lockStockLevels, writeStockOutcome } from '../repositories/stock-repository.js';
+import { ledgerActor, lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
+import { insertAllocations, productPolicies } from '../repositories/lot-repository.js';
+import { allocatedLotIds, commitLots, decideWithLots, openLotBook, refuseLotsOfUntracked, reserveAllocations } from './lot-effects.js';
 import {
+  type TransferItemRecord,
   type TransferRow,
   type TransferWithItems,
   findTransfer,
@@ -34,6 +39,7 @@ import {
   insertTransferItems,
   listTransferItems,
   lockTransfer,
+  markTransferLinesWithLots,
   updateTransferStatus,
 } from '../repositories/transfer-repository.js';
 import type { TransferTable } from '../schema/index.js';
@@ -51,8 +57,8 @@ export interface CreateTransferInput {
   expectedArrivalDate?: string | undefined;
   referenceNumber?: string | undefined;
   notes?: string | undefined;
-  /** Each line names its product by `productId` or by `sku`. */
-  items: readonly (ProductRef & { quantity: DecimalInput; notes?: string | undefined })[];
+  /** Each line names its product by `productId` or by `sku`; `lotNumber` pins a lot-tracked line to that lot. */
+  items: readonly (ProductRef & { quantity: DecimalInput; notes?: string | undefined; lotNumber?: string | null | undefined })[];
 }
 
 /** Creates a pending transfer with its next TRF number; unit prices are the products' cost prices. */
@@ -66,6 +72,7 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
     const from = await requireTenantLocation(tx, input.tenantId, input.fromLocationId, 'from_location_id');
     const to = await requireTenantLocation(tx, input.tenantId, input.toLocationId, 'to_location_id');
     const products = await requireLineProducts(tx, input.tenantId, input.items);
+    refuseLotsOfUntracked(input.items.map((item, index) => ({ lotNumber: item.lotNumber ?? null, policy: products[index]!.policy })));
     const lines = input.items.map((item, index) => ({ ...item, quantity: dec(item.quantity), unitPrice: dec(products[index]!.costPrice) }));
     const totals = unwrap(transferTotals(lines));
     const number = formatDocumentNumber('TRF', now, await nextDocumentSequence(tx, input.tenantId, 'TRF'));
@@ -107,6 +114,7 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
       unit_price: toPlainString(line.unitPrice),
       total_value: toPlainString(totals.lineValues[index]!),
       notes: line.notes ?? '',
+      lot_number: line.lotNumber ?? null,
     }));
     await insertTransferItems(tx, itemRows);
     return (await findTransfer(tx, input.tenantId, number))!;
@@ -136,6 +144,57 @@ export interface TransferActionInput {
 
 type StockDecision<N> = (transfer: TransferForDecision, stock: StockLevels, now: Date, actor: Actor) => Result<TransferStep<N>>;
 
+/** What a stock-moving step does to the lots of lot-tracked lines (docs/lots.md#holds-and-transfers). */
+type TransferLotStep = 'allocate' | 'ship' | 'receive';
+
+/**
+ * A transfer step's decision with its lot side: approval allocates sellable lots at the source,
+ * first expired first out (or the line's pinned lot), and reserves them; shipping takes the
+ * allocated units out of the source's lots; receiving puts the same lots, with their dates, at the
+ * destination. Lines of products without lots read nothing more.
+ */
+async function withTransferLots<N>(
+  tx: Tx,
+  tenantId: string,
+  { from_location_id: fromLocationId, to_location_id: toLocationId }: Pick<TransferRow, 'from_location_id' | 'to_location_id'>,
+  items: readonly TransferItemRecord[],
+  lotStep: TransferLotStep,
+  rows: Result<TransferStep<N>>,
+  now: Date,
+): Promise<{ step: TransferStep<N>; changes: LotChange[]; shortDated: Map<string, Dec> | undefined }> {
+  if (lotStep === 'allocate') {
+    const policies = await productPolicies(tx, items.map((i) => i.productId));
+    const lines = items.map((i) => ({ productId: i.productId, quantity: i.quantity, lotNumber: i.lotNumber, policy: policies.get(i.productId)! }));
+    const tracked = lines.filter((l) => l.policy.lotTracked);
+    const book = tracked.length === 0 ? undefined : await openLotBook(tx, tracked.map((l) => ({ locationId: fromLocationId, productId: l.productId })));
+    const { value: step, allocations } = decideWithLots(fromLocationId, lines, rows, book);
+    if (!book) return { step, changes: [], shortDated: undefined };
+    const changes = reserveAllocations(fromLocationId, lines, allocations);
+    const allocated = items.flatMap((item, index) => (allocations[index]!.length === 0 ? [] : [{ itemId: item.id, allocations: allocatedLotIds(book, fromLocationId, item.productId, allocations[index]!) }]));
+    await markTransferLinesWithLots(tx, allocated.map((a) => a.itemId));
+    await insertAllocations(tx, tenantId, 'transfer', allocated);
+    return { step, changes, shortDated: await commitLots(tx, tenantId, book, changes, policies, now) };
+  }
+  const step = unwrap(rows);
+  const lotItems = items.filter((i) => i.allocations.length > 0);
+  if (lotItems.length === 0) return { step, changes: [], shortDated: undefined };
+  const changes = items.flatMap((item, index) =>
+    item.allocations.flatMap((a): LotChange[] => {
+      const at = { productId: item.productId, lotNumber: a.lotNumber, expiryDate: a.expiryDate, field: `items[${index}].quantity` };
+      return lotStep === 'ship'
+        ? [
+            { ...at, locationId: fromLocationId, bucket: 'reserved', delta: a.quantity.negated() },
+            { ...at, locationId: fromLocationId, bucket: 'good', delta: a.quantity.negated() },
+          ]
+        : [{ ...at, locationId: toLocationId, bucket: 'good', delta: a.quantity }];
+    }),
+  );
+  const book = await openLotBook(tx, changes);
+  const lots = lotItems.flatMap((item) => item.allocations.map((a) => ({ id: a.lotId, productId: item.productId, lotNumber: a.lotNumber, expiryDate: a.expiryDate, productionDate: null })));
+  const policies = await productPolicies(tx, lotItems.map((i) => i.productId));
+  return { step, changes, shortDated: await commitLots(tx, tenantId, book, changes, policies, now, lots) };
+}
+
 /** One stock-moving step: lock, decide, write stock and ledger, update the transfer. */
 async function stockStep<N>(
   scope: Scope,
@@ -155,12 +214,19 @@ async function stockStep<N>(
       items: items.map((i) => ({ productId: i.productId, quantity: i.quantity })),
     };
     const locationId = side === 'from' ? row.from_location_id : row.to_location_id;
+    const lotStep: TransferLotStep = side === 'to' ? 'receive' : row.status === 'pending' ? 'allocate' : 'ship';
     // A transfer in the wrong state is refused before any stock row is touched.
     const early = decide({ ...decision, items: [] }, new Map(), now, input.actor);
     if (!early.ok) throw new AppError(early.error);
     const levels = await lockStockLevels(tx, input.tenantId, items.map((i) => ({ locationId, productId: i.productId })), now);
-    const step = unwrap(decide(decision, levels, now, input.actor));
-    await writeStockOutcome(tx, input.tenantId, step.stock, { type: 'transfer', id: row.number, documentNumber: row.number, actor: ledgerActor(input.actor) }, now);
+    const rows = decide(decision, levels, now, input.actor);
+    const { step, changes, shortDated } = await withTransferLots(tx, input.tenantId, row, items, lotStep, rows, now);
+    await writeStockChanges(
+      tx,
+      [{ tenantId: input.tenantId, outcome: step.stock, cause: { type: 'transfer', id: row.number, documentNumber: row.number, actor: ledgerActor(input.actor) }, lots: changes }],
+      now,
+      shortDated,
+    );
     await updateTransferStatus(tx, row, { ...columns(step.next), updated_at: now.toISOString() });
     const updated = (await findTransfer(tx, input.tenantId, input.number))!;
     await statusChanged(tx, input.tenantId, row.number, row.status, updated.status, now);

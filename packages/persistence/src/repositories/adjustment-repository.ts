@@ -38,6 +38,10 @@ export interface AdjustmentItemRecord {
   unitCost: Dec;
   totalCost: Dec;
   notes: string;
+  /** The lot the line names (docs/lots.md#lines-name-their-lot); null for a product without lots. */
+  lotId: number | null;
+  lotNumber: string | null;
+  expiryDate: string | null;
 }
 
 /** What a list shows of an adjustment: everything but the actors, which a list never parses. */
@@ -89,7 +93,18 @@ export function toAdjustmentItemRecord(row: AdjustmentItemRow): AdjustmentItemRe
     unitCost: dec(row.unit_cost),
     totalCost: dec(row.total_cost),
     notes: row.notes,
+    lotId: row.lot_id === null ? null : Number(row.lot_id),
+    lotNumber: null,
+    expiryDate: null,
   };
+}
+
+/** Lines with their lots' numbers and expiry dates; nothing is read when no line names a lot. */
+async function withLots(scope: Scope, items: AdjustmentItemRecord[]): Promise<AdjustmentItemRecord[]> {
+  const ids = items.flatMap((i) => (i.lotId === null ? [] : [i.lotId]));
+  if (ids.length === 0) return items;
+  const lots = new Map((await execute(scope, scope.db.selectFrom('lots').select(['id', 'lot_number', 'expiry_date']).where('id', 'in', ids))).map((l) => [Number(l.id), l]));
+  return items.map((i) => (i.lotId === null ? i : { ...i, lotNumber: lots.get(i.lotId)?.lot_number ?? null, expiryDate: lots.get(i.lotId)?.expiry_date ?? null }));
 }
 
 /** The list's projection of a row: no JSON parsed. */
@@ -148,7 +163,7 @@ const itemsOf = preparedQuery({
 });
 
 export async function listAdjustmentItems(scope: Scope, adjustmentId: number): Promise<AdjustmentItemRecord[]> {
-  return (await execute(scope, itemsOf.with({ adjustmentId }))).map(toAdjustmentItemRecord);
+  return withLots(scope, (await execute(scope, itemsOf.with({ adjustmentId }))).map(toAdjustmentItemRecord));
 }
 
 const byNumber = preparedQuery({
@@ -222,7 +237,7 @@ export async function insertAdjustment(tx: Tx, row: NewAdjustment, location: Adj
 }
 
 export type NewAdjustmentItem = Omit<AdjustmentItemRow, 'id'>;
-const ITEM_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'type', 'quantity', 'unit_cost', 'total_cost', 'notes'] as const satisfies readonly (keyof NewAdjustmentItem)[];
+const ITEM_COLUMNS = ['adjustment_id', 'line_no', 'product_id', 'product_name', 'sku', 'type', 'quantity', 'unit_cost', 'total_cost', 'notes', 'lot_id'] as const satisfies readonly (keyof NewAdjustmentItem)[];
 
 const insertItemRows = preparedQuery({
   shape: (p: { rows: NewAdjustmentItem[] }) => p.rows.length,
@@ -238,7 +253,7 @@ export async function insertAdjustmentItems(tx: Tx, rows: readonly NewAdjustment
   }
   // RETURNING promises no order.
   inserted.sort((a, b) => a.line_no - b.line_no);
-  return inserted.map(toAdjustmentItemRecord);
+  return withLots(tx, inserted.map(toAdjustmentItemRecord));
 }
 
 /** The columns a decision sets; the ones it does not decide stay as they were. */

@@ -28,16 +28,22 @@ describe.each(dialects)('[%s] product repository', (dialect) => {
     expect(await findProduct(t.database, w.tenant.id, 999_999)).toBeUndefined();
   });
 
-  it("reads a document line's product as id, name, SKU and cost price only, by id or by SKU, never another tenant's", async () => {
+  it("reads a document line's product as id, name, SKU, cost price and lot settings only, by id or by SKU, never another tenant's", async () => {
     const [first, second] = [w.products[0]!, w.products[1]!];
-    const line = (p: typeof first) => ({ id: p.id, name: p.name, sku: p.sku, costPrice: p.costPrice });
+    const line = (p: typeof first) => ({
+      id: p.id,
+      name: p.name,
+      sku: p.sku,
+      costPrice: p.costPrice,
+      policy: { lotTracked: p.productionBatch, inboundExpired: p.inboundExpired, outboundExpired: p.outboundExpired },
+    });
     const byId = await findTenantProducts(t.database, w.tenant.id, [second.id, first.id, first.id, other.products[0]!.id]);
     expect([...byId.entries()].sort(([a], [b]) => a - b)).toEqual([
       [first.id, line(first)],
       [second.id, line(second)],
     ]);
-    // Only the four columns a line needs: the catalogue row's other columns are never read.
-    expect(Object.keys(byId.get(first.id)!).sort()).toEqual(['costPrice', 'id', 'name', 'sku']);
+    // Only the columns a line needs: the catalogue row's other columns are never read.
+    expect(Object.keys(byId.get(first.id)!).sort()).toEqual(['costPrice', 'id', 'name', 'policy', 'sku']);
     const bySku = await findTenantProductsBySku(t.database, w.tenant.id, [second.sku, 'SKU-404']);
     expect([...bySku.entries()]).toEqual([[second.sku, line(second)]]);
     expect(await findTenantProductsBySku(t.database, other.tenant.id, ['SKU-3'])).toEqual(new Map());

@@ -1,6 +1,7 @@
 // Products of a tenant's catalogue: rows, their mapping to records, and the queries over them.
 import type { Selectable, Updateable } from 'kysely';
-import { AppError, type PageRequest, domainError, pageOffset, toFixedString } from '@pits/domain';
+import { AppError, type LotPolicy, type PageRequest, domainError, pageOffset, toFixedString } from '@pits/domain';
+import { lotPolicyOf } from './lot-repository.js';
 import { boolValue, fromBoolValue } from './boolean-values.js';
 import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
 import type { Scope } from '../transaction.js';
@@ -161,15 +162,17 @@ export interface LineProduct {
   name: string;
   sku: string;
   costPrice: string;
+  /** Whether the product is lot-tracked, and its shelf-life minimums (docs/lots.md). */
+  policy: LotPolicy;
 }
 
-type LineProductRow = Pick<ProductRow, 'id' | 'name' | 'sku' | 'cost_price'>;
+type LineProductRow = Pick<ProductRow, 'id' | 'name' | 'sku' | 'cost_price' | 'production_batch' | 'inbound_expired' | 'outbound_expired'>;
 
-const toLineProduct = (row: LineProductRow): LineProduct => ({ id: row.id, name: row.name, sku: row.sku, costPrice: row.cost_price });
+const toLineProduct = (row: LineProductRow): LineProduct => ({ id: row.id, name: row.name, sku: row.sku, costPrice: row.cost_price, policy: lotPolicyOf(row) });
 
 /** The tenant's live products, as the columns a line reads; the caller adds which ones. */
 const liveLineProducts = (scope: Scope, tenantId: string) =>
-  scope.db.selectFrom('products').select(['id', 'name', 'sku', 'cost_price']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
+  scope.db.selectFrom('products').select(['id', 'name', 'sku', 'cost_price', 'production_batch', 'inbound_expired', 'outbound_expired']).where('tenant_id', '=', tenantId).where('deleted_at', 'is', null);
 
 /** `read` over the distinct `values`, 500 at a time (one `in` list per statement), as line products. */
 async function lineProductsIn<V>(values: readonly V[], read: (chunk: V[]) => Promise<LineProductRow[]>): Promise<LineProduct[]> {

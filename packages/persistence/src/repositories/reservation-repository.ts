@@ -2,7 +2,8 @@
 // reports the status a hold has by the database's clock: an active hold past its expiry reads as
 // expired before the sweep has written it so (docs/holds.md#states-and-expiry).
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { type Actor, type Dec, type PageRequest, type ReservationStatus, fromScaled, pageOffset } from '@pits/domain';
+import { type Actor, type Dec, type LotAllocation, type PageRequest, type ReservationStatus, fromScaled, pageOffset } from '@pits/domain';
+import { listAllocations } from './lot-repository.js';
 import type { ReservationItemTable, ReservationTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
 import { parseActor } from './adjustment-repository.js';
@@ -17,6 +18,8 @@ export interface ReservationItemRecord {
   productName: string;
   quantity: Dec;
   consumedQuantity: Dec;
+  /** The lots the line took, first expired first (docs/lots.md#holds-and-transfers); empty for a product without lots. */
+  allocations: LotAllocation[];
 }
 
 export interface ReservationRecord {
@@ -85,8 +88,8 @@ function withEffectiveStatus(scope: Scope) {
 
 type EffectiveRow = Omit<ReservationRow, 'status' | 'partner_id'> & { status: ReservationStatus };
 
-function toItem(row: Selectable<ReservationItemTable>): ReservationItemRecord {
-  return { productId: row.product_id, sku: row.sku, productName: row.product_name, quantity: fromScaled(row.quantity), consumedQuantity: fromScaled(row.consumed_quantity) };
+function toItem(row: Selectable<ReservationItemTable>, allocations: LotAllocation[] = []): ReservationItemRecord {
+  return { productId: row.product_id, sku: row.sku, productName: row.product_name, quantity: fromScaled(row.quantity), consumedQuantity: fromScaled(row.consumed_quantity), allocations };
 }
 
 function toRecord(row: EffectiveRow, items: ReservationItemRecord[]): ReservationRecord {
@@ -117,7 +120,10 @@ const itemsOfReservations = preparedQuery({
 
 async function itemsOf(scope: Scope, reservationIds: readonly number[]): Promise<Map<number, ReservationItemRecord[]>> {
   const byReservation = new Map<number, ReservationItemRecord[]>();
-  for (const [id, rows] of await listReservationItems(scope, reservationIds)) byReservation.set(id, rows.map(toItem));
+  const lines = await listReservationItems(scope, reservationIds);
+  const withLots = [...lines.values()].flat().filter((row) => Number(row.has_lots) === 1);
+  const allocations = withLots.length === 0 ? new Map() : await listAllocations(scope, 'reservation', withLots.map((row) => row.id));
+  for (const [id, rows] of lines) byReservation.set(id, rows.map((row) => toItem(row, allocations.get(row.id))));
   return byReservation;
 }
 
@@ -234,13 +240,20 @@ export async function insertReservation(tx: Tx, row: NewReservation): Promise<nu
 }
 
 /** A new line of a reservation: every column but the generated id. */
-export type NewReservationItem = Insertable<ReservationItemTable> & Omit<Selectable<ReservationItemTable>, 'id'>;
+export type NewReservationItem = Insertable<ReservationItemTable> & Omit<Selectable<ReservationItemTable>, 'id' | 'has_lots'>;
 const ITEM_INSERT_COLUMNS = ['reservation_id', 'line_no', 'product_id', 'sku', 'product_name', 'quantity', 'consumed_quantity'] as const satisfies readonly (keyof NewReservationItem)[];
 
 const insertItemRows = preparedQuery({
   shape: (p: { rows: NewReservationItem[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: NewReservationItem[] }>, count) => scope.db.insertInto('reservation_items').values(markedRows(param, 'rows', count, ITEM_INSERT_COLUMNS)),
 });
+
+/** Marks lines of a hold as having taken lots; returns the row id of each, by line number. */
+export async function markLinesWithLots(tx: Tx, reservationId: number, lineNumbers: readonly number[]): Promise<Map<number, number>> {
+  await executeWrite(tx, tx.db.updateTable('reservation_items').set({ has_lots: 1 }).where('reservation_id', '=', reservationId).where('line_no', 'in', [...lineNumbers]));
+  const rows = await execute(tx, tx.db.selectFrom('reservation_items').select(['id', 'line_no']).where('reservation_id', '=', reservationId).where('line_no', 'in', [...lineNumbers]));
+  return new Map(rows.map((r) => [Number(r.line_no), Number(r.id)]));
+}
 
 /** A reservation's lines, 200 rows per statement. */
 export async function insertReservationItems(tx: Tx, rows: readonly NewReservationItem[]): Promise<void> {

@@ -4,6 +4,7 @@ import type { Compilable, Insertable } from 'kysely';
 import {
   type Actor,
   type Dec,
+  type LotChange,
   type PlacedStockLevel,
   type StockKey,
   type StockLevel,
@@ -14,16 +15,18 @@ import {
   toJsonNumber,
   stockKey,
   toScaled,
+  ZERO,
 } from '@pits/domain';
 import { type ParamRef, markedList, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
-import type { StockCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
+import type { StockChangeCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
 import { execute, executeWrite } from '../execution/execute.js';
 import { type EventInput, enqueueEvents, hasSubscribers } from './webhook-repository.js';
 
 /** Why stock moved: the document that caused it. */
 export interface StockCause {
-  type: StockCauseType;
+  /** A ledger cause, or `lot_expiry` for a lot turning unsellable (no bucket moves: no ledger row). */
+  type: StockChangeCauseType;
   id: string;
   documentNumber: string | null;
   actor: string;
@@ -98,10 +101,11 @@ export function levelRow(
 /** One ledger row: a bucket of a stock row moved by `delta` from `before` to `after` (all scaled), and why. */
 export function ledgerRow(
   tenantId: string,
-  movement: StockKey & { bucket: Insertable<StockLedgerTable>['bucket']; delta: number; before: number; after: number },
+  movement: StockKey & { bucket: Insertable<StockLedgerTable>['bucket']; delta: number; before: number; after: number; lotNumber?: string | null },
   cause: StockCause,
   at: string,
 ): Omit<Insertable<StockLedgerTable>, 'id'> {
+  if (cause.type === 'lot_expiry') throw new Error('a lot turning unsellable moves no bucket: it has no ledger row');
   return {
     tenant_id: tenantId,
     location_id: movement.locationId,
@@ -115,6 +119,7 @@ export function ledgerRow(
     document_number: cause.documentNumber,
     actor: cause.actor,
     occurred_at: at,
+    lot_number: movement.lotNumber ?? null,
   };
 }
 
@@ -199,6 +204,7 @@ const LEDGER_COLUMNS = [
   'document_number',
   'actor',
   'occurred_at',
+  'lot_number',
 ] as const;
 
 const insertLedgerRows = preparedQuery({
@@ -212,6 +218,46 @@ export interface StockWrite {
   tenantId: string;
   outcome: StockOutcome;
   cause: StockCause;
+  /**
+   * For lot-tracked rows: the same change per lot (docs/lots.md#stock-per-lot), already applied to
+   * the lots. Each movement of such a row is written as one ledger row per lot, chained.
+   */
+  lots?: readonly LotChange[] | undefined;
+}
+
+/**
+ * A movement's ledger rows: one, or for a lot-tracked row one per lot that moved in that bucket,
+ * chained from the row's `before` to its `after`.
+ */
+function ledgerRowsOf(tenantId: string, write: StockWrite, at: string): Omit<Insertable<StockLedgerTable>, 'id'>[] {
+  const pending = [...(write.lots ?? [])];
+  return write.outcome.movements.flatMap((m) => {
+    const lotMoves: LotChange[] = [];
+    let covered = ZERO;
+    while (covered.abs().lessThan(m.delta.abs())) {
+      const index = pending.findIndex((l) => l.locationId === m.locationId && l.productId === m.productId && l.bucket === m.bucket);
+      if (index < 0) break;
+      const [move] = pending.splice(index, 1);
+      lotMoves.push(move!);
+      covered = covered.plus(move!.delta);
+    }
+    if (lotMoves.length === 0) {
+      return [ledgerRow(tenantId, { locationId: m.locationId, productId: m.productId, bucket: m.bucket, delta: toScaled(m.delta), before: toScaled(m.before), after: toScaled(m.after) }, write.cause, at)];
+    }
+    if (!covered.equals(m.delta)) throw new Error(`lot changes of ${stockKey(m)} ${m.bucket} sum to ${covered.toFixed()}, not ${m.delta.toFixed()}`);
+    let before = m.before;
+    return lotMoves.map((move) => {
+      const after = before.plus(move.delta);
+      const row = ledgerRow(
+        tenantId,
+        { locationId: m.locationId, productId: m.productId, bucket: m.bucket, delta: toScaled(move.delta), before: toScaled(before), after: toScaled(after), lotNumber: move.lotNumber },
+        write.cause,
+        at,
+      );
+      before = after;
+      return row;
+    });
+  });
 }
 
 /**
@@ -224,6 +270,9 @@ export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: Stock
   await writeStockChanges(tx, [{ tenantId, outcome, cause }], now);
 }
 
+/** The short-dated units of lot-tracked rows after a change, by `stockKey` (absent: 0). */
+export type ShortDatedUnits = ReadonlyMap<string, Dec>;
+
 /**
  * Writes every stock change of one transaction at once (docs/holds.md#events): each row's last
  * level, with one version step however many changes touched it; every change's ledger rows with its
@@ -231,7 +280,7 @@ export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: Stock
  * change's outcome must have been computed from the levels the one before it left (the domain chains
  * them), on rows locked in this transaction.
  */
-export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], now: Date): Promise<void> {
+export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], now: Date, shortDated: ShortDatedUnits = new Map()): Promise<void> {
   const at = now.toISOString();
   const last = new Map<string, { tenantId: string; level: PlacedStockLevel; cause: StockCause }>();
   for (const { tenantId, outcome, cause } of changes) {
@@ -257,11 +306,7 @@ export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], 
       versions.set(stockKey({ locationId: row.location_id, productId: row.product_id }), Number(row.version));
     }
   }
-  const rows = changes.flatMap(({ tenantId, outcome, cause }) =>
-    outcome.movements.map((m) =>
-      ledgerRow(tenantId, { locationId: m.locationId, productId: m.productId, bucket: m.bucket, delta: toScaled(m.delta), before: toScaled(m.before), after: toScaled(m.after) }, cause, at),
-    ),
-  );
+  const rows = changes.flatMap((change) => ledgerRowsOf(change.tenantId, change, at));
   for (let i = 0; i < rows.length; i += 300) {
     await executeWrite(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) }));
   }
@@ -269,7 +314,7 @@ export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], 
   for (const { tenantId, level, cause } of last.values()) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), { level, cause }]);
   for (const [tenantId, changed] of byTenant) {
     if (await hasSubscribers(tx, tenantId, 'stock.level_changed')) {
-      await enqueueEvents(tx, await levelChangedEvents(tx, tenantId, changed, versions), now);
+      await enqueueEvents(tx, await levelChangedEvents(tx, tenantId, changed, versions, shortDated), now);
     }
   }
 }
@@ -289,13 +334,16 @@ async function levelChangedEvents(
   tenantId: string,
   changed: readonly { level: PlacedStockLevel; cause: StockCause }[],
   versions: ReadonlyMap<string, number>,
+  shortDated: ShortDatedUnits,
 ): Promise<EventInput[]> {
   const ids = [...new Set(changed.map((c) => c.level.productId))];
   const skus = new Map<number, string>();
   for (let i = 0; i < ids.length; i += 500) {
     for (const row of await execute(tx, skusOf.with({ ids: ids.slice(i, i + 500) }))) skus.set(row.id, row.sku);
   }
-  return changed.map(({ level, cause }) => ({
+  return changed.map(({ level, cause }) => {
+    const short = shortDated.get(stockKey(level)) ?? ZERO;
+    return {
     tenantId,
     type: 'stock.level_changed',
     resource: { type: 'stock_level', id: stockKey(level) },
@@ -308,11 +356,13 @@ async function levelChangedEvents(
       reserved: toJsonNumber(level.reserved),
       reserved_for_transfers: toJsonNumber(reservedForTransfers(level)),
       reserved_for_orders: toJsonNumber(level.reservedForOrders),
-      available: toJsonNumber(availableQuantity(level)),
+      short_dated: toJsonNumber(short),
+      available: toJsonNumber(availableQuantity(level).minus(short)),
       cause: { type: cause.type, id: cause.id, number: cause.documentNumber },
       version: versions.get(stockKey(level)) ?? 0,
     },
-  }));
+  };
+  });
 }
 
 /** One bucket of one stock row whose ledger does not sum to its balance. */

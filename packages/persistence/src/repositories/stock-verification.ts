@@ -2,14 +2,25 @@
 // row, what order holds keep equals the active holds' lines, what transfers keep equals the
 // approved, not yet shipped transfers' lines, and every bucket's balance is where its ledger ends. Each
 // row that breaks one is listed with what it holds and what it should; none on a healthy database.
-import type { ExpressionBuilder } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { type Dec, STOCK_BUCKETS, type StockBucket, ZERO, fromScaled, reservedForTransfers, stockKey } from '@pits/domain';
 import { heldByActiveReservations } from './reservation-repository.js';
 import { execute } from '../execution/execute.js';
 import type { DB } from '../schema/index.js';
 import { type Scope, withSnapshot } from '../transaction.js';
 
-export type StockCheck = 'reserved_for_orders' | 'reserved_for_transfers' | 'ledger_good' | 'ledger_damaged' | 'ledger_reserved';
+export type StockCheck =
+  | 'reserved_for_orders'
+  | 'reserved_for_transfers'
+  | 'ledger_good'
+  | 'ledger_damaged'
+  | 'ledger_reserved'
+  // A lot-tracked row is the sum of its lots (docs/lots.md#stock-per-lot), bucket by bucket;
+  | 'lots_good'
+  | 'lots_damaged'
+  | 'lots_reserved'
+  // and each lot's reserved units are what active holds and approved transfers took of it there.
+  | 'lot_allocations';
 
 export interface StockDiscrepancy {
   tenantId: string;
@@ -25,6 +36,8 @@ export interface StockDiscrepancy {
    * the expiry sweep sets aside when the row keeps less than they hold), at most 100.
    */
   reservations?: string[];
+  /** Of a `lot_allocations` discrepancy: the lot. */
+  lotNumber?: string;
 }
 
 /** The newest ledger row's `quantity_after` of one bucket of the outer stock row (null: no row yet). */
@@ -109,8 +122,9 @@ export async function verifyStock(scope: Scope, tenantId?: string): Promise<Stoc
     // Documents that hold stock on a row that does not exist.
     for (const { held, ...place } of byHolds.values()) found.push({ ...place, check: 'reserved_for_orders', recorded: ZERO, expected: held });
     for (const { held, ...place } of byTransfers.values()) found.push({ ...place, check: 'reserved_for_transfers', recorded: ZERO, expected: held });
+    found.push(...(await lotDiscrepancies(snapshot, tenantId)));
     await nameHolds(snapshot, found.filter((d) => d.check === 'reserved_for_orders'));
-    return found.sort((a, b) => a.locationId - b.locationId || a.productId - b.productId || a.check.localeCompare(b.check));
+    return found.sort((a, b) => a.locationId - b.locationId || a.productId - b.productId || a.check.localeCompare(b.check) || (a.lotNumber ?? '').localeCompare(b.lotNumber ?? ''));
   });
 }
 
@@ -134,4 +148,73 @@ async function nameHolds(snapshot: Scope, orders: StockDiscrepancy[]): Promise<v
     byRow.set(key, [...(byRow.get(key) ?? []), row.number]);
   }
   for (const d of keys) d.reservations = (byRow.get(stockKey(d)) ?? []).slice(0, 100);
+}
+
+/**
+ * The lot invariants, in the caller's snapshot: every row of a lot-tracked product equals the sum
+ * of its lots in each bucket, and every lot's reserved units at a location equal what active holds
+ * and approved transfers allocated of it there.
+ */
+async function lotDiscrepancies(snapshot: Scope, tenantId?: string): Promise<StockDiscrepancy[]> {
+  let rowsQuery = snapshot.db
+    .selectFrom('stock_levels')
+    .innerJoin('products', 'products.id', 'stock_levels.product_id')
+    .where(sql<boolean>`products.production_batch`)
+    .select(['stock_levels.tenant_id', 'stock_levels.location_id', 'stock_levels.product_id', 'stock_levels.good', 'stock_levels.damaged', 'stock_levels.reserved']);
+  let sumsQuery = snapshot.db
+    .selectFrom('lot_stock')
+    .select((eb) => ['location_id', 'product_id', eb.fn.sum<number>('good').as('good'), eb.fn.sum<number>('damaged').as('damaged'), eb.fn.sum<number>('reserved').as('reserved')])
+    .groupBy(['location_id', 'product_id']);
+  let lotsQuery = snapshot.db
+    .selectFrom('lot_stock')
+    .innerJoin('lots', 'lots.id', 'lot_stock.lot_id')
+    .select(['lot_stock.tenant_id', 'lot_stock.location_id', 'lot_stock.product_id', 'lot_stock.lot_id', 'lots.lot_number', 'lot_stock.reserved']);
+  let holdsQuery = snapshot.db
+    .selectFrom('lot_allocations')
+    .innerJoin('reservation_items', 'reservation_items.id', 'lot_allocations.item_id')
+    .innerJoin('reservations', 'reservations.id', 'reservation_items.reservation_id')
+    .where('lot_allocations.document', '=', 'reservation')
+    .where('reservations.status', '=', 'active')
+    .select((eb) => ['reservations.location_id', 'lot_allocations.lot_id', eb.fn.sum<number>('lot_allocations.quantity').as('held')])
+    .groupBy(['reservations.location_id', 'lot_allocations.lot_id']);
+  let transfersQuery = snapshot.db
+    .selectFrom('lot_allocations')
+    .innerJoin('transfer_items', 'transfer_items.id', 'lot_allocations.item_id')
+    .innerJoin('transfers', 'transfers.id', 'transfer_items.transfer_id')
+    .where('lot_allocations.document', '=', 'transfer')
+    .where('transfers.status', '=', 'approved')
+    .select((eb) => ['transfers.from_location_id as location_id', 'lot_allocations.lot_id', eb.fn.sum<number>('lot_allocations.quantity').as('held')])
+    .groupBy(['transfers.from_location_id', 'lot_allocations.lot_id']);
+  if (tenantId) {
+    rowsQuery = rowsQuery.where('stock_levels.tenant_id', '=', tenantId);
+    sumsQuery = sumsQuery.where('tenant_id', '=', tenantId);
+    lotsQuery = lotsQuery.where('lot_stock.tenant_id', '=', tenantId);
+    holdsQuery = holdsQuery.where('lot_allocations.tenant_id', '=', tenantId);
+    transfersQuery = transfersQuery.where('lot_allocations.tenant_id', '=', tenantId);
+  }
+  const rows = await execute(snapshot, rowsQuery);
+  const sums = new Map((await execute(snapshot, sumsQuery)).map((s) => [stockKey({ locationId: s.location_id, productId: s.product_id }), s]));
+  const found: StockDiscrepancy[] = [];
+  for (const row of rows) {
+    const place = { tenantId: row.tenant_id, locationId: row.location_id, productId: row.product_id };
+    const sum = sums.get(stockKey(place));
+    for (const bucket of STOCK_BUCKETS) {
+      const recorded = fromScaled(row[bucket]);
+      const expected = fromScaled(String(sum?.[bucket] ?? 0));
+      if (!recorded.equals(expected)) found.push({ ...place, check: `lots_${bucket}`, recorded, expected });
+    }
+  }
+  const allocated = new Map<string, Dec>();
+  for (const a of [...(await execute(snapshot, holdsQuery)), ...(await execute(snapshot, transfersQuery))]) {
+    const key = `${a.location_id}:${a.lot_id}`;
+    allocated.set(key, (allocated.get(key) ?? ZERO).plus(fromScaled(String(a.held))));
+  }
+  for (const lot of await execute(snapshot, lotsQuery)) {
+    const key = `${lot.location_id}:${lot.lot_id}`;
+    const recorded = fromScaled(lot.reserved);
+    const expected = allocated.get(key) ?? ZERO;
+    allocated.delete(key);
+    if (!recorded.equals(expected)) found.push({ tenantId: lot.tenant_id, locationId: lot.location_id, productId: lot.product_id, check: 'lot_allocations', recorded, expected, lotNumber: lot.lot_number });
+  }
+  return found;
 }

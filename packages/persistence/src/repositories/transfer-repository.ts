@@ -1,6 +1,7 @@
 // Transfers and their items: rows, their mapping to records, and the queries over them.
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type Actor, type Dec, type PageRequest, type TransferStatus, dec, fromScaled, pageOffset } from '@pits/domain';
+import { type StoredAllocation, listAllocations } from './lot-repository.js';
 import type { TransferItemTable, TransferTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
 import { parseActor } from './adjustment-repository.js';
@@ -29,6 +30,11 @@ export interface TransferItemRecord {
   unitPrice: Dec;
   totalValue: Dec;
   notes: string;
+  /** The lot the line is pinned to; null: first expired, first out. */
+  lotNumber: string | null;
+  /** The lots the line took at approval (docs/lots.md#holds-and-transfers); empty for a product without lots. */
+  allocations: StoredAllocation[];
+  hasLots: boolean;
 }
 
 export interface TransferRecord {
@@ -75,6 +81,9 @@ export function toTransferItemRecord(row: TransferItemRow): TransferItemRecord {
     unitPrice: dec(row.unit_price),
     totalValue: dec(row.total_value),
     notes: row.notes,
+    lotNumber: row.lot_number,
+    allocations: [],
+    hasLots: Number(row.has_lots) === 1,
   };
 }
 
@@ -144,7 +153,11 @@ function fromJoined(row: JoinedRow): TransferRecord {
 
 export async function listTransferItems(scope: Scope, transferId: number): Promise<TransferItemRecord[]> {
   const rows = await execute(scope, scope.db.selectFrom('transfer_items').selectAll().where('transfer_id', '=', transferId).orderBy('line_no'));
-  return rows.map(toTransferItemRecord);
+  const items = rows.map(toTransferItemRecord);
+  const withLots = items.filter((i) => i.hasLots);
+  if (withLots.length === 0) return items;
+  const allocations = await listAllocations(scope, 'transfer', withLots.map((i) => i.id));
+  return items.map((i) => ({ ...i, allocations: allocations.get(i.id) ?? [] }));
 }
 
 /** A transfer of the tenant by its public number, with items; another tenant's is undefined. */
@@ -183,6 +196,11 @@ export async function updateTransferStatus(tx: Tx, row: TransferRow, set: Update
 }
 
 /** A transfer's lines, 200 rows per statement (a long transfer stays under every driver's parameter limit). */
+/** Marks lines of a transfer as having taken lots (at approval). */
+export async function markTransferLinesWithLots(tx: Tx, itemIds: readonly number[]): Promise<void> {
+  if (itemIds.length > 0) await executeWrite(tx, tx.db.updateTable('transfer_items').set({ has_lots: 1 }).where('id', 'in', [...itemIds]));
+}
+
 export async function insertTransferItems(tx: Tx, rows: readonly Insertable<TransferItemTable>[]): Promise<void> {
   for (let i = 0; i < rows.length; i += 200) {
     await executeWrite(tx, tx.db.insertInto('transfer_items').values(rows.slice(i, i + 200)));

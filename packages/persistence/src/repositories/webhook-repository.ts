@@ -17,7 +17,8 @@ export type WebhookEventType =
   | 'adjustment.status_changed'
   | 'transfer.status_changed'
   | 'reservation.status_changed'
-  | 'stock.level_changed';
+  | 'stock.level_changed'
+  | 'stock.lot_expiring';
 
 export interface WebhookEndpointRecord {
   id: number;
@@ -142,7 +143,7 @@ export async function deleteWebhookEndpoint(scope: Scope, partnerId: number, id:
 export interface EventInput {
   tenantId: string;
   type: WebhookEventType;
-  resource: { type: 'inbound' | 'adjustment' | 'transfer' | 'reservation' | 'stock_level'; id: string };
+  resource: { type: 'inbound' | 'adjustment' | 'transfer' | 'reservation' | 'stock_level' | 'stock_lot'; id: string };
   data: Record<string, unknown>;
 }
 

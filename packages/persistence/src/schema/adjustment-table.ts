@@ -37,4 +37,6 @@ export interface AdjustmentItemTable {
   unit_cost: string;
   total_cost: string;
   notes: string;
+  /** The lot the line names (lot-tracked products), migration 011. */
+  lot_id: Generated<number | null>;
 }

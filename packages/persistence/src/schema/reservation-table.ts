@@ -35,4 +35,6 @@ export interface ReservationItemTable {
   /** Scaled by 10^4: what the line holds while active. */
   quantity: number;
   consumed_quantity: number;
+  /** 1 when the line took lots (lot_allocations), migration 011. */
+  has_lots: Generated<number>;
 }

@@ -2,6 +2,9 @@ import type { Generated } from 'kysely';
 
 export type StockCauseType = 'adjustment' | 'transfer' | 'inbound' | 'reservation' | 'opening' | 'correction';
 
+/** What may change a stock row: a ledger cause, or a lot turning unsellable (no bucket moves). */
+export type StockChangeCauseType = StockCauseType | 'lot_expiry';
+
 /** Immutable: one row per change of one bucket. For every stock row, the deltas sum to the balance. */
 export interface StockLedgerTable {
   id: Generated<number>;
@@ -17,4 +20,6 @@ export interface StockLedgerTable {
   document_number: string | null;
   actor: string;
   occurred_at: string;
+  /** The lot the units moved in, for lot-tracked products (migration 011); else null. */
+  lot_number: Generated<string | null>;
 }

@@ -42,4 +42,8 @@ export interface TransferItemTable {
   unit_price: string;
   total_value: string;
   notes: string;
+  /** 1 when the line took lots (lot_allocations), migration 011. */
+  has_lots: Generated<number>;
+  /** The lot the line is pinned to (migration 011); null: first expired, first out. */
+  lot_number: Generated<string | null>;
 }

@@ -1,0 +1,272 @@
+// Lots (docs/lots.md): a tenant's lots of a product with their dates, each lot's units at a
+// location, and the lots hold and transfer lines took. Every change of a lot's units happens
+// under the lock of its stock row (stock-repository.ts), so these reads and writes need none of
+// their own. "Today" is the database clock's WIB day, moved by `calendar_shift` in tests.
+import {
+  type Dec,
+  type LotAllocation,
+  type LotBalance,
+  type LotOutcome,
+  type LotPolicy,
+  type StockKey,
+  addDays,
+  fromScaled,
+  lotExpirySchedule,
+  lotStockKey,
+  stockKey,
+  toScaled,
+  wibDate,
+} from '@pits/domain';
+import type { Scope, Tx } from '../transaction.js';
+import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
+
+/** A lot as stored. */
+export interface LotRecord {
+  id: number;
+  productId: number;
+  lotNumber: string;
+  expiryDate: string | null;
+  productionDate: string | null;
+}
+
+/** A lot's units at a location, with the lot's identity. */
+export interface LotLevelRecord extends LotBalance {
+  lotId: number;
+  productionDate: string | null;
+}
+
+/** The lot settings of a product row. */
+export function lotPolicyOf(row: { production_batch: number | boolean; inbound_expired: number; outbound_expired: number }): LotPolicy {
+  return { lotTracked: Boolean(row.production_batch), inboundExpired: Number(row.inbound_expired), outboundExpired: Number(row.outbound_expired) };
+}
+
+/** `productId:lotNumber`, a lot's key within a tenant. */
+export function lotKey(productId: number, lotNumber: string): string {
+  return `${productId}:${lotNumber}`;
+}
+
+/**
+ * The service's today: the WIB calendar day of the database's clock, plus the days a test moved
+ * the calendar by (`moveCalendar`). Every lot rule that depends on the day asks this.
+ */
+export async function databaseToday(scope: Scope): Promise<string> {
+  const row = await executeTakeFirst(
+    scope,
+    scope.db.selectNoFrom((eb) => [scope.dialect.clockNow().as('now'), eb.selectFrom('calendar_shift').select('days').where('id', '=', 1).as('shift')]),
+  );
+  const today = wibDate(new Date(row!.now));
+  return addDays(today, Number(row!.shift ?? 0));
+}
+
+/** Moves the service's calendar `days` from the database's clock (tests; 0 puts it back). */
+export async function moveCalendar(scope: Scope, days: number): Promise<void> {
+  await executeWrite(scope, scope.dialect.upsert(scope.db.insertInto('calendar_shift').values({ id: 1, days }), ['id'], { days }));
+}
+
+const LOT_COLUMNS = ['lots.id', 'lots.product_id', 'lots.lot_number', 'lots.expiry_date', 'lots.production_date'] as const;
+
+type LotRow = { id: number; product_id: number; lot_number: string; expiry_date: string | null; production_date: string | null };
+
+function toLot(row: LotRow): LotRecord {
+  return { id: Number(row.id), productId: Number(row.product_id), lotNumber: row.lot_number, expiryDate: row.expiry_date, productionDate: row.production_date };
+}
+
+/** The tenant's lots among `keys` ({productId, lotNumber}), by `lotKey`. */
+export async function findLots(scope: Scope, tenantId: string, keys: readonly { productId: number; lotNumber: string }[]): Promise<Map<string, LotRecord>> {
+  const found = new Map<string, LotRecord>();
+  const unique = [...new Map(keys.map((k) => [lotKey(k.productId, k.lotNumber), k])).values()];
+  for (let i = 0; i < unique.length; i += 300) {
+    const chunk = unique.slice(i, i + 300);
+    const rows = await execute(
+      scope,
+      scope.db
+        .selectFrom('lots')
+        .select(LOT_COLUMNS)
+        .where('tenant_id', '=', tenantId)
+        .where((eb) => eb(eb.refTuple('product_id', 'lot_number'), 'in', chunk.map((k) => eb.tuple(k.productId, k.lotNumber)))),
+    );
+    for (const row of rows) found.set(lotKey(Number(row.product_id), row.lot_number), toLot(row));
+  }
+  return found;
+}
+
+/** A lot to create: its identity and the product's `outbound_expired`, which dates its notices. */
+export interface NewLot {
+  productId: number;
+  lotNumber: string;
+  expiryDate: string | null;
+  productionDate: string | null;
+  outboundExpired: number;
+}
+
+/**
+ * Creates the lots that do not exist yet and returns all of them, by `lotKey`. Two transactions
+ * creating one lot at once both get the one row (the first insert wins; the caller compares the
+ * dates it gave with those the lot has).
+ */
+export async function createLots(tx: Tx, tenantId: string, lots: readonly NewLot[], now: Date): Promise<Map<string, LotRecord>> {
+  if (lots.length === 0) return new Map();
+  const at = now.toISOString();
+  const rows = lots.map((lot) => {
+    const schedule = lotExpirySchedule(lot, lot.outboundExpired);
+    return {
+      tenant_id: tenantId,
+      product_id: lot.productId,
+      lot_number: lot.lotNumber,
+      expiry_date: lot.expiryDate,
+      production_date: lot.productionDate,
+      unsellable_from: schedule?.unsellableFrom ?? null,
+      expiring_from: schedule?.expiringFrom ?? null,
+      created_at: at,
+    };
+  });
+  await executeWrite(tx, tx.dialect.insertIgnoringDuplicates(tx.db.insertInto('lots').values(rows), ['product_id', 'lot_number']));
+  return findLots(tx, tenantId, lots);
+}
+
+/**
+ * A product's `outbound_expired` changed: its lots' notice days follow (docs/lots.md#short-dated-stock).
+ */
+export async function redateLots(tx: Tx, productId: number, outboundExpired: number): Promise<void> {
+  const rows = await execute(tx, tx.db.selectFrom('lots').select(['id', 'expiry_date']).where('product_id', '=', productId).where('expiry_date', 'is not', null));
+  for (const row of rows) {
+    const schedule = lotExpirySchedule({ expiryDate: row.expiry_date }, outboundExpired)!;
+    await executeWrite(tx, tx.db.updateTable('lots').set({ unsellable_from: schedule.unsellableFrom, expiring_from: schedule.expiringFrom }).where('id', '=', row.id));
+  }
+}
+
+function toLevel(row: LotRow & { location_id: number; lot_id: number; good: number; damaged: number; reserved: number }): LotLevelRecord {
+  return {
+    locationId: Number(row.location_id),
+    productId: Number(row.product_id),
+    lotId: Number(row.lot_id),
+    lotNumber: row.lot_number,
+    expiryDate: row.expiry_date,
+    productionDate: row.production_date,
+    good: fromScaled(row.good),
+    damaged: fromScaled(row.damaged),
+    reserved: fromScaled(row.reserved),
+  };
+}
+
+/**
+ * The lots at the stock rows `keys`, by `lotStockKey`. Changing them needs the rows locked
+ * (`lockStockRows`) before this read, in the same transaction.
+ */
+export async function readLotLevels(scope: Scope, keys: readonly StockKey[]): Promise<Map<string, LotLevelRecord>> {
+  const unique = [...new Map(keys.map((k) => [stockKey(k), k])).values()];
+  const levels = new Map<string, LotLevelRecord>();
+  for (let i = 0; i < unique.length; i += 300) {
+    const chunk = unique.slice(i, i + 300);
+    const rows = await execute(
+      scope,
+      scope.db
+        .selectFrom('lot_stock')
+        .innerJoin('lots', 'lots.id', 'lot_stock.lot_id')
+        .select([...LOT_COLUMNS, 'lot_stock.location_id', 'lot_stock.lot_id', 'lot_stock.good', 'lot_stock.damaged', 'lot_stock.reserved'])
+        .where((eb) => eb(eb.refTuple('lot_stock.location_id', 'lot_stock.product_id'), 'in', chunk.map((k) => eb.tuple(k.locationId, k.productId)))),
+    );
+    for (const row of rows) {
+      const level = toLevel(row);
+      levels.set(lotStockKey(level), level);
+    }
+  }
+  return levels;
+}
+
+/** The lots at each stock row among `levels`, by `stockKey`. */
+export function lotsByRow(levels: Iterable<LotBalance>): Map<string, LotBalance[]> {
+  const rows = new Map<string, LotBalance[]>();
+  for (const level of levels) rows.set(stockKey(level), [...(rows.get(stockKey(level)) ?? []), level]);
+  return rows;
+}
+
+/**
+ * Writes the lots' new units (rows locked in this transaction), creating a lot's row at a
+ * location on its first units there. `lotIds` gives each lot's id by `lotKey`.
+ */
+export async function writeLotLevels(tx: Tx, tenantId: string, outcome: LotOutcome, lotIds: ReadonlyMap<string, number>, now: Date): Promise<void> {
+  const at = now.toISOString();
+  const rows = [...outcome.lots.values()].map((lot) => ({
+    tenant_id: tenantId,
+    location_id: lot.locationId,
+    product_id: lot.productId,
+    lot_id: lotIds.get(lotKey(lot.productId, lot.lotNumber))!,
+    good: toScaled(lot.good),
+    damaged: toScaled(lot.damaged),
+    reserved: toScaled(lot.reserved),
+    expiring_sent: 0,
+    unsellable_sent: 0,
+    updated_at: at,
+  }));
+  for (let i = 0; i < rows.length; i += 200) {
+    await executeWrite(
+      tx,
+      tx.dialect.upsert(tx.db.insertInto('lot_stock').values(rows.slice(i, i + 200)), ['location_id', 'product_id', 'lot_id'], (eb) => ({
+        good: eb.ref('excluded.good'),
+        damaged: eb.ref('excluded.damaged'),
+        reserved: eb.ref('excluded.reserved'),
+        updated_at: eb.ref('excluded.updated_at'),
+      })),
+    );
+  }
+}
+
+/** Which document's lines took lots. */
+export type AllocatingDocument = 'reservation' | 'transfer';
+
+/** An allocation with its lot's id. */
+export interface StoredAllocation extends LotAllocation {
+  lotId: number;
+}
+
+/** Writes the allocations of lines (`itemId` is the line's row id), each line's in its order. */
+export async function insertAllocations(
+  tx: Tx,
+  tenantId: string,
+  document: AllocatingDocument,
+  lines: readonly { itemId: number; allocations: readonly { lotId: number; quantity: Dec }[] }[],
+): Promise<void> {
+  const rows = lines.flatMap((line) =>
+    line.allocations.map((a, index) => ({ tenant_id: tenantId, document, item_id: line.itemId, seq: index + 1, lot_id: a.lotId, quantity: toScaled(a.quantity) })),
+  );
+  for (let i = 0; i < rows.length; i += 300) await executeWrite(tx, tx.db.insertInto('lot_allocations').values(rows.slice(i, i + 300)));
+}
+
+/** The allocations of lines by their row id, each in the order they were taken; lines without lots are absent. */
+export async function listAllocations(scope: Scope, document: AllocatingDocument, itemIds: readonly number[]): Promise<Map<number, StoredAllocation[]>> {
+  const byItem = new Map<number, StoredAllocation[]>();
+  const unique = [...new Set(itemIds)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await execute(
+      scope,
+      scope.db
+        .selectFrom('lot_allocations')
+        .innerJoin('lots', 'lots.id', 'lot_allocations.lot_id')
+        .select(['lot_allocations.item_id', 'lot_allocations.lot_id', 'lot_allocations.quantity', 'lots.lot_number', 'lots.expiry_date'])
+        .where('lot_allocations.document', '=', document)
+        .where('lot_allocations.item_id', 'in', unique.slice(i, i + 500))
+        .orderBy('lot_allocations.item_id')
+        .orderBy('lot_allocations.seq'),
+    );
+    for (const row of rows) {
+      const id = Number(row.item_id);
+      byItem.set(id, [...(byItem.get(id) ?? []), { lotId: Number(row.lot_id), lotNumber: row.lot_number, expiryDate: row.expiry_date, quantity: fromScaled(row.quantity) }]);
+    }
+  }
+  return byItem;
+}
+
+/** The lot settings of products, by id. */
+export async function productPolicies(scope: Scope, productIds: readonly number[]): Promise<Map<number, LotPolicy>> {
+  const policies = new Map<number, LotPolicy>();
+  const unique = [...new Set(productIds)];
+  for (let i = 0; i < unique.length; i += 500) {
+    const rows = await execute(
+      scope,
+      scope.db.selectFrom('products').select(['id', 'production_batch', 'inbound_expired', 'outbound_expired']).where('id', 'in', unique.slice(i, i + 500)),
+    );
+    for (const row of rows) policies.set(Number(row.id), lotPolicyOf(row));
+  }
+  return policies;
+}
