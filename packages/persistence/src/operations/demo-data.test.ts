@@ -6,13 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialCipher } from '../credential-cipher.js';
 import { findAdjustment, listAdjustments } from '../repositories/adjustment-repository.js';
 import { findInbound } from '../repositories/inbound-repository.js';
+import { databaseToday } from '../repositories/lot-repository.js';
 import { databaseNow, findReservation } from '../repositories/reservation-repository.js';
 import { verifyStock } from '../repositories/stock-verification.js';
+import { listStockLevels, listStockLots } from '../repositories/stock-read-repository.js';
 import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
 import { findTransfer } from '../repositories/transfer-repository.js';
 import { listDeliveries, listWebhookEndpoints } from '../repositories/webhook-repository.js';
 import { type TestDatabase, openTestDatabase, testDialects } from '../testing/index.js';
-import { type DemoData, demoCredentialsWork, isDatabaseEmpty, seedDemoData } from './demo-data.js';
+import { type DemoData, DEMO_SAMBAL_LOTS, demoCredentialsWork, demoLotOf, isDatabaseEmpty, seedDemoData } from './demo-data.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T09:30:00.000Z');
@@ -67,13 +69,36 @@ describe.each(dialects)('[%s] demo data', (dialect) => {
     const levels = await readStockLevels(t.database, demo.productIds.map((productId) => ({ locationId: jakarta, productId })));
     const at = (productId: number) => levels.get(stockKey({ locationId: jakarta, productId }))!;
     const good = demo.productIds.map((productId) => at(productId).good.toFixed());
-    // kopi 120, teh 340, sambal 75.5 - 12 shipped, beras 40 + 18 received - 2 of the consumed hold, kerupuk 0 + 48 approved.
-    expect(good).toEqual(['120', '340', '63.5', '56', '48']);
+    // kopi 120, teh 340, sambal 80.5 in three lots - 12 shipped, beras 40 + 18 received - 2 of the consumed hold, kerupuk 0 + 48 approved.
+    expect(good).toEqual(['120', '340', '68.5', '56', '48']);
     // The active hold: kopi 3 and teh 5; beras 8 for the approved transfer.
     expect(demo.productIds.map((productId) => at(productId).reservedForOrders.toFixed())).toEqual(['3', '5', '0', '0', '0']);
     expect(demo.productIds.map((productId) => at(productId).reserved.toFixed())).toEqual(['3', '5', '0', '8', '0']);
     expect(await findLedgerMismatches(t.database)).toEqual([]);
     expect(await verifyStock(t.database, demo.tenantId)).toEqual([]);
+  });
+
+  it('holds sambal in three lots at Jakarta: one short-dated, two sellable expiring on different days, the earliest shipped from first', async () => {
+    const [jakarta] = demo.locationIds as [number, number];
+    const sambal = demo.productIds[2]!;
+    const today = await databaseToday(t.database);
+    const { rows, total } = await listStockLots(t.database, demo.tenantId, { locationId: jakarta, productIds: [sambal] }, { page: 1, perPage: 10 });
+    expect(total).toBe(3);
+    const [b, c, a] = DEMO_SAMBAL_LOTS.lots.map((lot) => demoLotOf(DEMO_SAMBAL_LOTS.lotPrefix, lot, today));
+    expect(b!.lotNumber).toMatch(/^SB-\d{6}-B$/);
+    // Earliest expiry first; the transfer in transit took its 12 from C, the first sellable lot.
+    expect(rows.map((r) => [r.lotNumber, r.expiryDate, r.productionDate, r.good.toFixed(), r.daysLeft, r.sellable, r.available.toFixed()])).toEqual([
+      [b!.lotNumber, b!.expiryDate, b!.productionDate, '5', 29, false, '0'],
+      [c!.lotNumber, c!.expiryDate, c!.productionDate, '18', 70, true, '18'],
+      [a!.lotNumber, a!.expiryDate, a!.productionDate, '45.5', 157, true, '45.5'],
+    ]);
+    const sellable = await listStockLots(t.database, demo.tenantId, { locationId: jakarta, productIds: [sambal], sellable: true }, { page: 1, perPage: 10 });
+    expect(sellable.rows.map((r) => r.lotNumber)).toEqual([c!.lotNumber, a!.lotNumber]);
+    // The row reports the short-dated lot's 5 units, and the pending damaged increase names lot A.
+    const level = (await listStockLevels(t.database, demo.tenantId, { locationId: jakarta, productIds: [sambal] }, { page: 1, perPage: 1 })).rows[0]!;
+    expect([level.good.toFixed(), level.reserved.toFixed(), level.shortDated.toFixed()]).toEqual(['68.5', '0', '5']);
+    const pending = await findAdjustment(t.database, demo.tenantId, demo.adjustments.pendingIncrease);
+    expect(pending?.items.map((i) => i.lotNumber)).toEqual([a!.lotNumber]);
   });
 
   it('registers the webhook endpoint it was given for every event type, with the events of the seed waiting as deliveries', async () => {

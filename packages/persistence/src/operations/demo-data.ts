@@ -1,11 +1,12 @@
 // Demo data for a newcomer's first run: one partner with an API key, one tenant connected to it,
-// two warehouses, products with stock, and two logistics accounts; a second tenant that granted
-// the partner access but is not connected yet; documents in every state a guide flow starts from
-// (pending adjustments, transfers pending, approved and in transit, pending inbound shipments, an
-// order hold active and one consumed) and, when given a URL, a webhook endpoint. Only into an
-// empty database.
+// two warehouses, products with stock (one of them in lots, one lot short-dated), and two
+// logistics accounts; a second tenant that granted the partner access but is not connected yet;
+// documents in every state a guide flow starts from (pending adjustments, transfers pending,
+// approved and in transit, pending inbound shipments, an order hold active and one consumed) and,
+// when given a URL, a webhook endpoint. Only into an empty database.
 import { createHash } from 'node:crypto';
 import { webhookEventType } from '@pits/contract';
+import { addDays } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';
 import { type DatabaseConfig, databaseIdentity } from '../database-config.js';
 import { createApiKey, resolveApiKey } from '../repositories/api-key-repository.js';
@@ -13,6 +14,7 @@ import { authorizeTenant } from '../repositories/installation-repository.js';
 import { grantAccess } from '../repositories/installation-grant-repository.js';
 import { createLocation } from '../repositories/location-repository.js';
 import { createLogisticPreference } from '../repositories/logistic-preference-repository.js';
+import { databaseToday } from '../repositories/lot-repository.js';
 import { anyPartnerExists, createPartner, partnerActor } from '../repositories/partner-repository.js';
 import { createProduct } from '../repositories/product-repository.js';
 import { createTenant } from '../repositories/tenant-repository.js';
@@ -20,6 +22,7 @@ import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
 import type { Scope } from '../transaction.js';
 import { approveAdjustment, createAdjustment } from './adjustment-operations.js';
 import { createInbound, receiveInbound } from './inbound-operations.js';
+import { announceLotBoundaries } from './lot-boundary-operations.js';
 import { consumeReservation, createReservation } from './reservation-operations.js';
 import { recordOpeningStock } from './stock-operations.js';
 import { approveTransfer, createTransfer, shipTransfer } from './transfer-operations.js';
@@ -53,14 +56,63 @@ export interface DemoOptions {
   webhookUrl?: string;
 }
 
-/** The demo tenant's products, ids 1 to 5 in this order, with their opening good stock at Jakarta. */
-export const DEMO_PRODUCTS: readonly { sku: string; name: string; costPrice: string; publishedPrice: string; weight: string; good: string }[] = [
+/**
+ * A lot of the demo's lot-tracked product at Jakarta, dated in days from the day it is seeded (the
+ * database clock's WIB date, as every lot rule reads it), so that the same lots are sellable or
+ * short-dated whenever the demo is seeded. Its number is the product's prefix, the production
+ * date as YYMMDD and `suffix`: seeded on 2026-11-22, the lots of the reference's examples.
+ */
+export interface DemoLot {
+  suffix: string;
+  producedDaysAgo: number;
+  expiresInDays: number;
+  good: string;
+}
+
+/** How a demo product is lot-tracked (docs/lots.md): its shelf-life minimums and its lots at Jakarta. */
+export interface DemoLotTracking {
+  lotPrefix: string;
+  inboundExpired: number;
+  outboundExpired: number;
+  lots: readonly DemoLot[];
+}
+
+/**
+ * Sambal Bawang's lots: a lot is sellable with 30 days left and received with 60. Lot B, 29 days
+ * from its expiry date, is short-dated from the start; C and A are sellable, C expiring first.
+ */
+export const DEMO_SAMBAL_LOTS: DemoLotTracking = {
+  lotPrefix: 'SB',
+  inboundExpired: 60,
+  outboundExpired: 30,
+  lots: [
+    { suffix: 'B', producedDaysAgo: 82, expiresInDays: 29, good: '5' },
+    { suffix: 'C', producedDaysAgo: 52, expiresInDays: 70, good: '30' },
+    { suffix: 'A', producedDaysAgo: 25, expiresInDays: 157, good: '45.5' },
+  ],
+};
+
+/**
+ * The demo tenant's products, ids 1 to 5 in this order, with their opening good stock at Jakarta
+ * (for a lot-tracked product, the sum of its lots).
+ */
+export const DEMO_PRODUCTS: readonly { sku: string; name: string; costPrice: string; publishedPrice: string; weight: string; good: string; lotTracking?: DemoLotTracking }[] = [
   { sku: 'KOPI-ARABICA-250', name: 'Kopi Arabica Gayo 250 g', costPrice: '45000.00', publishedPrice: '65000.00', weight: '0.25', good: '120' },
   { sku: 'TEH-MELATI-100', name: 'Teh Melati 100 g', costPrice: '12000.00', publishedPrice: '18500.00', weight: '0.10', good: '340' },
-  { sku: 'SAMBAL-BAWANG-200', name: 'Sambal Bawang 200 ml', costPrice: '21000.00', publishedPrice: '32000.00', weight: '0.20', good: '75.5' },
+  { sku: 'SAMBAL-BAWANG-200', name: 'Sambal Bawang 200 ml', costPrice: '21000.00', publishedPrice: '32000.00', weight: '0.20', good: '80.5', lotTracking: DEMO_SAMBAL_LOTS },
   { sku: 'BERAS-PANDAN-5KG', name: 'Beras Pandan Wangi 5 kg', costPrice: '68000.00', publishedPrice: '82000.00', weight: '5.00', good: '40' },
   { sku: 'KERUPUK-UDANG-500', name: 'Kerupuk Udang 500 g', costPrice: '27500.00', publishedPrice: '39900.00', weight: '0.50', good: '0' },
 ];
+
+/**
+ * A demo lot's number and dates, seeded on `today` (YYYY-MM-DD).
+ *
+ * @example demoLotOf('SB', { suffix: 'B', producedDaysAgo: 82, expiresInDays: 29, good: '5' }, '2026-11-22') // { lotNumber: 'SB-260901-B', expiryDate: '2026-12-21', productionDate: '2026-09-01' }
+ */
+export function demoLotOf(lotPrefix: string, lot: DemoLot, today: string): { lotNumber: string; expiryDate: string; productionDate: string } {
+  const productionDate = addDays(today, -lot.producedDaysAgo);
+  return { lotNumber: `${lotPrefix}-${productionDate.slice(2).replaceAll('-', '')}-${lot.suffix}`, expiryDate: addDays(today, lot.expiresInDays), productionDate };
+}
 
 /** True when nothing has been set up yet (no partner). */
 export async function isDatabaseEmpty(scope: Scope): Promise<boolean> {
@@ -116,10 +168,15 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
     latitude: '-7.32910000', longitude: '112.76630000', isPickup: true, isReturn: true,
   }, 'demo', now);
   const productIds: number[] = [];
+  const today = await databaseToday(scope);
   for (const p of DEMO_PRODUCTS) {
-    const product = await createProduct(scope, tenant.id, { sku: p.sku, name: p.name, costPrice: p.costPrice, publishedPrice: p.publishedPrice, weight: p.weight, brand: 'Nusantara' }, 'demo', now);
+    const tracking = p.lotTracking;
+    const lotSettings = tracking ? { productionBatch: true, inboundExpired: tracking.inboundExpired, outboundExpired: tracking.outboundExpired } : {};
+    const product = await createProduct(scope, tenant.id, { sku: p.sku, name: p.name, costPrice: p.costPrice, publishedPrice: p.publishedPrice, weight: p.weight, brand: 'Nusantara', ...lotSettings }, 'demo', now);
     productIds.push(product.id);
-    await recordOpeningStock(scope, { tenantId: tenant.id, locationId: jakarta.id, productId: product.id, good: p.good, actor: 'demo', reference: 'demo-opening' }, now);
+    const opening = { tenantId: tenant.id, locationId: jakarta.id, productId: product.id, actor: 'demo', reference: 'demo-opening' };
+    if (tracking) for (const lot of tracking.lots) await recordOpeningStock(scope, { ...opening, good: lot.good, ...demoLotOf(tracking.lotPrefix, lot, today) }, now);
+    else await recordOpeningStock(scope, { ...opening, good: p.good }, now);
   }
   await createLogisticPreference(scope, cipher, tenant.id, {
     logisticProviderId: 1, logisticProviderName: 'JNE', availableServiceTypes: { Reguler: true, Cargo: true, Crossborder: false },
@@ -137,7 +194,10 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
     { url: options.webhookUrl, eventTypes: webhookEventType.options, description: 'demo receiver of npm start' },
     now,
   );
-  const documents = await seedDemoDocuments(scope, { tenantId: tenant.id, partner, jakarta: jakarta.id, surabaya: surabaya.id, productIds }, now);
+  const documents = await seedDemoDocuments(scope, { tenantId: tenant.id, partner, jakarta: jakarta.id, surabaya: surabaya.id, productIds, today }, now);
+  // The short-dated lot's stock.lot_expiring and its row's stock.level_changed (cause lot_expiry)
+  // are sent now rather than by the next run of the lot job, so the receiver has them at once.
+  await announceLotBoundaries(scope);
   return {
     partnerId: partner.id,
     tenantId: tenant.id,
@@ -156,7 +216,7 @@ export async function seedDemoData(scope: Scope, cipher: CredentialCipher, now: 
  */
 async function seedDemoDocuments(
   scope: Scope,
-  world: { tenantId: string; partner: { id: number; name: string; email: string }; jakarta: number; surabaya: number; productIds: number[] },
+  world: { tenantId: string; partner: { id: number; name: string; email: string }; jakarta: number; surabaya: number; productIds: number[]; today: string },
   now: Date,
 ): Promise<Pick<DemoData, 'adjustments' | 'transfers' | 'inboundIds' | 'reservations'>> {
   const { tenantId, jakarta, surabaya } = world;
@@ -164,6 +224,8 @@ async function seedDemoDocuments(
   const actor = partnerActor(world.partner);
   const base = { tenantId, partnerId: world.partner.id, actor };
   await recordOpeningStock(scope, { tenantId, locationId: surabaya, productId: teh, good: '60', damaged: '4', actor: 'demo', reference: 'demo-opening' }, now);
+  // A line of the lot-tracked sambal names its lot; transfers take its lots first expired first out.
+  const sambalLot = (suffix: string) => demoLotOf(DEMO_SAMBAL_LOTS.lotPrefix, DEMO_SAMBAL_LOTS.lots.find((l) => l.suffix === suffix)!, world.today).lotNumber;
 
   const approved = await createAdjustment(scope, {
     ...base, locationId: jakarta, type: 'increase', stockSource: 'good', reason: 'Found in the receiving bay after stock take',
@@ -172,7 +234,7 @@ async function seedDemoDocuments(
   await approveAdjustment(scope, { tenantId, number: approved.number, actor }, now);
   const pendingIncrease = await createAdjustment(scope, {
     ...base, locationId: jakarta, type: 'increase', stockSource: 'damaged', reason: 'Dented cans set aside at put-away',
-    items: [{ productId: sambal, quantity: '6', unitCost: '21000', notes: 'carton 14' }],
+    items: [{ productId: sambal, quantity: '6', unitCost: '21000', notes: 'carton 14', lotNumber: sambalLot('A') }],
   }, now);
   const pendingDecrease = await createAdjustment(scope, {
     ...base, locationId: jakarta, type: 'decrease', stockSource: 'good', reason: 'Cycle count: fewer on the shelf than recorded',
