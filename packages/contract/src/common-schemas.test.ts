@@ -21,6 +21,7 @@ import {
   productIdInput,
   productIdText,
   quantityInput,
+  queryBoolean,
   queryId,
   queryInteger,
   rangePaginationSchema,
@@ -175,6 +176,14 @@ describe('query integers', () => {
     expect(check(queryId, '0')).toEqual({ refused: 'must be at least 1' });
     expect(check(queryId, 'x3')).toEqual({ refused: 'must be an integer' });
     expect(check(queryId, undefined)).toEqual({ refused: 'is required' });
+  });
+
+  it('queryBoolean reads the texts true and false, and nothing else', () => {
+    expect(check(queryBoolean, 'true')).toEqual({ value: true });
+    expect(check(queryBoolean, 'false')).toEqual({ value: false });
+    for (const text of ['1', 'yes', 'True', '', ['true'], true]) expect(check(queryBoolean, text)).toEqual({ refused: 'must be true or false' });
+    expect(check(queryBoolean, undefined)).toEqual({ refused: 'is required' });
+    expect(z.toJSONSchema(queryBoolean, { io: 'input' })).toMatchObject({ type: 'string', enum: ['true', 'false'] });
   });
 
   it('queryInteger without a default is required', () => {

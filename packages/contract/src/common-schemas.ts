@@ -255,6 +255,16 @@ export function perPageQuery(defaultValue: number, max = MAX_PER_PAGE) {
  */
 export const queryId = z.preprocess(integerFromQuery, queryIntegerBase(1)).meta({ description: 'A positive integer id.' });
 
+/**
+ * A yes-or-no query parameter: the text `true` or `false`; the output is the boolean.
+ *
+ * @example queryBoolean.parse('false') === false
+ */
+export const queryBoolean = z
+  .enum(['true', 'false'], { error: requiredOr('must be true or false') })
+  .transform((text) => text === 'true')
+  .meta({ description: '`true` or `false`.' });
+
 /** The most values one comma-separated query parameter may carry (`sku=A,B,…`). */
 export const MAX_LIST_VALUES = 100;
 

@@ -2,6 +2,7 @@
 // them, and the helpers that turn a failed parse into the contract's VALIDATION_ERROR.
 export * from './common-schemas.js';
 export * from './validation-issues.js';
+export * from './lot-schemas.js';
 export * from './adjustment-schemas.js';
 export * from './transfer-schemas.js';
 export * from './reservation-schemas.js';
