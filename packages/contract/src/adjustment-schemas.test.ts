@@ -13,6 +13,7 @@ import {
   createAdjustmentResponse,
   rejectAdjustmentBody,
 } from './adjustment-schemas.js';
+import { DATE_RANGE_ISSUE, LOT_NUMBER_ISSUE } from '@pits/domain';
 import { parseWith } from './validation-issues.js';
 
 function refusal(schema: z.ZodType, input: unknown) {
@@ -211,6 +212,8 @@ const item = {
   unit_cost: 25000,
   total_cost: 250000,
   notes: '',
+  lot_number: null,
+  expiry_date: null,
 };
 const created = {
   id: 'ADJ-20260131-000001',
@@ -284,6 +287,59 @@ describe('adjustment resources', () => {
   it('wants the ADJ-YYYYMMDD-NNNNNN number and a millisecond timestamp', () => {
     expect(adjustmentDetail.safeParse({ ...detail, id: '42' }).success).toBe(false);
     expect(adjustmentDetail.safeParse({ ...detail, created_at: '2026-01-31T08:15:30Z' }).success).toBe(false);
+  });
+});
+
+describe('adjustment lines and their lots', () => {
+  const lotLine = { ...item, product_id: '1043', sku: 'SAMBAL-200', lot_number: 'SB-2611/A', expiry_date: '2027-04-28' };
+
+  it('show the lot of a lot-tracked product, null for any other, in create and detail', () => {
+    expect(adjustmentCreated.safeParse({ ...created, items: [item, lotLine] }).success).toBe(true);
+    expect(adjustmentDetail.safeParse({ ...detail, items: [{ ...lotLine, current_stock: 12 }] }).success).toBe(true);
+    expect(adjustmentCreated.safeParse({ ...created, items: [{ ...lotLine, expiry_date: null }] }).success).toBe(true);
+  });
+
+  it.each([
+    ['without lot_number', { lot_number: undefined }],
+    ['without expiry_date', { expiry_date: undefined }],
+    ['with a lot number the rule refuses', { lot_number: 'SB 2611' }],
+    ['with an expiry date that is not a day', { expiry_date: '2027-02-29' }],
+  ])('refuse a line %s', (_case, change) => {
+    expect(adjustmentCreated.safeParse({ ...created, items: [{ ...lotLine, ...change }] }).success).toBe(false);
+  });
+});
+
+describe('createAdjustmentBody: lots', () => {
+  const line = { product_id: 7, quantity: 1, unit_cost: 1 };
+
+  it('takes a lot number and the dates of a new lot on a line, as given', () => {
+    const parsed = parseWith(createAdjustmentBody, { ...validBody, items: [{ ...line, lot_number: 'SB-2611/A.1', expiry_date: '2027-04-28', production_date: '2026-10-28' }] });
+    expect(parsed.ok && parsed.value.items[0]).toMatchObject({ lot_number: 'SB-2611/A.1', expiry_date: '2027-04-28', production_date: '2026-10-28' });
+  });
+
+  it('leaves every lot field optional: the server decides by the product', () => {
+    const parsed = parseWith(createAdjustmentBody, { ...validBody, items: [line] });
+    expect(parsed.ok && Object.keys(parsed.value.items[0]!)).not.toContain('lot_number');
+  });
+
+  it.each([
+    [{ lot_number: 'SB 1' }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ lot_number: '' }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ lot_number: 7 }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ lot_number: null }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ lot_number: 'L'.repeat(65) }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ lot_number: 'LOT\u0000' }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ expiry_date: '2026-02-29' }, 'items[0].expiry_date', 'must be a real calendar date in YYYY-MM-DD form'],
+    [{ expiry_date: '28-04-2027' }, 'items[0].expiry_date', 'must be a real calendar date in YYYY-MM-DD form'],
+    [{ production_date: '1899-12-31' }, 'items[0].production_date', DATE_RANGE_ISSUE],
+    [{ expiry_date: '2026-01-31', production_date: '2026-02-01' }, 'items[0].production_date', 'must not be after the expiry date, 2026-01-31'],
+  ])('refuses %j on the line field', (change, field, issue) => {
+    expect(refusal(createAdjustmentBody, { ...validBody, items: [{ ...line, lot_number: 'B1', ...change }] }).details).toEqual({ field, issue });
+  });
+
+  it('keeps one line per product, so one lot per product and adjustment', () => {
+    const lots = [{ ...line, lot_number: 'B1' }, { ...line, lot_number: 'B2' }];
+    expect(refusal(createAdjustmentBody, { ...validBody, items: lots }).details).toEqual({ field: 'items[1].product_id', issue: 'is the same product as items[0].product_id' });
   });
 });
 

@@ -6,6 +6,7 @@ import { ADJUSTMENT_STATUSES, type PricedLine, inexactTotals, pricedTotals } fro
 import {
   MAX_ITEMS_PER_REQUEST,
   bodyId,
+  calendarDate,
   envelopeA,
   pageQuery,
   parsedDecimal,
@@ -24,6 +25,7 @@ import {
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example, actorExample } from './common-schemas.js';
+import { lotLineInputFields, lotNumberText, refuseProductionAfterExpiry } from './lot-schemas.js';
 
 /** `increase` or `decrease`. */
 export const adjustmentType = z.enum(['increase', 'decrease']);
@@ -38,21 +40,23 @@ export const reasonText = textField({ trim: true, min: 1, max: TEXT_LIMITS.reaso
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** One line of a create-adjustment body. Unknown keys are ignored. */
+/** One line of a create-adjustment body, with its lot for a lot-tracked product (docs/lots.md#lines-name-their-lot). Unknown keys are ignored. */
 export const adjustmentLineInput = z
   .object({
     ...productRefFields,
     quantity: quantityInput,
     unit_cost: unitCostInput,
     notes: textField({ max: TEXT_LIMITS.notes }).optional(),
+    ...lotLineInputFields,
   })
   .superRefine(requireOneProductRef)
-  .meta({ id: 'AdjustmentLineInput', description: 'One product line of a new adjustment: product_id or sku, exactly one.' });
+  .superRefine(refuseProductionAfterExpiry)
+  .meta({ id: 'AdjustmentLineInput', description: 'One product line of a new adjustment: product_id or sku, exactly one; lot_number (and the dates of a new lot) for a lot-tracked product.' });
 
 /**
  * Body of `POST /api/partner/v1/adjustments`. Quantities and costs come out as canonical decimal
  * strings, product ids as numbers; a product given twice is refused on the later line's
- * `items[i].product_id`; a line whose total_cost (quantity x unit_cost) would not be exact as a
+ * `items[i].product_id` (one lot per product and adjustment); a line whose total_cost (quantity x unit_cost) would not be exact as a
  * JSON number is refused on its `items[i].quantity`, and a total_amount that would not be on
  * `items` (docs/input-rules.md#quantities-and-totals).
  *
@@ -127,8 +131,10 @@ export const adjustmentItem = z
     unit_cost: z.number(),
     total_cost: z.number(),
     notes: storedText(TEXT_LIMITS.notes),
+    lot_number: lotNumberText.nullable().meta({ description: 'The lot the line moves; null for a product without lots.' }),
+    expiry_date: calendarDate.nullable().meta({ description: "That lot's expiry date; null for a product without lots or a lot without one." }),
   })
-  .meta({ id: 'AdjustmentItem', description: 'A line: total_cost = quantity x unit_cost; notes "" when none.' });
+  .meta({ id: 'AdjustmentItem', description: 'A line: total_cost = quantity x unit_cost; notes "" when none; lot_number and expiry_date null for a product without lots.' });
 
 /** An adjustment line in the detail response: with the live `current_stock` of its bucket. */
 export const adjustmentDetailItem = adjustmentItem
@@ -234,7 +240,7 @@ export const adjustmentCreatedExample: Example<typeof adjustmentCreated> = {
   total_amount: 144000,
   item_count: 1,
   ...pendingAdjustment,
-  items: [{ id: 5, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', type: 'increase', quantity: 12, unit_cost: 12000, total_cost: 144000, notes: 'rak B4' }],
+  items: [{ id: 5, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', type: 'increase', quantity: 12, unit_cost: 12000, total_cost: 144000, notes: 'rak B4', lot_number: null, expiry_date: null }],
 };
 
 export const adjustmentDetailExample: Example<typeof adjustmentDetail> = {
@@ -248,8 +254,8 @@ export const adjustmentDetailExample: Example<typeof adjustmentDetail> = {
   item_count: 2,
   ...pendingAdjustment,
   items: [
-    { id: 3, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', type: 'decrease', quantity: 5, unit_cost: 12000, total_cost: 60000, notes: '', current_stock: 340 },
-    { id: 4, product_id: '1', product_name: 'Kopi Arabica Gayo 250 g', sku: 'KOPI-ARABICA-250', type: 'decrease', quantity: 2, unit_cost: 45000, total_cost: 90000, notes: 'torn bags', current_stock: 120 },
+    { id: 3, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', type: 'decrease', quantity: 5, unit_cost: 12000, total_cost: 60000, notes: '', lot_number: null, expiry_date: null, current_stock: 340 },
+    { id: 4, product_id: '1', product_name: 'Kopi Arabica Gayo 250 g', sku: 'KOPI-ARABICA-250', type: 'decrease', quantity: 2, unit_cost: 45000, total_cost: 90000, notes: 'torn bags', lot_number: null, expiry_date: null, current_stock: 120 },
   ],
 };
 

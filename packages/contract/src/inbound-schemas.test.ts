@@ -12,6 +12,7 @@ import {
   receiveInboundResponse,
   tenantLocation,
 } from './inbound-schemas.js';
+import { DATE_RANGE_ISSUE, LOT_NUMBER_ISSUE } from '@pits/domain';
 import { parseWith } from './validation-issues.js';
 
 function refusal(schema: z.ZodType, input: unknown) {
@@ -287,5 +288,34 @@ describe('inbound detail and receive', () => {
     expect(receiveInboundResponse.safeParse(envelope({ inbound })).success).toBe(true);
     const { pending_quantity: _p, ...short } = line;
     expect(receiveInboundResponse.safeParse(envelope({ inbound: { ...inbound, items: [short] } })).success).toBe(false);
+  });
+});
+
+describe('receiveInboundBody: lots', () => {
+  it('takes the lot of a received line and the dates of a new lot', () => {
+    const items = [{ item_id: '9001', received_quantity: 24, lot_number: 'SB-261028-A', expiry_date: '2027-04-28', production_date: '2026-10-28' }];
+    expect(parseWith(receiveInboundBody, { items })).toEqual({
+      ok: true,
+      value: { items: [{ item_id: '9001', received_quantity: '24', condition: 'good', lot_number: 'SB-261028-A', expiry_date: '2027-04-28', production_date: '2026-10-28' }] },
+    });
+  });
+
+  it('keeps one line per item, so one lot per item and receipt', () => {
+    const lots = [
+      { item_id: '9001', received_quantity: 12, lot_number: 'A' },
+      { item_id: '09001', received_quantity: 12, lot_number: 'B' },
+    ];
+    expect(refusal(receiveInboundBody, { items: lots }).details).toEqual({ field: 'items[1].item_id', issue: 'is the same item as items[0].item_id' });
+  });
+
+  it.each([
+    [{ lot_number: 'SB_261028 A' }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ lot_number: 'x'.repeat(65) }, 'items[0].lot_number', LOT_NUMBER_ISSUE],
+    [{ expiry_date: '2027-4-28' }, 'items[0].expiry_date', 'must be a real calendar date in YYYY-MM-DD form'],
+    [{ expiry_date: '0999-04-28' }, 'items[0].expiry_date', DATE_RANGE_ISSUE],
+    [{ production_date: '2026-13-01' }, 'items[0].production_date', 'must be a real calendar date in YYYY-MM-DD form'],
+    [{ expiry_date: '2027-04-28', production_date: '2027-04-29' }, 'items[0].production_date', 'must not be after the expiry date, 2027-04-28'],
+  ])('refuses %j on the line field', (change, field, issue) => {
+    expect(refusal(receiveInboundBody, { items: [{ item_id: '9001', received_quantity: 1, lot_number: 'A', ...change }] }).details).toEqual({ field, issue });
   });
 });

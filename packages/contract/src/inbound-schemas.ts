@@ -24,6 +24,7 @@ import {
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './common-schemas.js';
+import { lotLineInputFields, refuseProductionAfterExpiry } from './lot-schemas.js';
 
 /** `pending`, `partial`, `received` or `cancelled`. */
 export const inboundStatus = z.enum(INBOUND_STATUSES);
@@ -42,7 +43,11 @@ export const inboundListQuery = z
   .meta({ id: 'InboundListQuery', description: 'Paging and filters of the inbound list.' });
 export type InboundListQuery = z.output<typeof inboundListQuery>;
 
-/** One line of a receive body. `condition` (default `good`) and `grid_id` are extensions. */
+/**
+ * One line of a receive body. `condition` (default `good`) and `grid_id` are extensions; so is the
+ * lot of a lot-tracked product, whose shelf life the server checks against the product's
+ * inbound_expired (docs/lots.md#receiving).
+ */
 export const receiptLineInput = z
   .object({
     item_id: z
@@ -57,19 +62,23 @@ export const receiptLineInput = z
     received_by: textField({ trim: true, min: 1, max: TEXT_LIMITS.actor }).optional(),
     condition: z.enum(['good', 'damaged']).default('good'),
     grid_id: textField({ trim: true, min: 1, max: TEXT_LIMITS.code }).optional(),
+    ...lotLineInputFields,
   })
   .superRefine((line, ctx) => {
     if (line.item_id !== undefined && line.sku !== undefined) ctx.addIssue({ code: 'custom', path: ['sku'], message: 'must not be given together with item_id' });
     if (line.item_id === undefined && line.sku === undefined) ctx.addIssue({ code: 'custom', path: ['item_id'], message: 'is required (or give sku instead)' });
   })
+  .superRefine(refuseProductionAfterExpiry)
   .meta({
     id: 'ReceiptLineInput',
-    description: "One received line: item_id is the detail's items[].id; or sku names the shipment's line of that product (exactly one of the two).",
+    description:
+      "One received line: item_id is the detail's items[].id; or sku names the shipment's line of that product (exactly one of the two). lot_number (and the dates of a new lot) for a lot-tracked product: a lot with less shelf life left than the product's inbound_expired is refused with 422 SHELF_LIFE_TOO_SHORT.",
   });
 
 /**
  * Body of `POST /api/partner/v1/inbound/{id}/receive`: 1 to 500 lines, no `item_id` twice (refused
- * on the later line's `items[i].item_id`). Quantities come out as canonical decimal strings.
+ * on the later line's `items[i].item_id`; so one lot per item and receipt). Quantities come out as
+ * canonical decimal strings.
  *
  * @example parseWith(receiveInboundBody, { items: [{ item_id: '9001', received_quantity: 5 }] })
  */

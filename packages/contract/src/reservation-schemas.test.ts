@@ -6,10 +6,15 @@ import {
   extendReservationBody,
   releaseReservationBody,
   reservation,
+  reservationConsumedExample,
+  reservationExample,
   reservationListQuery,
   reservationListResponse,
+  reservationLotItemExample,
   reservationResponse,
 } from './reservation-schemas.js';
+import { LOT_NUMBER_ISSUE } from '@pits/domain';
+import { lotAllocationsExample } from './lot-schemas.js';
 import { parseWith } from './validation-issues.js';
 
 function refusal(schema: z.ZodType, input: unknown) {
@@ -137,7 +142,7 @@ const held = {
   released_at: null,
   release_reason: null,
   created_by: { id: 7, name: 'Acme Integrations', email: 'ops@acme.test' },
-  items: [{ product_id: '1042', sku: 'KOPI-250', product_name: 'Kopi 250 g', quantity: 2, consumed_quantity: 0 }],
+  items: [{ product_id: '1042', sku: 'KOPI-250', product_name: 'Kopi 250 g', quantity: 2, consumed_quantity: 0, allocations: [] }],
 };
 
 describe('the reservation in responses', () => {
@@ -158,5 +163,40 @@ describe('the reservation in responses', () => {
     const line = held.items[0]!;
     expect(reservation.safeParse({ ...held, items: [{ ...line, product_id: String(Number.MAX_SAFE_INTEGER) }] }).success).toBe(true);
     expect(reservation.safeParse({ ...held, items: [{ ...line, product_id: '1'.repeat(17) }] }).success).toBe(false);
+  });
+});
+
+describe('holds and lots', () => {
+  it('pins a create line to a lot when it names one', () => {
+    const items = [{ sku: 'SAMBAL-200', quantity: 3, lot_number: 'SB-261001-C' }, { product_id: 1042, quantity: 1 }];
+    const parsed = parseWith(createReservationBody, { ...validBody, items });
+    expect(parsed.ok && parsed.value.items.map((i) => i.lot_number)).toEqual(['SB-261001-C', undefined]);
+  });
+
+  it.each([
+    [{ lot_number: 'SB 1' }, LOT_NUMBER_ISSUE],
+    [{ lot_number: '' }, LOT_NUMBER_ISSUE],
+    [{ lot_number: 12 }, LOT_NUMBER_ISSUE],
+  ])('refuses the create line lot %j on its lot_number', (change, issue) => {
+    expect(refusal(createReservationBody, { ...validBody, items: [{ sku: 'SAMBAL-200', quantity: 3, ...change }] }).details).toEqual({ field: 'items[0].lot_number', issue });
+  });
+
+  it('keeps one line per product on a hold, lots or not, since consume names products', () => {
+    const twice = [{ sku: 'SAMBAL-200', quantity: 1, lot_number: 'A' }, { sku: 'SAMBAL-200', quantity: 1, lot_number: 'B' }];
+    expect(refusal(createReservationBody, { ...validBody, items: twice }).details).toEqual({ field: 'items[1].sku', issue: 'is the same product as items[0].sku' });
+  });
+
+  it('consume lines name products only: a lot number there is ignored like any unknown key', () => {
+    expect(parseWith(consumeReservationBody, { items: [{ sku: 'SAMBAL-200', quantity: 1, lot_number: 'A' }] })).toEqual({ ok: true, value: { items: [{ sku: 'SAMBAL-200', quantity: '1' }] } });
+  });
+
+  it('shows the lots each line took, [] for a product without lots', () => {
+    const line = held.items[0]!;
+    expect(reservation.safeParse({ ...held, items: [line, reservationLotItemExample] }).success).toBe(true);
+    expect(reservation.safeParse({ ...held, items: [{ ...line, allocations: undefined }] }).success).toBe(false);
+    expect(reservation.safeParse({ ...held, items: [{ ...line, allocations: [{ lot_number: 'SB 1', expiry_date: null, quantity: 1 }] }] }).success).toBe(false);
+    expect(reservation.safeParse({ ...held, items: [{ ...line, allocations: [{ lot_number: 'SB-1', expiry_date: null, quantity: 1, sellable: true }] }] }).success).toBe(false);
+    expect(reservationLotItemExample.allocations).toBe(lotAllocationsExample);
+    for (const example of [reservationExample, reservationConsumedExample]) expect(reservation.parse(example)).toEqual(example);
   });
 });

@@ -27,6 +27,7 @@ import {
   timestamp,
 } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example, actorExample } from './common-schemas.js';
+import { lotAllocations, lotAllocationsExample, lotPinInputField } from './lot-schemas.js';
 
 /** `active`, `consumed`, `released` or `expired` (an active hold past its expiry reads as expired). */
 export const reservationStatus = z.enum(RESERVATION_STATUSES);
@@ -45,13 +46,23 @@ const expiresIn = z
 /** The partner's order id: 1 to 100 characters after trimming. */
 const reference = textField({ trim: true, min: 1, max: TEXT_LIMITS.code });
 
-/** One line of a create or consume body: product_id or sku (exactly one) and a quantity. Unknown keys are ignored. */
+/**
+ * One line of a create body: product_id or sku (exactly one), a quantity, and optionally the lot it
+ * is pinned to (docs/lots.md#holds-and-transfers). Unknown keys are ignored.
+ */
 export const reservationLineInput = z
+  .object({ ...productRefFields, quantity: quantityInput, ...lotPinInputField })
+  .superRefine(requireOneProductRef)
+  .meta({
+    id: 'ReservationLineInput',
+    description: 'One product line of a hold: product_id or sku, exactly one, and a quantity; lot_number pins a lot-tracked product to one lot.',
+  });
+
+/** One line of a consume body: product_id or sku (exactly one) and a quantity; it takes from the line's allocations in their order. Unknown keys are ignored. */
+export const consumeLineInput = z
   .object({ ...productRefFields, quantity: quantityInput })
   .superRefine(requireOneProductRef)
-  .meta({ id: 'ReservationLineInput', description: 'One product line of a hold: product_id or sku, exactly one, and a quantity.' });
-
-const reservationLines = z.array(reservationLineInput).min(1).max(MAX_ITEMS_PER_REQUEST);
+  .meta({ id: 'ConsumeLineInput', description: 'One shipped product line of a hold: product_id or sku, exactly one, and the quantity shipped.' });
 
 /**
  * Body of `POST /api/partner/v1/reservations`: the location, the order's `reference`, `expires_in`
@@ -64,7 +75,7 @@ export const createReservationBody = z
     location_id: bodyId,
     reference: reference.meta({ description: `Your order id, 1 to ${TEXT_LIMITS.code} characters; one active hold per reference.` }),
     expires_in: expiresIn.default(DEFAULT_EXPIRY).meta({ description: `Seconds until the hold expires, ${MIN_EXPIRY} to ${MAX_EXPIRY}; default ${DEFAULT_EXPIRY}.` }),
-    items: reservationLines,
+    items: z.array(reservationLineInput).min(1).max(MAX_ITEMS_PER_REQUEST),
   })
   .superRefine((body, ctx) => refuseRepeatedProducts(body.items, ctx))
   .meta({ id: 'CreateReservationBody', description: 'Stock to hold for an order at one location, all lines or none.' });
@@ -107,12 +118,13 @@ export type ReleaseReservationBody = z.output<typeof releaseReservationBody>;
 /**
  * Body of `POST /api/partner/v1/reservations/:id/consume`: without `items` every line is consumed
  * whole; with them (1 to 500 lines, products of this hold, no product twice) those quantities are
- * consumed and the rest released. The body may be omitted.
+ * consumed and the rest released; a lot-tracked line's quantity comes from its allocations in
+ * their order (docs/lots.md#holds-and-transfers). The body may be omitted.
  *
  * @example parseWith(consumeReservationBody, { items: [{ sku: 'KOPI-250', quantity: 1 }] })
  */
 export const consumeReservationBody = z
-  .object({ items: reservationLines.optional() })
+  .object({ items: z.array(consumeLineInput).min(1).max(MAX_ITEMS_PER_REQUEST).optional() })
   .default({})
   .superRefine((body, ctx) => {
     if (body.items) refuseRepeatedProducts(body.items, ctx);
@@ -136,8 +148,9 @@ export const reservationItem = z
     product_name: storedText(TEXT_LIMITS.name),
     quantity: heldQuantity,
     consumed_quantity: heldQuantity,
+    allocations: lotAllocations,
   })
-  .meta({ id: 'ReservationItem', description: 'A held product line; consumed_quantity is 0 until the hold is consumed.' });
+  .meta({ id: 'ReservationItem', description: 'A held product line; consumed_quantity is 0 until the hold is consumed; allocations [] for a product without lots.' });
 
 /** A reservation as every route answers it (docs/holds.md#reservations). */
 export const reservation = z
@@ -187,9 +200,22 @@ export const reservationExample: Example<typeof reservation> = {
   release_reason: null,
   created_by: actorExample,
   items: [
-    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 0 },
-    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 0 },
+    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 0, allocations: [] },
+    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 0, allocations: [] },
   ],
+};
+
+/**
+ * A held line of a lot-tracked product (the demo's Sambal Bawang as one): 3 units from two lots,
+ * the earlier expiry first, as a create line `{ sku: 'SAMBAL-BAWANG-200', quantity: 3 }` holds them.
+ */
+export const reservationLotItemExample: Example<typeof reservationItem> = {
+  product_id: '3',
+  sku: 'SAMBAL-BAWANG-200',
+  product_name: 'Sambal Bawang 200 ml',
+  quantity: 3,
+  consumed_quantity: 0,
+  allocations: lotAllocationsExample,
 };
 
 /** The same hold, given a new expiry an hour after the call. */
@@ -215,7 +241,7 @@ export const reservationConsumedExample: Example<typeof reservation> = {
   updated_at: EXAMPLE_LATER_AT,
   consumed_at: EXAMPLE_LATER_AT,
   items: [
-    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 2 },
-    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 4 },
+    { product_id: '1', sku: 'KOPI-ARABICA-250', product_name: 'Kopi Arabica Gayo 250 g', quantity: 2, consumed_quantity: 2, allocations: [] },
+    { product_id: '2', sku: 'TEH-MELATI-100', product_name: 'Teh Melati 100 g', quantity: 6, consumed_quantity: 4, allocations: [] },
   ],
 };

@@ -9,12 +9,17 @@ import {
   rejectTransferResponse,
   shipTransferResponse,
   transferActionBody,
+  transferCreated,
+  transferCreatedExample,
   transferDetail,
+  transferDetailExample,
   transferDetailResponse,
   transferListEntry,
   transferListQuery,
   transferListResponse,
 } from './transfer-schemas.js';
+import { LOT_NUMBER_ISSUE } from '@pits/domain';
+import { lotAllocationsExample } from './lot-schemas.js';
 import { parseWith } from './validation-issues.js';
 
 function refusal(schema: z.ZodType, input: unknown) {
@@ -204,6 +209,7 @@ const detail = {
       unit_price: 25000,
       total_value: 300000,
       notes: '',
+      allocations: [],
     },
   ],
   created_by: actor,
@@ -300,5 +306,28 @@ describe('transfer responses', () => {
     expect(shipTransferResponse.safeParse(envelope({ transfer: shipped })).success).toBe(true);
     expect(receiveTransferResponse.safeParse(envelope({ transfer: received })).success).toBe(true);
     expect(receiveTransferResponse.safeParse(envelope({ transfer: shipped })).success).toBe(false);
+  });
+});
+
+describe('transfers and lots', () => {
+  it('pins a create line to a lot when it names one; refuses a lot number the rule refuses', () => {
+    const items = [{ product_id: '1042', quantity: 12, lot_number: 'MUG/2026.A' }, { product_id: 1043, quantity: '2.5' }];
+    const parsed = parseWith(createTransferBody, { ...validBody, items });
+    expect(parsed.ok && parsed.value.items.map((i) => i.lot_number)).toEqual(['MUG/2026.A', undefined]);
+    expect(refusal(createTransferBody, { ...validBody, items: [{ product_id: '1042', quantity: 1, lot_number: 'mug 2026' }] }).details).toEqual({ field: 'items[0].lot_number', issue: LOT_NUMBER_ISSUE });
+  });
+
+  it('keeps no product twice on a transfer, lots or not', () => {
+    const twice = [{ product_id: '1042', quantity: 1, lot_number: 'A' }, { product_id: '1042', quantity: 1, lot_number: 'B' }];
+    expect(refusal(createTransferBody, { ...validBody, items: twice }).details).toEqual({ field: 'items[1].product_id', issue: 'is the same product as items[0].product_id' });
+  });
+
+  it('shows the lots each line moves, [] for a product without lots', () => {
+    const line = detail.items[0]!;
+    expect(transferDetail.safeParse({ ...detail, items: [{ ...line, allocations: lotAllocationsExample }] }).success).toBe(true);
+    expect(transferDetail.safeParse({ ...detail, items: [{ ...line, allocations: undefined }] }).success).toBe(false);
+    expect(transferDetail.safeParse({ ...detail, items: [{ ...line, allocations: [{ lot_number: 'A', expiry_date: '2027-02-29', quantity: 1 }] }] }).success).toBe(false);
+    expect(transferDetail.parse(transferDetailExample)).toEqual(transferDetailExample);
+    expect(transferCreated.parse(transferCreatedExample)).toEqual(transferCreatedExample);
   });
 });

@@ -25,6 +25,7 @@ import {
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example, actorExample } from './common-schemas.js';
+import { lotAllocations, lotPinInputField } from './lot-schemas.js';
 
 /** `pending`, `approved`, `rejected`, `in_transit` or `completed`. */
 export const transferStatus = z.enum(TRANSFER_STATUSES);
@@ -32,15 +33,19 @@ export const transferStatus = z.enum(TRANSFER_STATUSES);
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-/** One line of a create-transfer body. Unknown keys are ignored. */
+/**
+ * One line of a create-transfer body, optionally pinned to one lot of a lot-tracked product
+ * (docs/lots.md#holds-and-transfers). Unknown keys are ignored.
+ */
 export const transferLineInput = z
   .object({
     ...productRefFields,
     quantity: quantityInput,
     notes: textField({ max: TEXT_LIMITS.notes }).optional(),
+    ...lotPinInputField,
   })
   .superRefine(requireOneProductRef)
-  .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer: product_id or sku, exactly one.' });
+  .meta({ id: 'TransferLineInput', description: 'One product line of a new transfer: product_id or sku, exactly one; lot_number pins a lot-tracked product to one lot.' });
 
 /**
  * Body of `POST /api/partner/v1/transfers`. The two locations must differ (refused on
@@ -134,8 +139,12 @@ export const transferItem = z
     unit_price: z.number(),
     total_value: z.number(),
     notes: storedText(TEXT_LIMITS.notes),
+    allocations: lotAllocations.meta({
+      description:
+        'The lots the line moves, first expired first out (or the one lot it names), with their quantities; the destination receives the same lots with the same dates. [] for a product without lots, and for a line that has not taken its lots yet.',
+    }),
   })
-  .meta({ id: 'TransferItem', description: 'A line; notes "" when none.' });
+  .meta({ id: 'TransferItem', description: 'A line; notes "" when none; allocations [] for a product without lots.' });
 
 const transferHead = {
   id: transferNumber,
@@ -293,8 +302,8 @@ export const transferDetailExample: Example<typeof transferDetail> = {
   to_location: { ...surabayaRef, address: 'Jl. Rungkut Industri III No. 21', contact_person: 'Sari Wulandari', phone: '+62 31 5555 0202' },
   total_value: 1380000,
   items: [
-    { id: 1, product_id: '1', product_name: 'Kopi Arabica Gayo 250 g', sku: 'KOPI-ARABICA-250', quantity: 20, available_stock: 120, unit_price: 45000, total_value: 900000, notes: '' },
-    { id: 2, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', quantity: 40, available_stock: 340, unit_price: 12000, total_value: 480000, notes: 'keep dry' },
+    { id: 1, product_id: '1', product_name: 'Kopi Arabica Gayo 250 g', sku: 'KOPI-ARABICA-250', quantity: 20, available_stock: 120, unit_price: 45000, total_value: 900000, notes: '', allocations: [] },
+    { id: 2, product_id: '2', product_name: 'Teh Melati 100 g', sku: 'TEH-MELATI-100', quantity: 40, available_stock: 340, unit_price: 12000, total_value: 480000, notes: 'keep dry', allocations: [] },
   ],
 };
 
