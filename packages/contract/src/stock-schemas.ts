@@ -1,16 +1,20 @@
-// The stock reads (extension, docs/extensions.md#stock-reads): levels per location and product, and the
-// ledger of movements, cursor-paged newest first. Envelope A. With the reference's examples.
+// The stock reads (extension, docs/extensions.md#stock-reads): levels per location and product, the
+// ledger of movements, cursor-paged newest first, and the lots of lot-tracked products
+// (docs/lots.md#reading-lots). Envelope A. With the reference's examples.
 import { z } from 'zod';
 import { DATE_RANGE_ISSUE, STOCK_BUCKETS, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '@pits/domain';
 import { adjustmentDetail, stockSource } from './adjustment-schemas.js';
 import {
   MAX_ITEMS_PER_REQUEST,
   bodyId,
+  calendarDate,
+  calendarDateInput,
   countedQuantityInput,
   envelopeA,
   pageQuery,
   perPageQuery,
   productIdText,
+  queryBoolean,
   queryId,
   queryIdList,
   queryInteger,
@@ -25,6 +29,7 @@ import {
 } from './common-schemas.js';
 import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
+import { lotLineInputFields, lotNumberText, refuseProductionAfterExpiry } from './lot-schemas.js';
 
 /** What caused a movement. */
 export const movementCause = z.enum(['adjustment', 'transfer', 'inbound', 'reservation', 'opening', 'correction']);
@@ -77,21 +82,48 @@ export const stockMovementsQuery = z
   .meta({ id: 'StockMovementsQuery', description: 'Filters of the stock ledger; pass next_cursor back as cursor.' });
 export type StockMovementsQuery = z.output<typeof stockMovementsQuery>;
 
-/** One line of a stock count: the product (product_id or sku), what was counted, and what was read. */
+/**
+ * Query of `GET /api/partner/v1/stock/lots` (docs/lots.md#reading-lots): the filters of stock levels
+ * (`location_id`, up to 100 comma-separated `product_id` or `sku` values), `expiring_before` (a
+ * date: lots expiring before that day), `sellable` (`true` or `false`), and page, per_page
+ * (default 20, max 100). Every filter given must match.
+ *
+ * @example parseWith(stockLotsQuery, { sku: 'SAMBAL-BAWANG-200', expiring_before: '2027-01-01', sellable: 'true' })
+ */
+export const stockLotsQuery = z
+  .object({
+    location_id: queryId.optional(),
+    product_id: queryIdList.optional(),
+    sku: skuList.optional(),
+    expiring_before: calendarDateInput.optional().meta({ description: 'Only lots whose expiry_date is before this day (YYYY-MM-DD); lots without an expiry date are left out.' }),
+    sellable: queryBoolean.optional().meta({ description: '`true`: only lots that can still be held, transferred or shipped; `false`: only those too close to their expiry date.' }),
+    page: pageQuery,
+    per_page: perPageQuery(20),
+  })
+  .meta({ id: 'StockLotsQuery', description: 'Filters and paging of the lots; product_id and sku each take up to 100 comma-separated values; every filter given must match.' });
+export type StockLotsQuery = z.output<typeof stockLotsQuery>;
+
+/**
+ * One line of a stock count: the product (product_id or sku), what was counted, and what was read;
+ * for a lot-tracked product, the lot counted (one lot per line, docs/lots.md#lines-name-their-lot).
+ */
 export const stockCountLineInput = z
   .object({
     ...productRefFields,
     counted: countedQuantityInput,
     expected: countedQuantityInput.nullable().meta({
-      description: 'The quantity of the bucket when it was read before counting; the count is refused (409 STALE_QUANTITY) if it changed since. null skips the check for this line.',
+      description:
+        "The quantity of the bucket (of the line's lot, for a lot-tracked product) when it was read before counting; the count is refused (409 STALE_QUANTITY) if it changed since. null skips the check for this line.",
     }),
+    ...lotLineInputFields,
   })
   .superRefine(requireOneProductRef)
-  .meta({ id: 'StockCountLineInput', description: 'One counted product: product_id or sku (exactly one), counted, expected.' });
+  .superRefine(refuseProductionAfterExpiry)
+  .meta({ id: 'StockCountLineInput', description: 'One counted product: product_id or sku (exactly one), counted, expected; lot_number for a lot-tracked product.' });
 
 /**
  * Body of `POST /api/partner/v1/stock/counts`: a location, the bucket counted (`good` or
- * `damaged`) and 1 to 500 lines, no product twice.
+ * `damaged`) and 1 to 500 lines, no product twice (so one lot per product and count).
  *
  * @example parseWith(stockCountBody, { location_id: 1, stock_source: 'good', items: [{ sku: 'KOPI-250', counted: 8, expected: 10 }] })
  */
@@ -110,7 +142,7 @@ export type StockCountBody = z.output<typeof stockCountBody>;
 
 const quantity = z.number().min(0);
 
-/** The stock of one product at one location; `available = good - reserved`. */
+/** The stock of one product at one location; `available = good - reserved - short_dated` (docs/lots.md#short-dated-stock). */
 export const stockLevelEntry = z
   .strictObject({
     location_id: z.int(),
@@ -122,7 +154,8 @@ export const stockLevelEntry = z
     reserved: quantity,
     reserved_for_transfers: quantity.describe('The part of `reserved` held for approved transfers not yet shipped.'),
     reserved_for_orders: quantity.describe('The part of `reserved` held by active order holds (reservations).'),
-    available: quantity,
+    short_dated: quantity.describe('Good units of lots that are no longer sellable (too close to their expiry date) and not reserved; 0 for a product without lots.'),
+    available: quantity.describe('What can still be held or transferred: good - reserved - short_dated.'),
     version: z.int().min(0).describe("Grows by one with every change of this row; the `version` of stock.level_changed events."),
   })
   .meta({ id: 'StockLevel', description: 'Quantities of one product at one location.' });
@@ -143,8 +176,27 @@ export const stockMovementEntry = z
     document_number: storedText(TEXT_LIMITS.code).nullable(),
     actor: storedText(TEXT_LIMITS.actor),
     occurred_at: timestamp,
+    lot_number: lotNumberText.nullable().meta({ description: 'The lot the units moved in; null for a product without lots.' }),
   })
   .meta({ id: 'StockMovement', description: 'An immutable change of one stock bucket.' });
+
+/** One lot of a product at one location, with its figures on today's WIB date (docs/lots.md#short-dated-stock). */
+export const stockLotEntry = z
+  .strictObject({
+    location_id: z.int(),
+    product_id: productIdText,
+    sku: storedText(TEXT_LIMITS.sku),
+    lot_number: lotNumberText,
+    expiry_date: calendarDate.nullable().meta({ description: "The lot's expiry date, a WIB calendar day; null for a lot without one (such as LEGACY)." }),
+    production_date: calendarDate.nullable().meta({ description: "The lot's production date; null when not given." }),
+    good: quantity,
+    damaged: quantity,
+    reserved: quantity.describe('Units of the lot held by order holds and approved transfers.'),
+    available: quantity.describe('good - reserved while the lot is sellable; 0 when it is not.'),
+    days_left: z.int().nullable().describe('expiry_date minus today (WIB), negative once expired; null for a lot without an expiry date.'),
+    sellable: z.boolean().describe("Whether the lot can be held, transferred or shipped today: no expiry date, or days_left at least the product's outbound_expired (and at least 1)."),
+  })
+  .meta({ id: 'StockLot', description: 'The quantities of one lot of a product at one location, and how long it keeps.' });
 
 /** 201 of a stock count: envelope A, `data.adjustment`, the approved adjustment it wrote, in detail form. */
 export const stockCountResponse = envelopeA(z.strictObject({ adjustment: adjustmentDetail })).meta({
@@ -156,6 +208,11 @@ export const stockCountResponse = envelopeA(z.strictObject({ adjustment: adjustm
 export const stockLevelsResponse = envelopeA(
   z.strictObject({ stock: z.array(stockLevelEntry).max(MAX_PER_PAGE), pagination: simplePaginationSchema }),
 ).meta({ id: 'StockLevelsResponse', description: 'A page of stock levels.' });
+
+/** 200 of the lots: envelope A, `data.lots` (earliest expiry first, lots without one last, then lot number, then location) and the simple pagination object. */
+export const stockLotsResponse = envelopeA(
+  z.strictObject({ lots: z.array(stockLotEntry).max(MAX_PER_PAGE), pagination: simplePaginationSchema }),
+).meta({ id: 'StockLotsResponse', description: 'A page of lots, earliest expiry first.' });
 
 /** 200 of movements: envelope A, `data.movements` newest first and `data.next_cursor` (null at the end). */
 export const stockMovementsResponse = envelopeA(
@@ -175,6 +232,7 @@ export const stockLevelExample: Example<typeof stockLevelEntry> = {
   reserved: 20,
   reserved_for_transfers: 12,
   reserved_for_orders: 8,
+  short_dated: 0,
   available: 100,
   version: 14,
 };
@@ -193,4 +251,67 @@ export const stockMovementExample: Example<typeof stockMovementEntry> = {
   document_number: 'ADJ-20261122-000001',
   actor: 'partner:1:Demo Partner',
   occurred_at: EXAMPLE_CREATED_AT,
+  lot_number: null,
+};
+
+/** The lots query of the reference, every parameter given: Sambal Bawang's sellable lots at Jakarta expiring before June 2027. */
+export const stockLotsQueryExample: Example<typeof stockLotsQuery> = {
+  page: 1,
+  per_page: 10,
+  location_id: 1,
+  product_id: '3',
+  sku: 'SAMBAL-BAWANG-200',
+  expiring_before: '2027-06-01',
+  sellable: 'true',
+};
+
+/**
+ * The demo's Sambal Bawang 200 ml (product 3) as a lot-tracked product with outbound_expired 30,
+ * on 2026-11-22 (WIB): a sellable lot, and one of its holds' lots (`lotAllocationsExample`).
+ */
+export const stockLotExamples: Example<typeof stockLotEntry>[] = [
+  {
+    location_id: 1,
+    product_id: '3',
+    sku: 'SAMBAL-BAWANG-200',
+    lot_number: 'SB-261001-C',
+    expiry_date: '2027-01-31',
+    production_date: '2026-10-01',
+    good: 30,
+    damaged: 0,
+    reserved: 2,
+    available: 28,
+    days_left: 70,
+    sellable: true,
+  },
+  {
+    location_id: 1,
+    product_id: '3',
+    sku: 'SAMBAL-BAWANG-200',
+    lot_number: 'SB-261028-A',
+    expiry_date: '2027-04-28',
+    production_date: '2026-10-28',
+    good: 45.5,
+    damaged: 2,
+    reserved: 1,
+    available: 44.5,
+    days_left: 157,
+    sellable: true,
+  },
+];
+
+/** A lot past the product's outbound minimum: not sellable, so nothing of it is available; its free units are short-dated. */
+export const shortDatedLotExample: Example<typeof stockLotEntry> = {
+  location_id: 1,
+  product_id: '3',
+  sku: 'SAMBAL-BAWANG-200',
+  lot_number: 'SB-260901-B',
+  expiry_date: '2026-12-21',
+  production_date: '2026-09-01',
+  good: 5,
+  damaged: 0,
+  reserved: 2,
+  available: 0,
+  days_left: 29,
+  sellable: false,
 };
