@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EXAMPLE_TENANT_ID } from './common-schemas.js';
-import { WEBHOOK_EVENT_EXAMPLES, WEBHOOK_EVENT_SCHEMAS, stockLevelChangedEvent, webhookEvent, webhookTestEvent } from './webhook-event-schemas.js';
+import { isLotExpiringDue, isSellable, lotDaysLeft, unsellableFrom, wibDate } from '@pits/domain';
+import {
+  WEBHOOK_EVENT_EXAMPLES,
+  WEBHOOK_EVENT_SCHEMAS,
+  lotExpiryLevelChangedExample,
+  stockLevelChangedEvent,
+  stockLotExpiringEvent,
+  webhookEvent,
+  webhookTestEvent,
+} from './webhook-event-schemas.js';
 import { deliveryEventType } from './webhook-schemas.js';
 
 /** One payload of each type, shaped as persistence writes it (the gateway's docs test checks real ones): the reference's examples. */
@@ -36,6 +45,45 @@ describe('webhook event schemas', () => {
     expect(stockLevelChangedEvent.safeParse({ ...event, data: { ...event.data, good: '12.5' } }).success).toBe(false);
     expect(stockLevelChangedEvent.safeParse({ ...event, resource: { type: 'stock_level', id: '3-1042' } }).success).toBe(false);
     expect(stockLevelChangedEvent.safeParse({ ...event, data: { ...event.data, cause: { type: 'opening', id: 'opening', number: null } } }).success).toBe(true);
+  });
+
+  it('carries short_dated on a stock row, and lot_expiry as the cause of a lot turning unsellable: the lot number as id, no number', () => {
+    const event = EVENTS['stock.level_changed'];
+    expect(stockLevelChangedEvent.safeParse({ ...event, data: { ...event.data, short_dated: undefined } }).success).toBe(false);
+    expect(stockLevelChangedEvent.parse(lotExpiryLevelChangedExample)).toEqual(lotExpiryLevelChangedExample);
+    const { data } = lotExpiryLevelChangedExample;
+    expect(data.available).toBe(data.good - data.reserved - data.short_dated);
+    expect(data.cause).toEqual({ type: 'lot_expiry', id: 'SB-260901-B', number: null });
+    // The example lot (expiry 2026-12-21, outbound_expired 30) turns unsellable on the WIB day of the event.
+    expect(unsellableFrom({ expiryDate: '2026-12-21' }, 30)).toBe(wibDate(lotExpiryLevelChangedExample.occurred_at));
+  });
+
+  it('sends stock.lot_expiring with the lot as GET /stock/lots shows it, resource <location_id>:<product_id>:<lot_number>', () => {
+    const event = EVENTS['stock.lot_expiring'];
+    const { data } = event;
+    expect(event.resource.id).toBe(`${data.location_id}:${data.product_id}:${data.lot_number}`);
+    const today = wibDate(event.occurred_at);
+    expect(data.days_left).toBe(lotDaysLeft({ expiryDate: data.expiry_date }, today));
+    expect(data.unsellable_from).toBe(unsellableFrom({ expiryDate: data.expiry_date }, 30));
+    expect(data.sellable).toBe(isSellable({ expiryDate: data.expiry_date }, today, 30));
+    expect(isLotExpiringDue({ expiryDate: data.expiry_date }, today, 30)).toBe(true);
+    expect(data.available).toBe(data.good - data.reserved);
+    expect(stockLotExpiringEvent.safeParse({ ...event, resource: { type: 'stock_lot', id: '1:3:SB 1' } }).success).toBe(false);
+    expect(stockLotExpiringEvent.safeParse({ ...event, resource: { type: 'stock_lot', id: '1:3' } }).success).toBe(false);
+    expect(stockLotExpiringEvent.safeParse({ ...event, resource: { type: 'stock_level', id: event.resource.id } }).success).toBe(false);
+  });
+
+  it.each([
+    ['no expiry date', { expiry_date: null }],
+    ['no days_left', { days_left: null }],
+    ['no unsellable_from', { unsellable_from: undefined }],
+    ['an unsellable_from that is not a day', { unsellable_from: '2026-11-31' }],
+    ['a product id as a number', { product_id: 3 }],
+    ['a lot number the rule refuses', { lot_number: 'SB 1' }],
+    ['short_dated, which a lot does not have', { short_dated: 0 }],
+  ])('refuses stock.lot_expiring data with %s', (_case, change) => {
+    const event = EVENTS['stock.lot_expiring'];
+    expect(stockLotExpiringEvent.safeParse({ ...event, data: { ...event.data, ...change } }).success).toBe(false);
   });
 
   it('publishes bounded JSON Schema: every string has a maximum length (a UUID has its fixed one)', () => {

@@ -4,11 +4,12 @@
 // them in its `webhooks` section; `webhookEvent` is their union, whatever the type.
 import { z } from 'zod';
 import { adjustmentNumber, adjustmentStatus } from './adjustment-schemas.js';
-import { TEXT_LIMITS, digitText, storedText, timestamp } from './common-schemas.js';
+import { LOT_NUMBER_MAX_LENGTH, LOT_NUMBER_PATTERN } from '@pits/domain';
+import { TEXT_LIMITS, calendarDate, digitText, storedText, timestamp } from './common-schemas.js';
 import { EXAMPLE_TENANT_ID, type Example } from './common-schemas.js';
 import { inboundStatus } from './inbound-schemas.js';
 import { reservationNumber, reservationStatus } from './reservation-schemas.js';
-import { movementCause, stockLevelEntry } from './stock-schemas.js';
+import { movementCause, stockLevelEntry, stockLotEntry } from './stock-schemas.js';
 import { transferNumber, transferStatus } from './transfer-schemas.js';
 import { WEBHOOK_TEST_EVENT, type deliveryEventType } from './webhook-schemas.js';
 
@@ -97,9 +98,16 @@ const levelFields = stockLevelEntry.pick({
   reserved: true,
   reserved_for_transfers: true,
   reserved_for_orders: true,
+  short_dated: true,
   available: true,
   version: true,
 }).shape;
+
+/**
+ * What changed a stock row: a movement's cause, or `lot_expiry`, a lot turning unsellable at 00:00
+ * WIB (no bucket moves; `short_dated` grows and `available` drops, docs/lots.md#events).
+ */
+export const stockChangeCause = z.enum([...movementCause.options, 'lot_expiry']);
 
 /** `stock.level_changed`: one per stock row a change touched, with the row after the change (docs/holds.md#events). */
 export const stockLevelChangedEvent = eventSchema({
@@ -111,13 +119,53 @@ export const stockLevelChangedEvent = eventSchema({
     ...levelFields,
     cause: z
       .strictObject({
-        type: movementCause,
-        id: storedText(TEXT_LIMITS.code).meta({ description: "The causing document's id: its number (adjustment, transfer, reservation), the inbound shipment id, or the opening reference." }),
-        number: storedText(TEXT_LIMITS.code).nullable().meta({ description: "The document's number (an inbound shipment's code); null for opening stock." }),
+        type: stockChangeCause,
+        id: storedText(TEXT_LIMITS.code).meta({
+          description: "The causing document's id: its number (adjustment, transfer, reservation), the inbound shipment id, or the opening reference; for lot_expiry, the lot number of the lot that turned unsellable.",
+        }),
+        number: storedText(TEXT_LIMITS.code).nullable().meta({ description: "The document's number (an inbound shipment's code); null for opening stock and for lot_expiry." }),
       })
-      .meta({ description: 'What moved the stock, as in the movement ledger.' }),
+      .meta({ description: 'What moved the stock, as in the movement ledger; or lot_expiry, a lot of the product turning unsellable (no movement).' }),
   }),
 }).meta({ id: 'StockLevelChangedEvent', description: 'The quantities of one product at one location changed; the data is the row after the change.' });
+
+/** The figures of a lot as `GET /api/partner/v1/stock/lots` answers them; an expiring lot always has an expiry date. */
+const expiringLotFields = {
+  ...stockLotEntry.pick({
+    location_id: true,
+    product_id: true,
+    sku: true,
+    lot_number: true,
+    production_date: true,
+    good: true,
+    damaged: true,
+    reserved: true,
+    available: true,
+    sellable: true,
+  }).shape,
+  expiry_date: calendarDate.meta({ description: "The lot's expiry date, a WIB calendar day." }),
+  days_left: z.int().meta({ description: 'expiry_date minus the WIB date of occurred_at; negative once expired.' }),
+};
+
+/**
+ * `stock.lot_expiring`: once per lot and location, 7 days before the lot turns unsellable (at once
+ * when it is created with fewer), with the lot's figures (docs/lots.md#events).
+ */
+export const stockLotExpiringEvent = eventSchema({
+  type: 'stock.lot_expiring',
+  tenant: tenantId,
+  resource: 'stock_lot',
+  id: z
+    .string()
+    .max(2 * TEXT_LIMITS.digits + 2 + LOT_NUMBER_MAX_LENGTH)
+    // The lot number rule after the two ids (a lot number has no ":", so the id splits unambiguously).
+    .regex(new RegExp(`^\\d+:\\d+:${LOT_NUMBER_PATTERN.source.replace(/^\^/, '')}`))
+    .meta({ description: '`<location_id>:<product_id>:<lot_number>`.' }),
+  data: z.strictObject({
+    ...expiringLotFields,
+    unsellable_from: calendarDate.meta({ description: 'The first WIB day the lot is not sellable: from 00:00 WIB that day its free good units are short_dated and it is no longer held, transferred or shipped.' }),
+  }),
+}).meta({ id: 'StockLotExpiringEvent', description: 'A lot of a product at a location will soon be too close to its expiry date to sell.' });
 
 /** `webhook.test`: sent on request by `POST /api/partner/v1/webhooks/{id}/test`, never subscribed to. */
 export const webhookTestEvent = eventSchema({
@@ -135,6 +183,7 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'inbound.status_changed': inboundStatusChangedEvent,
   'reservation.status_changed': reservationStatusChangedEvent,
   'stock.level_changed': stockLevelChangedEvent,
+  'stock.lot_expiring': stockLotExpiringEvent,
   [WEBHOOK_TEST_EVENT]: webhookTestEvent,
 } as const satisfies Record<z.output<typeof deliveryEventType>, z.ZodType>;
 
@@ -146,6 +195,7 @@ export const webhookEvent = z
     inboundStatusChangedEvent,
     reservationStatusChangedEvent,
     stockLevelChangedEvent,
+    stockLotExpiringEvent,
     webhookTestEvent,
   ])
   .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
@@ -208,9 +258,59 @@ export const stockLevelChangedExample: Example<typeof stockLevelChangedEvent> = 
     reserved: 2,
     reserved_for_transfers: 0,
     reserved_for_orders: 2,
+    short_dated: 0,
     available: 10.5,
     cause: { type: 'reservation', id: 'RSV-20261122-000003', number: 'RSV-20261122-000003' },
     version: 7,
+  },
+};
+
+/** A row of the demo's Sambal Bawang whose lot SB-260901-B turned unsellable at 00:00 WIB: its 3 free units became short-dated. */
+export const lotExpiryLevelChangedExample: Example<typeof stockLevelChangedEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: 'stock.level_changed',
+  occurred_at: '2026-11-21T17:00:04.512Z',
+  tenant_id: EXAMPLE_TENANT_ID,
+  resource: { type: 'stock_level', id: '1:3' },
+  data: {
+    location_id: 1,
+    product_id: '3',
+    sku: 'SAMBAL-BAWANG-200',
+    good: 80.5,
+    damaged: 2,
+    reserved: 5,
+    reserved_for_transfers: 0,
+    reserved_for_orders: 5,
+    short_dated: 3,
+    available: 72.5,
+    cause: { type: 'lot_expiry', id: 'SB-260901-B', number: null },
+    version: 21,
+  },
+};
+
+/**
+ * A lot of the demo's Sambal Bawang (outbound_expired 30) with 36 days left: it turns unsellable
+ * on 2026-11-29, 7 days after the notice.
+ */
+export const stockLotExpiringExample: Example<typeof stockLotExpiringEvent> = {
+  event_id: EXAMPLE_EVENT_ID,
+  type: 'stock.lot_expiring',
+  ...exampleChange,
+  resource: { type: 'stock_lot', id: '1:3:SB-260928-D' },
+  data: {
+    location_id: 1,
+    product_id: '3',
+    sku: 'SAMBAL-BAWANG-200',
+    lot_number: 'SB-260928-D',
+    expiry_date: '2026-12-28',
+    production_date: '2026-09-28',
+    good: 12,
+    damaged: 0,
+    reserved: 4,
+    available: 8,
+    days_left: 36,
+    sellable: true,
+    unsellable_from: '2026-11-29',
   },
 };
 
@@ -231,5 +331,6 @@ export const WEBHOOK_EVENT_EXAMPLES: { readonly [Type in keyof typeof WEBHOOK_EV
   'inbound.status_changed': inboundStatusChangedExample,
   'reservation.status_changed': reservationStatusChangedExample,
   'stock.level_changed': stockLevelChangedExample,
+  'stock.lot_expiring': stockLotExpiringExample,
   [WEBHOOK_TEST_EVENT]: webhookTestExample,
 };

@@ -34,7 +34,7 @@ describe('registerWebhookBody', () => {
     [
       { event_types: ['api.update'] },
       'event_types[0]',
-      'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed',
+      'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed, stock.lot_expiring',
     ],
     [{ event_types: ['inbound.status_changed', 'inbound.status_changed'] }, 'event_types[1]', 'is listed twice'],
     [{ description: 'd'.repeat(201) }, 'description', 'must be at most 200 characters'],
@@ -64,7 +64,7 @@ describe('updateWebhookBody', () => {
     [
       { event_types: ['api.update'] },
       'event_types[0]',
-      'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed',
+      'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed, stock.lot_expiring',
     ],
     [{ event_types: ['stock.level_changed', 'inbound.status_changed', 'stock.level_changed'], active: true }, 'event_types[2]', 'is listed twice'],
   ])('refuses %j', (body, field, issue) => {

@@ -7,7 +7,14 @@ import { INT32_MAX, MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './c
 import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './common-schemas.js';
 
 /** The event kinds a partner can subscribe to. */
-export const webhookEventType = z.enum(['inbound.status_changed', 'adjustment.status_changed', 'transfer.status_changed', 'reservation.status_changed', 'stock.level_changed']);
+export const webhookEventType = z.enum([
+  'inbound.status_changed',
+  'adjustment.status_changed',
+  'transfer.status_changed',
+  'reservation.status_changed',
+  'stock.level_changed',
+  'stock.lot_expiring',
+]);
 
 /** The event `POST /api/partner/v1/webhooks/{id}/test` sends; never subscribed to, always sent on request. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -43,7 +43,12 @@ const WEBHOOK_EVENTS: Readonly<Record<WebhookEventType, { summary: string; when:
   'stock.level_changed': {
     summary: 'The stock of a product at a location changed',
     when:
-      'Sent once per stock row (one product at one location) that a change touched: an approved adjustment or stock count, a transfer approved, shipped or received, an inbound receipt, an order hold created, consumed, released or expired, opening stock. `data` is the row after the change, as `GET /api/partner/v1/stock` answers it (quantities are JSON numbers), with the cause and the row\'s `version`; events of one row may arrive out of order, so keep the one with the highest `version`.',
+      'Sent once per stock row (one product at one location) that a change touched: an approved adjustment or stock count, a transfer approved, shipped or received, an inbound receipt, an order hold created, consumed, released or expired, opening stock, and a lot turning unsellable at 00:00 WIB (cause `lot_expiry`, `id` the lot number, `number` null; `short_dated` grows, `available` drops). `data` is the row after the change, as `GET /api/partner/v1/stock` answers it (quantities are JSON numbers), with the cause and the row\'s `version`; events of one row may arrive out of order, so keep the one with the highest `version`.',
+  },
+  'stock.lot_expiring': {
+    summary: 'A lot will soon be too close to its expiry date to sell',
+    when:
+      "Sent once per lot and location of a lot-tracked product, 7 days before the lot becomes unsellable (its days left below the product's `outbound_expired`, and at least 1), or at once when the lot is created with fewer. `data` is the lot as `GET /api/partner/v1/stock/lots` answers it, with `unsellable_from`, the first WIB day it can no longer be held, transferred or shipped; on that day its free units become `short_dated` and a `stock.level_changed` with cause `lot_expiry` follows.",
   },
   'webhook.test': {
     summary: 'A test event, on request',
