@@ -73,6 +73,7 @@ export {
   findProduct,
   findProductBySku,
   listProducts,
+  lotTrackingInUse,
   updateProduct,
 } from './repositories/product-repository.js';
 export { requireTenantLocation, requireTenantProducts } from './operations/catalogue-checks.js';
@@ -81,6 +82,12 @@ export { type ProductBatchResult, type ProductImportRow, upsertProductBatch } fr
 // Stock
 export { type LedgerMismatch, type StockCause, findLedgerMismatches, readStockLevels } from './repositories/stock-repository.js';
 export { type OpeningStockInput, recordOpeningStock } from './operations/stock-operations.js';
+export {
+  type OpeningStockBatchResult,
+  type OpeningStockImportRow,
+  importOpeningStockBatch,
+  openingImportReference,
+} from './operations/stock-import-operations.js';
 export {
   type StockLevelFilters,
   type StockLevelView,

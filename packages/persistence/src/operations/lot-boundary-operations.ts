@@ -5,12 +5,11 @@
 // found without locks; their stock rows are then locked in the one sorted order every stock change
 // keeps, and each flag is set under that lock, so any number of gateways may run it at once.
 import { type Dec, ZERO, lotFigures, lotStockKey, rowLotFigures, stockKey, toJsonNumber } from '@pits/domain';
-import { databaseToday, lotsByRow, productPolicies, readLotLevels } from '../repositories/lot-repository.js';
-import { type TenantStockKey, lockStockRows, writeStockChanges } from '../repositories/stock-repository.js';
+import { type LotBoundary as Boundary, type LotBoundaryCandidate as Candidate, databaseToday, lotBoundaryCandidates as candidates, lotsByRow, markLotBoundarySent as markSent, productPolicies, readLotLevels, unsentLotBoundaries as stillUnsent } from '../repositories/lot-repository.js';
+import { lockStockRows, writeStockChanges } from '../repositories/stock-repository.js';
 import { type EventInput, enqueueEvents } from '../repositories/webhook-repository.js';
 import { databaseNow } from '../repositories/reservation-repository.js';
-import { execute, executeWrite } from '../execution/execute.js';
-import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { type Scope, withTransaction } from '../transaction.js';
 
 /** What one run announced. */
 export interface LotBoundaryRun {
@@ -18,66 +17,6 @@ export interface LotBoundaryRun {
   expiring: number;
   /** Lots at a location that turned unsellable and were announced. */
   unsellable: number;
-}
-
-type Boundary = 'expiring' | 'unsellable';
-
-interface Candidate extends TenantStockKey {
-  id: number;
-  lotId: number;
-  lotNumber: string;
-  expiryDate: string | null;
-  productionDate: string | null;
-  unsellableFrom: string | null;
-  sku: string;
-}
-
-/** Lots with units whose `boundary` day has come and that were not announced at their location, oldest first. */
-async function candidates(scope: Scope, boundary: Boundary, today: string, limit: number): Promise<Candidate[]> {
-  const day = boundary === 'expiring' ? 'lots.expiring_from' : 'lots.unsellable_from';
-  const sent = boundary === 'expiring' ? 'lot_stock.expiring_sent' : 'lot_stock.unsellable_sent';
-  const rows = await execute(
-    scope,
-    scope.db
-      .selectFrom('lot_stock')
-      .innerJoin('lots', 'lots.id', 'lot_stock.lot_id')
-      .innerJoin('products', 'products.id', 'lot_stock.product_id')
-      .select(['lot_stock.id', 'lot_stock.tenant_id', 'lot_stock.location_id', 'lot_stock.product_id', 'lot_stock.lot_id', 'lots.lot_number', 'lots.expiry_date', 'lots.production_date', 'lots.unsellable_from', 'products.sku'])
-      .where(day, '<=', today)
-      .where(sent, '=', 0)
-      .where((eb) => eb.or([eb('lot_stock.good', '>', 0), eb('lot_stock.damaged', '>', 0)]))
-      .orderBy(day)
-      .orderBy('lot_stock.id')
-      .limit(limit),
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    tenantId: r.tenant_id,
-    locationId: Number(r.location_id),
-    productId: Number(r.product_id),
-    lotId: Number(r.lot_id),
-    lotNumber: r.lot_number,
-    expiryDate: r.expiry_date,
-    productionDate: r.production_date,
-    unsellableFrom: r.unsellable_from,
-    sku: r.sku,
-  }));
-}
-
-/** The candidates whose flag is still unset, read under their rows' lock. */
-async function stillUnsent(tx: Tx, boundary: Boundary, found: readonly Candidate[]): Promise<Candidate[]> {
-  const column = boundary === 'expiring' ? 'expiring_sent' : 'unsellable_sent';
-  const open = new Set(
-    (await execute(tx, tx.db.selectFrom('lot_stock').select('id').where('id', 'in', found.map((c) => c.id)).where(column, '=', 0))).map((r) => Number(r.id)),
-  );
-  return found.filter((c) => open.has(c.id));
-}
-
-async function markSent(tx: Tx, boundary: Boundary, done: readonly Candidate[]): Promise<void> {
-  if (done.length === 0) return;
-  const ids = done.map((c) => c.id);
-  if (boundary === 'expiring') await executeWrite(tx, tx.db.updateTable('lot_stock').set({ expiring_sent: 1 }).where('id', 'in', ids));
-  else await executeWrite(tx, tx.db.updateTable('lot_stock').set({ unsellable_sent: 1 }).where('id', 'in', ids));
 }
 
 /**

@@ -287,7 +287,11 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
       // Sold out by what is committed now: refused before anything is written or locked, so a sale's
       // refused orders do not queue on the hot row behind its held ones (nor spend a number). The
       // locked check below decides every other create.
-      if (!previous) unwrap(holdStock(location.id, lines, await readStockLevels(tx, lines.map((l) => ({ locationId: location.id, productId: l.productId })))));
+      if (!previous) {
+        const keys = lines.map((l) => ({ locationId: location.id, productId: l.productId }));
+        const tracked = keys.filter((_, index) => lines[index]!.policy.lotTracked);
+        decideWithLots(location.id, lines, holdStock(location.id, lines, await readStockLevels(tx, keys)), tracked.length === 0 ? undefined : await openLotBook(tx, tracked));
+      }
       const previousLines = await listReservationItems(tx, previous ? [previous.id] : []);
       // The reference's earlier hold ran out: it ends here, so the order can be held again.
       if (previous) await markExpired(tx, [previous], now);

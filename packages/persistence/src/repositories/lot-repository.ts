@@ -18,6 +18,7 @@ import {
   wibDate,
 } from '@pits/domain';
 import type { Scope, Tx } from '../transaction.js';
+import type { TenantStockKey } from './stock-repository.js';
 import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 /** A lot as stored. */
@@ -270,3 +271,67 @@ export async function productPolicies(scope: Scope, productIds: readonly number[
   }
   return policies;
 }
+
+/** A lot's day boundary: its stock.lot_expiring notice, or its turning unsellable. */
+export type LotBoundary = 'expiring' | 'unsellable';
+
+/** A lot at a location whose boundary has come. */
+export interface LotBoundaryCandidate extends TenantStockKey {
+  id: number;
+  lotId: number;
+  lotNumber: string;
+  expiryDate: string | null;
+  productionDate: string | null;
+  unsellableFrom: string | null;
+  sku: string;
+}
+
+/** Lots with units whose `boundary` day has come and that were not announced at their location, oldest first. */
+export async function lotBoundaryCandidates(scope: Scope, boundary: LotBoundary, today: string, limit: number): Promise<LotBoundaryCandidate[]> {
+  const day = boundary === 'expiring' ? 'lots.expiring_from' : 'lots.unsellable_from';
+  const sent = boundary === 'expiring' ? 'lot_stock.expiring_sent' : 'lot_stock.unsellable_sent';
+  const rows = await execute(
+    scope,
+    scope.db
+      .selectFrom('lot_stock')
+      .innerJoin('lots', 'lots.id', 'lot_stock.lot_id')
+      .innerJoin('products', 'products.id', 'lot_stock.product_id')
+      .select(['lot_stock.id', 'lot_stock.tenant_id', 'lot_stock.location_id', 'lot_stock.product_id', 'lot_stock.lot_id', 'lots.lot_number', 'lots.expiry_date', 'lots.production_date', 'lots.unsellable_from', 'products.sku'])
+      .where(day, '<=', today)
+      .where(sent, '=', 0)
+      .where((eb) => eb.or([eb('lot_stock.good', '>', 0), eb('lot_stock.damaged', '>', 0)]))
+      .orderBy(day)
+      .orderBy('lot_stock.id')
+      .limit(limit),
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    tenantId: r.tenant_id,
+    locationId: Number(r.location_id),
+    productId: Number(r.product_id),
+    lotId: Number(r.lot_id),
+    lotNumber: r.lot_number,
+    expiryDate: r.expiry_date,
+    productionDate: r.production_date,
+    unsellableFrom: r.unsellable_from,
+    sku: r.sku,
+  }));
+}
+
+/** The candidates whose flag is still unset, read under their rows' lock. */
+export async function unsentLotBoundaries(tx: Tx, boundary: LotBoundary, found: readonly LotBoundaryCandidate[]): Promise<LotBoundaryCandidate[]> {
+  const column = boundary === 'expiring' ? 'expiring_sent' : 'unsellable_sent';
+  const open = new Set(
+    (await execute(tx, tx.db.selectFrom('lot_stock').select('id').where('id', 'in', found.map((c) => c.id)).where(column, '=', 0))).map((r) => Number(r.id)),
+  );
+  return found.filter((c) => open.has(c.id));
+}
+
+/** Marks the boundary of the lots at their locations as announced. */
+export async function markLotBoundarySent(tx: Tx, boundary: LotBoundary, done: readonly LotBoundaryCandidate[]): Promise<void> {
+  if (done.length === 0) return;
+  const ids = done.map((c) => c.id);
+  if (boundary === 'expiring') await executeWrite(tx, tx.db.updateTable('lot_stock').set({ expiring_sent: 1 }).where('id', 'in', ids));
+  else await executeWrite(tx, tx.db.updateTable('lot_stock').set({ unsellable_sent: 1 }).where('id', 'in', ids));
+}
+

@@ -1,11 +1,14 @@
 // The product import's batch upsert: a tenant's catalogue rows by SKU, in one transaction per
-// batch, counting what was inserted, updated and left as it was.
+// batch, counting what was inserted, updated and left as it was, and refusing the rows whose lot
+// settings may not change now (docs/lots.md#lot-tracked-products).
 import { toFixedString } from '@pits/domain';
 import type { Insertable, Updateable } from 'kysely';
 import type { Database } from '../create-database.js';
 import { boolValue } from './boolean-values.js';
 import type { ProductTable } from '../schema/index.js';
 import { importBatch } from './import-batch.js';
+import { redateLots } from './lot-repository.js';
+import { lotTrackingInUse } from './product-repository.js';
 import { execute, executeWrite } from '../execution/execute.js';
 
 /** One product as the import reads it: every field of the contract's Product that a file carries. */
@@ -44,6 +47,8 @@ export interface ProductBatchResult {
   inserted: number;
   updated: number;
   unchanged: number;
+  /** Rows left as they were because the database refused them: `index` in the batch, and why, by field. */
+  refused: { index: number; issues: { field: string; reason: string }[] }[];
 }
 
 /** The stored columns a row sets (money with two places, booleans as 0/1). */
@@ -57,7 +62,10 @@ function columns(row: ProductImportRow) {
 
 /**
  * Upserts a batch of a tenant's products by SKU in one transaction. A product the file lists
- * again after it was deleted comes back. SKUs within a batch must be distinct.
+ * again after it was deleted comes back. SKUs within a batch must be distinct. As a product
+ * update does (`updateProduct`): a row that would change `production_batch` while the product has
+ * stock or open documents is refused (listed in `refused`, the product left as it is), and a new
+ * `outbound_expired` redates the product's lots.
  *
  * @example
  * await upsertProductBatch(database, tenantId, rows, { now: new Date(), actor: 'importer' });
@@ -77,8 +85,9 @@ export async function upsertProductBatch(
       for (const p of found) existing.set(p.sku, p as unknown as Record<string, unknown>);
     }
     const inserts: Insertable<ProductTable>[] = [];
+    const refused: ProductBatchResult['refused'] = [];
     let updated = 0;
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
       const wanted = columns(row);
       const old = existing.get(row.sku);
       if (!old) {
@@ -89,16 +98,25 @@ export async function upsertProductBatch(
         old.deleted_at === null &&
         Object.entries(wanted as Record<string, unknown>).every(([k, v]) => (MONEY.includes(k as (typeof MONEY)[number]) ? toFixedString(String(old[k]), 2) === v : old[k] === v));
       if (same) continue;
+      const productId = Number(old.id);
+      if (old.production_batch !== wanted.production_batch) {
+        const issue = await lotTrackingInUse(tx, tenantId, productId);
+        if (issue !== undefined) {
+          refused.push({ index, issues: [{ field: 'production_batch', reason: issue }] });
+          continue;
+        }
+      }
       updated += 1;
       await executeWrite(tx, tx.db
         .updateTable('products')
         .set({ ...(wanted satisfies Updateable<ProductTable>), updated_by: options.actor, updated_at: at, deleted_at: null, deleted_by: null })
         .where('tenant_id', '=', tenantId)
         .where('sku', '=', row.sku));
+      if (Number(old.outbound_expired) !== wanted.outbound_expired) await redateLots(tx, productId, wanted.outbound_expired);
     }
     for (let i = 0; i < inserts.length; i += 200) {
       await executeWrite(tx, tx.db.insertInto('products').values(inserts.slice(i, i + 200)));
     }
-    return { inserted: inserts.length, updated, unchanged: rows.length - inserts.length - updated };
+    return { inserted: inserts.length, updated, unchanged: rows.length - inserts.length - updated - refused.length, refused };
   });
 }

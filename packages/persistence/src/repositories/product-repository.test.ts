@@ -2,7 +2,12 @@ import { AppError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../database-errors.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { createProduct, findProduct, findProductBySku, findTenantProducts, findTenantProductsBySku, listProducts, updateProduct } from './product-repository.js';
+import { createAdjustment, rejectAdjustment } from '../operations/adjustment-operations.js';
+import { createReservation } from '../operations/reservation-operations.js';
+import { recordOpeningStock } from '../operations/stock-operations.js';
+import { createTransfer } from '../operations/transfer-operations.js';
+import { upsertProductBatch } from './product-import-repository.js';
+import { createProduct, findProduct, findProductBySku, findTenantProducts, findTenantProductsBySku, listProducts, lotTrackingInUse, updateProduct } from './product-repository.js';
 
 const dialects = await testDialects();
 const LATER = new Date('2026-11-23T09:30:00.000Z');
@@ -139,5 +144,80 @@ describe.each(dialects)('[%s] product repository', (dialect) => {
     expect((await findProduct(t.database, w.tenant.id, w.products[2]!.id))!.sku).toBe('SKU-3');
     const renamed = await updateProduct(t.database, other.tenant.id, other.products[0]!.id, { sku: 'SKU-4' }, 'ops', LATER);
     expect(renamed.sku).toBe('SKU-4');
+  });
+
+  describe('lot settings (docs/lots.md#lot-tracked-products)', () => {
+    /** The error a call ends with (a thrown AppError's plain data), or undefined when it succeeds. */
+    const refusalOf = (call: Promise<unknown>) => call.then(() => undefined, (e: unknown) => (e instanceof AppError ? e.error : e));
+    const lotDates = (productId: number) => t.database.db.selectFrom('lots').select(['lot_number', 'unsellable_from', 'expiring_from']).where('product_id', '=', productId).orderBy('lot_number').execute();
+
+    it('production_batch changes freely while the product has no stock and no open documents', async () => {
+      const fresh = await createProduct(t.database, w.tenant.id, { sku: 'LOT-FREE', name: 'No stock yet' }, 'seed', LATER);
+      expect(await lotTrackingInUse(t.database, w.tenant.id, fresh.id)).toBeUndefined();
+      expect((await updateProduct(t.database, w.tenant.id, fresh.id, { productionBatch: true }, 'ops', LATER)).productionBatch).toBe(true);
+      expect((await updateProduct(t.database, w.tenant.id, fresh.id, { productionBatch: false }, 'ops', LATER)).productionBatch).toBe(false);
+    });
+
+    it('a change of production_batch is INVALID_STATE on productionBatch while the product has stock, and nothing changes', async () => {
+      const stocked = await createProduct(t.database, w.tenant.id, { sku: 'LOT-STOCKED', name: 'Stocked' }, 'seed', LATER);
+      await recordOpeningStock(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, productId: stocked.id, damaged: '1', actor: 'seed', reference: 'open' }, LATER);
+      const error = await refusalOf(updateProduct(t.database, w.tenant.id, stocked.id, { productionBatch: true, name: 'Renamed too' }, 'ops', LATER));
+      expect(error).toMatchObject({ kind: 'INVALID_STATE', details: { field: 'productionBatch', issue: 'cannot change while the product has stock' } });
+      expect(await findProduct(t.database, w.tenant.id, stocked.id)).toEqual(stocked);
+      // Giving the flag it already has is no change: the rest of the update goes through.
+      expect((await updateProduct(t.database, w.tenant.id, stocked.id, { productionBatch: false, name: 'Renamed' }, 'ops', LATER)).name).toBe('Renamed');
+    });
+
+    it('a pending adjustment keeps production_batch as it is until it is decided', async () => {
+      const product = await createProduct(t.database, w.tenant.id, { sku: 'LOT-PENDING', name: 'Pending' }, 'seed', LATER);
+      const adjustment = await createAdjustment(
+        t.database,
+        { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: w.locations[0].id, type: 'increase', stockSource: 'good', reason: 'found', items: [{ productId: product.id, quantity: '2', unitCost: '1' }] },
+        LATER,
+      );
+      expect(await lotTrackingInUse(t.database, w.tenant.id, product.id)).toBe('cannot change while the product has pending adjustments');
+      expect(await refusalOf(updateProduct(t.database, w.tenant.id, product.id, { productionBatch: true }, 'ops', LATER))).toMatchObject({ kind: 'INVALID_STATE' });
+      await rejectAdjustment(t.database, { tenantId: w.tenant.id, number: adjustment.number, actor: w.actor, reason: 'miscounted' }, LATER);
+      expect((await updateProduct(t.database, w.tenant.id, product.id, { productionBatch: true }, 'ops', LATER)).productionBatch).toBe(true);
+    });
+
+    it('names every kind of use it finds: stock, active holds, open transfers', async () => {
+      const product = w.products[3]!;
+      await recordOpeningStock(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, productId: product.id, good: '5', actor: 'seed', reference: 'open' }, LATER);
+      await createReservation(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: w.locations[0].id, reference: 'ORDER-LOT-1', expiresIn: 900, items: [{ productId: product.id, quantity: '1' }] });
+      await createTransfer(
+        t.database,
+        { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, fromLocationId: w.locations[0].id, toLocationId: w.locations[1].id, transferDate: '2026-11-23', items: [{ productId: product.id, quantity: '1' }] },
+        LATER,
+      );
+      expect(await lotTrackingInUse(t.database, w.tenant.id, product.id)).toBe('cannot change while the product has stock, active holds and open transfers');
+      // Another tenant's documents on other products are not this product's.
+      expect(await lotTrackingInUse(t.database, other.tenant.id, other.products[0]!.id)).toBeUndefined();
+    });
+
+    it('a new outbound_expired redates the lots of the product in the same update', async () => {
+      const product = await createProduct(t.database, w.tenant.id, { sku: 'LOT-DATED', name: 'Dated', productionBatch: true }, 'seed', LATER);
+      await recordOpeningStock(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, productId: product.id, good: '3', actor: 'seed', reference: 'open', lotNumber: 'B-1', expiryDate: '2027-03-31' }, LATER);
+      expect(await lotDates(product.id)).toEqual([{ lot_number: 'B-1', unsellable_from: '2027-03-31', expiring_from: '2027-03-24' }]);
+      await updateProduct(t.database, w.tenant.id, product.id, { outboundExpired: 30 }, 'ops', LATER);
+      expect(await lotDates(product.id)).toEqual([{ lot_number: 'B-1', unsellable_from: '2027-03-02', expiring_from: '2027-02-23' }]);
+    });
+
+    it('the product import refuses the row that would change production_batch of a stocked product, and redates lots on a new outbound_expired', async () => {
+      const world = await seedTenantWorld(t.database, { products: 0, label: 'Importing' });
+      const stocked = await createProduct(t.database, world.tenant.id, { sku: 'IMP-STOCKED', name: 'Stocked' }, 'seed', LATER);
+      const dated = await createProduct(t.database, world.tenant.id, { sku: 'IMP-DATED', name: 'Dated', productionBatch: true }, 'seed', LATER);
+      await recordOpeningStock(t.database, { tenantId: world.tenant.id, locationId: world.locations[0].id, productId: stocked.id, good: '1', actor: 'seed', reference: 'open' }, LATER);
+      await recordOpeningStock(t.database, { tenantId: world.tenant.id, locationId: world.locations[0].id, productId: dated.id, good: '1', actor: 'seed', reference: 'open', lotNumber: 'D-1', expiryDate: '2027-03-31' }, LATER);
+      const row = (sku: string, name: string, productionBatch: boolean, outboundExpired: number) => ({
+        sku, name, category_id: 0, barcode: '', description: '', brand: null, product_type: 'physical', published_price: '0.00', cost_price: '0.00', weight: '0.00', width: '0.00',
+        height: '0.00', length: '0.00', status: 'published', is_bundle: false, is_managed_by_fulfillment: true, advance_qc: false, production_batch: productionBatch, cold_storage: false,
+        fulfillment_manage_by: null, outbound_expired: outboundExpired, inbound_expired: 0, outer_barcode: null,
+      });
+      const result = await upsertProductBatch(t.database, world.tenant.id, [row('IMP-STOCKED', 'Stocked now lots', true, 0), row('IMP-DATED', 'Dated', true, 30), row('IMP-NEW', 'New', true, 0)], { now: LATER, actor: 'importer' });
+      expect(result).toEqual({ inserted: 1, updated: 1, unchanged: 0, refused: [{ index: 0, issues: [{ field: 'production_batch', reason: 'cannot change while the product has stock' }] }] });
+      expect(await findProduct(t.database, world.tenant.id, stocked.id)).toEqual(stocked);
+      expect(await lotDates(dated.id)).toEqual([{ lot_number: 'D-1', unsellable_from: '2027-03-02', expiring_from: '2027-02-23' }]);
+    });
   });
 });

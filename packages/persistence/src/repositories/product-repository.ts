@@ -1,10 +1,10 @@
 // Products of a tenant's catalogue: rows, their mapping to records, and the queries over them.
-import type { Selectable, Updateable } from 'kysely';
+import type { Compilable, Selectable, Updateable } from 'kysely';
 import { AppError, type LotPolicy, type PageRequest, domainError, pageOffset, toFixedString } from '@pits/domain';
-import { lotPolicyOf } from './lot-repository.js';
+import { lotPolicyOf, redateLots } from './lot-repository.js';
 import { boolValue, fromBoolValue } from './boolean-values.js';
 import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
-import type { Scope } from '../transaction.js';
+import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import type { ProductTable } from '../schema/index.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
@@ -245,7 +245,11 @@ const TWO_PLACE_FIELDS = new Set<keyof NewProduct>(['publishedPrice', 'costPrice
 /**
  * Changes the given fields of a live product of the tenant; prices and dimensions are stored with
  * two places. Unknown or another tenant's product: NOT_FOUND on `id`. A SKU taken for the tenant
- * throws the driver's unique violation (see `isUniqueViolation`).
+ * throws the driver's unique violation (see `isUniqueViolation`). The lot settings follow
+ * docs/lots.md#lot-tracked-products, in the same transaction as the change, under the product's
+ * row lock: a change of `productionBatch` while the product has stock or open documents is
+ * INVALID_STATE on `productionBatch` (`lotTrackingInUse`), and a new `outboundExpired` redates
+ * the product's lots (`redateLots`).
  *
  * @example
  * await updateProduct(database, tenantId, 7, { name: 'Kopi 250 g', costPrice: '41.5' }, 'internal-api', new Date());
@@ -257,17 +261,84 @@ export async function updateProduct(scope: Scope, tenantId: string, id: number, 
     if (TWO_PLACE_FIELDS.has(key)) set[PRODUCT_COLUMNS[key]] = two(value as string);
     else set[PRODUCT_COLUMNS[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
   }
-  const row = await executeTakeFirst(scope, scope.dialect
-    .updateReturningAll(
-      scope.db
-        .updateTable('products')
-        .set({ ...(set as Updateable<ProductTable>), updated_by: actor, updated_at: now.toISOString() })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null),
-    ));
-  if (!row) throw new AppError(domainError('NOT_FOUND', `product ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
-  return toProductRecord(row);
+  return withTransaction(scope, async (tx) => {
+    const current = await lockProduct(tx, tenantId, id);
+    if (!current) throw new AppError(domainError('NOT_FOUND', `product ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
+    if (changes.productionBatch !== undefined && changes.productionBatch !== fromBoolValue(current.production_batch)) {
+      const issue = await lotTrackingInUse(tx, tenantId, id);
+      if (issue !== undefined) throw new AppError(domainError('INVALID_STATE', `productionBatch ${issue}`, { field: 'productionBatch', issue }));
+    }
+    const row = await executeTakeFirstOrThrow(tx, tx.dialect
+      .updateReturningAll(
+        tx.db
+          .updateTable('products')
+          .set({ ...(set as Updateable<ProductTable>), updated_by: actor, updated_at: now.toISOString() })
+          .where('tenant_id', '=', tenantId)
+          .where('id', '=', id),
+      ));
+    if (changes.outboundExpired !== undefined && changes.outboundExpired !== current.outbound_expired) await redateLots(tx, id, changes.outboundExpired);
+    return toProductRecord(row);
+  });
+}
+
+/** A live product's row of the tenant, locked for the rest of the transaction; undefined when there is none. */
+async function lockProduct(tx: Tx, tenantId: string, id: number): Promise<Pick<ProductRow, 'production_batch' | 'outbound_expired'> | undefined> {
+  return executeTakeFirst(
+    tx,
+    tx.dialect.lockRows(tx.db.selectFrom('products').select(['production_batch', 'outbound_expired']).where('tenant_id', '=', tenantId).where('id', '=', id).where('deleted_at', 'is', null)),
+  );
+}
+
+/**
+ * Why a product's lot tracking (`production_batch`) may not change now, or undefined when it may:
+ * its units and open documents were counted, held or checked under the other rule
+ * (docs/lots.md#lot-tracked-products). In the way are stock at any location (good, damaged or
+ * reserved above 0), active holds, open transfers (pending, approved or in transit) and pending
+ * adjustments; the answer names each kind found. Run it in the transaction that changes the flag.
+ *
+ * @example await lotTrackingInUse(tx, tenantId, 7) // 'cannot change while the product has stock and open transfers'
+ */
+export async function lotTrackingInUse(scope: Scope, tenantId: string, productId: number): Promise<string | undefined> {
+  const found = async (query: Compilable<unknown>) => (await executeTakeFirst(scope, query)) !== undefined;
+  const uses: string[] = [];
+  const stock = scope.db
+    .selectFrom('stock_levels')
+    .select('product_id')
+    .where('tenant_id', '=', tenantId)
+    .where('product_id', '=', productId)
+    .where((eb) => eb.or([eb('good', '>', 0), eb('damaged', '>', 0), eb('reserved', '>', 0)]))
+    .limit(1);
+  if (await found(stock)) uses.push('stock');
+  const holds = scope.db
+    .selectFrom('reservations')
+    .innerJoin('reservation_items', 'reservation_items.reservation_id', 'reservations.id')
+    .select('reservations.id')
+    .where('reservations.tenant_id', '=', tenantId)
+    .where('reservations.status', '=', 'active')
+    .where('reservation_items.product_id', '=', productId)
+    .limit(1);
+  if (await found(holds)) uses.push('active holds');
+  const transfers = scope.db
+    .selectFrom('transfers')
+    .innerJoin('transfer_items', 'transfer_items.transfer_id', 'transfers.id')
+    .select('transfers.id')
+    .where('transfers.tenant_id', '=', tenantId)
+    .where('transfers.status', 'in', ['pending', 'approved', 'in_transit'])
+    .where('transfer_items.product_id', '=', productId)
+    .limit(1);
+  if (await found(transfers)) uses.push('open transfers');
+  const adjustments = scope.db
+    .selectFrom('adjustments')
+    .innerJoin('adjustment_items', 'adjustment_items.adjustment_id', 'adjustments.id')
+    .select('adjustments.id')
+    .where('adjustments.tenant_id', '=', tenantId)
+    .where('adjustments.status', '=', 'pending')
+    .where('adjustment_items.product_id', '=', productId)
+    .limit(1);
+  if (await found(adjustments)) uses.push('pending adjustments');
+  if (uses.length === 0) return undefined;
+  const listed = uses.length === 1 ? uses[0]! : `${uses.slice(0, -1).join(', ')} and ${uses.at(-1)!}`;
+  return `cannot change while the product has ${listed}`;
 }
 
 export interface ProductFilters {

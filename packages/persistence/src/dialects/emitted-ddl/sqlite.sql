@@ -125,6 +125,54 @@ alter table "webhook_endpoints" add column "is_active" integer default true not 
 alter table "webhook_endpoints" add column "updated_at" text;
 -- up 010-ledger-bucket-index
 create index "stock_ledger_bucket_idx" on "stock_ledger" ("location_id", "product_id", "bucket", "id");
+-- up 011-lots
+create table "lots" ("id" integer primary key autoincrement, "tenant_id" text not null references "tenants" ("id") on delete cascade, "product_id" integer not null references "products" ("id") on delete cascade, "lot_number" text not null, "expiry_date" text, "production_date" text, "unsellable_from" text, "expiring_from" text, "created_at" text not null);
+create unique index "lots_product_number_key" on "lots" ("product_id", "lot_number");
+create index "lots_tenant_expiry_idx" on "lots" ("tenant_id", "expiry_date");
+create index "lots_unsellable_idx" on "lots" ("unsellable_from");
+create index "lots_expiring_idx" on "lots" ("expiring_from");
+create table "lot_stock" ("id" integer primary key autoincrement, "tenant_id" text not null references "tenants" ("id") on delete cascade, "location_id" integer not null references "locations" ("id") on delete cascade, "product_id" integer not null references "products" ("id") on delete cascade, "lot_id" integer not null references "lots" ("id") on delete cascade, "good" integer default 0 not null, "damaged" integer default 0 not null, "reserved" integer default 0 not null, "expiring_sent" integer default 0 not null, "unsellable_sent" integer default 0 not null, "updated_at" text not null, constraint "lot_stock_good_nonnegative" check (good >= 0), constraint "lot_stock_damaged_nonnegative" check (damaged >= 0), constraint "lot_stock_reserved_nonnegative" check (reserved >= 0), constraint "lot_stock_reserved_within_good" check (reserved <= good));
+create unique index "lot_stock_location_lot_key" on "lot_stock" ("location_id", "product_id", "lot_id");
+create index "lot_stock_lot_idx" on "lot_stock" ("lot_id");
+create index "lot_stock_tenant_idx" on "lot_stock" ("tenant_id", "product_id");
+create table "lot_allocations" ("id" integer primary key autoincrement, "tenant_id" text not null references "tenants" ("id") on delete cascade, "document" text not null check (document in ('reservation', 'transfer')), "item_id" integer not null, "seq" integer not null, "lot_id" integer not null references "lots" ("id") on delete cascade, "quantity" integer not null check (quantity > 0));
+create unique index "lot_allocations_item_key" on "lot_allocations" ("document", "item_id", "seq");
+alter table "stock_ledger" add column "lot_number" text;
+alter table "reservation_items" add column "has_lots" integer default 0 not null;
+alter table "transfer_items" add column "has_lots" integer default 0 not null;
+alter table "transfer_items" add column "lot_number" text;
+alter table "adjustment_items" add column "lot_id" integer references "lots" ("id");
+create table "calendar_shift" ("id" integer primary key check (id = 1), "days" integer not null);
+insert into lots (tenant_id, product_id, lot_number, created_at)
+    select p.tenant_id, p.id, 'LEGACY', min(sl.updated_at) from products p
+    join stock_levels sl on sl.product_id = p.id
+    where p.production_batch
+    group by p.tenant_id, p.id;
+insert into lot_stock (tenant_id, location_id, product_id, lot_id, good, damaged, reserved, updated_at)
+    select sl.tenant_id, sl.location_id, sl.product_id, l.id, sl.good, sl.damaged, sl.reserved, sl.updated_at
+    from stock_levels sl join lots l on l.product_id = sl.product_id and l.lot_number = 'LEGACY';
+insert into lot_allocations (tenant_id, document, item_id, seq, lot_id, quantity)
+    select r.tenant_id, 'reservation', ri.id, 1, l.id, ri.quantity
+    from reservation_items ri join reservations r on r.id = ri.reservation_id
+    join lots l on l.product_id = ri.product_id and l.lot_number = 'LEGACY'
+    where r.status = 'active';
+insert into lot_allocations (tenant_id, document, item_id, seq, lot_id, quantity)
+    select tr.tenant_id, 'transfer', ti.id, 1, l.id, ti.quantity
+    from transfer_items ti join transfers tr on tr.id = ti.transfer_id
+    join lots l on l.product_id = ti.product_id and l.lot_number = 'LEGACY'
+    where tr.status in ('approved', 'in_transit');
+update reservation_items set has_lots = 1 where id in (select item_id from lot_allocations where document = 'reservation');
+update transfer_items set has_lots = 1 where id in (select item_id from lot_allocations where document = 'transfer');
+-- down 011-lots
+drop table "calendar_shift";
+alter table "adjustment_items" drop column "lot_id";
+alter table "transfer_items" drop column "lot_number";
+alter table "transfer_items" drop column "has_lots";
+alter table "reservation_items" drop column "has_lots";
+alter table "stock_ledger" drop column "lot_number";
+drop table "lot_allocations";
+drop table "lot_stock";
+drop table "lots";
 -- down 010-ledger-bucket-index
 drop index "stock_ledger_bucket_idx";
 -- down 009-webhook-endpoint-active
