@@ -77,6 +77,16 @@ describe('the client subpath', () => {
     expectTypeOf<Pick<Endpoint, 'isActive' | 'updatedAt'>>().toEqualTypeOf<{ isActive: boolean; updatedAt: string }>();
     expectTypeOf<Pick<InternalApiInputs['webhooks']['update'], 'active'>>().toEqualTypeOf<{ active?: boolean | undefined }>();
     type Discrepancy = InternalApiOutputs['stock']['verify'][number];
-    expectTypeOf<Discrepancy>().toEqualTypeOf<{ tenantId: string; locationId: number; productId: number; check: StockCheck; recorded: string; expected: string; reservations?: string[] }>();
+    expectTypeOf<Discrepancy>().toEqualTypeOf<{ tenantId: string; locationId: number; productId: number; check: StockCheck; recorded: string; expected: string; reservations?: string[]; lotNumber?: string }>();
+    type Lot = InternalApiOutputs['lots']['list']['lots'][number];
+    expectTypeOf<Pick<Lot, 'lotNumber' | 'expiryDate' | 'good' | 'available' | 'daysLeft' | 'sellable'>>().toEqualTypeOf<{
+      lotNumber: string;
+      expiryDate: string | null;
+      good: string;
+      available: string;
+      daysLeft: number | null;
+      sellable: boolean;
+    }>();
+    expectTypeOf<Pick<InternalApiInputs['stock']['recordOpening'], 'lotNumber' | 'expiryDate' | 'productionDate'>>().toEqualTypeOf<{ lotNumber?: string | undefined; expiryDate?: string | undefined; productionDate?: string | undefined }>();
   });
 });

@@ -1,14 +1,20 @@
 // Input pieces the routers share (ids, paging) and the paging object of list outputs. The internal
 // API speaks camelCase in every input and output, unlike the partners' snake_case REST contract.
 import { z } from 'zod';
-import { tenantIdInput } from '@pits/contract';
-import { type Actor, AppError, type PageRequest, domainError, pageFacts } from '@pits/domain';
+import { calendarDateInput, tenantIdInput } from '@pits/contract';
+import { type Actor, AppError, LOT_NUMBER_ISSUE, LOT_NUMBER_PATTERN, type PageRequest, domainError, pageFacts } from '@pits/domain';
 
 /** A database id: a positive integer. */
 export const idInput = z.int().positive();
 
 /** A tenant id: a UUID. */
 export const tenantId = tenantIdInput;
+
+/** A lot number (docs/lots.md#lots): 1 to 64 letters, digits, `.`, `_`, `/` and `-`, exactly as given (case counts, nothing trimmed). */
+export const lotNumberInput = z.string().regex(LOT_NUMBER_PATTERN, LOT_NUMBER_ISSUE);
+
+/** A calendar day `YYYY-MM-DD` that exists, from 1900-01-01 to 9999-12-31 (docs/input-rules.md#dates-and-times). */
+export const calendarDay = calendarDateInput;
 
 /** A price or dimension: a non-negative decimal string with at most two places (`"19.90"`), never a float. */
 export const twoPlaceDecimal = z.string().regex(/^\d{1,13}(\.\d{1,2})?$/, 'must be a decimal string with at most 2 places, such as "19.90"');

@@ -173,6 +173,27 @@ describe.each(dialects)('[%s] products', (dialect) => {
     expect((await api.caller.products.list({ tenantId, sku: 'P-1' })).products).toEqual([]);
   });
 
+  it('productionBatch cannot change while the product has stock: CONFLICT, kind INVALID_STATE, on changes.productionBatch, and nothing changes (docs/lots.md#lot-tracked-products)', async () => {
+    const product = await api.caller.products.create({ tenantId, sku: 'MADU-LOT', name: 'Madu' });
+    const location = await api.caller.locations.create({ tenantId, code: 'WH-LOT', name: 'Lots' });
+    // No stock and no documents yet: the flag goes both ways.
+    expect((await api.caller.products.update({ tenantId, id: product.id, changes: { productionBatch: true } })).productionBatch).toBe(true);
+    expect((await api.caller.products.update({ tenantId, id: product.id, changes: { productionBatch: false } })).productionBatch).toBe(false);
+    await api.caller.stock.recordOpening({ tenantId, locationId: location.id, productId: product.id, damaged: '2', reference: 'OPEN' });
+    const before = await api.caller.products.byId({ tenantId, id: product.id });
+    const r = await refusal(api.caller.products.update({ tenantId, id: product.id, changes: { productionBatch: true, name: 'Madu (lots)' } }));
+    expect(r).toEqual({
+      code: 'CONFLICT',
+      kind: 'INVALID_STATE',
+      message: 'changes.productionBatch cannot change while the product has stock',
+      field: 'changes.productionBatch',
+      issues: [{ field: 'changes.productionBatch', issue: 'cannot change while the product has stock' }],
+    });
+    expect(await api.caller.products.byId({ tenantId, id: product.id })).toEqual(before);
+    // The rest of a product still changes, the flag given as it is included.
+    expect(await api.caller.products.update({ tenantId, id: product.id, changes: { productionBatch: false, name: 'Madu Hutan' } })).toMatchObject({ name: 'Madu Hutan', productionBatch: false });
+  });
+
   it('without the service token every product procedure is UNAUTHORIZED, and nothing changes', async () => {
     const before = await api.caller.products.list({ tenantId, perPage: 100 });
     for (const call of [

@@ -84,6 +84,15 @@ const productFields = z.strictObject({
   outerBarcode: safeText.trim().max(100).nullable(),
 });
 
+/**
+ * A change of `productionBatch` refused while the product has stock or open documents
+ * (docs/lots.md#lot-tracked-products) names the input's path, `changes.productionBatch`.
+ */
+function onChanges(error: unknown): unknown {
+  if (!(error instanceof AppError) || error.kind !== 'INVALID_STATE' || error.error.details.field !== 'productionBatch') return error;
+  return new AppError(domainError('INVALID_STATE', `changes.${error.message}`, { field: 'changes.productionBatch', issue: error.error.details.issue }));
+}
+
 /** A second product with the same SKU for the tenant: BAD_REQUEST on the SKU field. */
 function skuTaken(error: unknown, field: string, value: string | undefined): unknown {
   if (!isUniqueViolation(error)) return error;
@@ -117,7 +126,12 @@ export const productRouter = router({
       }
     }),
 
-  /** Changes the given fields of a product; absent fields stay. Unknown tenant or product: NOT_FOUND. */
+  /**
+   * Changes the given fields of a product; absent fields stay. Unknown tenant or product:
+   * NOT_FOUND. `productionBatch` cannot change while the product has stock, active holds, open
+   * transfers or pending adjustments: CONFLICT (kind INVALID_STATE) on `changes.productionBatch`,
+   * nothing changed. A new `outboundExpired` redates the product's lots (docs/lots.md#lot-tracked-products).
+   */
   update: protectedProcedure
     .input(productInputs.update)
     .mutation(async ({ ctx, input }) => {
@@ -125,7 +139,7 @@ export const productRouter = router({
       try {
         return toProductView(await updateProduct(ctx.database, input.tenantId, input.id, definedOnly(input.changes), INTERNAL_ACTOR, ctx.now()));
       } catch (error) {
-        throw skuTaken(error, 'changes.sku', input.changes.sku);
+        throw onChanges(skuTaken(error, 'changes.sku', input.changes.sku));
       }
     }),
 

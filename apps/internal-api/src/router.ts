@@ -7,6 +7,7 @@ import { inboundInputs, inboundRouter } from './inbound-router.js';
 import { installationInputs, installationRouter } from './installation-router.js';
 import { locationInputs, locationRouter } from './location-router.js';
 import { logisticPreferenceInputs, logisticPreferenceRouter } from './logistic-preference-router.js';
+import { lotInputs, lotRouter } from './lot-router.js';
 import { partnerInputs, partnerRouter } from './partner-router.js';
 import { productInputs, productRouter } from './product-router.js';
 import { reservationInputs, reservationRouter } from './reservation-router.js';
@@ -25,6 +26,7 @@ export const appRouter = router({
   logisticPreferences: logisticPreferenceRouter,
   products: productRouter,
   stock: stockRouter,
+  lots: lotRouter,
   transfers: transferRouter,
   reservations: reservationRouter,
   inbound: inboundRouter,
@@ -60,6 +62,7 @@ export const procedureInputs = {
   logisticPreferences: logisticPreferenceInputs,
   products: productInputs,
   stock: stockInputs,
+  lots: lotInputs,
   transfers: transferInputs,
   reservations: reservationInputs,
   inbound: inboundInputs,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addDays } from '@pits/domain';
+import { databaseToday } from '@pits/persistence';
 import { testDialects } from '@pits/persistence/testing';
 import { TEST_NOW, type TestApi, openTestApi, refusal } from './testing/test-api.js';
 
@@ -185,5 +187,89 @@ describe.each(dialects)('[%s] stock', (dialect) => {
     expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: surabaya, sku: 'TEH-100', productId: teh, good: '1', reference: 'X' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'sku' });
     expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: surabaya, good: '1', reference: 'X' }))).toMatchObject({ code: 'BAD_REQUEST', field: 'productId' });
     expect(await refusal(api.caller.stock.recordOpening({ tenantId, locationId: surabaya, sku: 'teh-100', good: '1', reference: 'X' }))).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field: 'sku' });
+  });
+});
+
+describe.each(dialects)('[%s] stock of lot-tracked products (docs/lots.md#internal-api-and-importer)', (dialect) => {
+  let api: TestApi;
+  let tenantId: string;
+  let jakarta: number;
+  let madu: number;
+  let kerupuk: number;
+  let gula: number;
+  let today: string;
+  beforeAll(async () => {
+    api = await openTestApi(dialect);
+    today = await databaseToday(api.t.database);
+    tenantId = (await api.caller.tenants.create({ name: 'Honey House' })).id;
+    jakarta = (await api.caller.locations.create({ tenantId, code: 'WH-JKT', name: 'Jakarta' })).id;
+    madu = (await api.caller.products.create({ tenantId, sku: 'MADU-500', name: 'Madu 500 g', productionBatch: true, outboundExpired: 30 })).id;
+    kerupuk = (await api.caller.products.create({ tenantId, sku: 'KERUPUK', name: 'Kerupuk', productionBatch: true })).id;
+    gula = (await api.caller.products.create({ tenantId, sku: 'GULA-1KG', name: 'Gula 1 kg' })).id;
+  });
+  afterAll(() => api.t.cleanup());
+
+  const base = () => ({ tenantId, locationId: jakarta, reference: 'MIGRATION-2026-11' });
+
+  it('records opening stock into the lot it names, creating the lot with its dates; a known lot needs no dates', async () => {
+    const expiryDate = addDays(today, 100);
+    const productionDate = addDays(today, -20);
+    const level = await api.caller.stock.recordOpening({ ...base(), productId: madu, good: '10', lotNumber: 'MD-2611/A', expiryDate, productionDate });
+    expect(level).toMatchObject({ productId: madu, good: '10', available: '10' });
+    expect(await api.caller.stock.recordOpening({ ...base(), sku: 'MADU-500', good: '2.5', damaged: '1', lotNumber: 'MD-2611/A' })).toMatchObject({ good: '12.5', damaged: '1' });
+    // Without a shelf-life minimum a lot may have no expiry date.
+    await api.caller.stock.recordOpening({ ...base(), productId: kerupuk, good: '4', lotNumber: 'KR-1' });
+    const { lots } = await api.caller.lots.list({ tenantId, locationId: jakarta });
+    expect(lots).toEqual([
+      { locationId: jakarta, productId: madu, sku: 'MADU-500', lotNumber: 'MD-2611/A', expiryDate, productionDate, good: '12.5', damaged: '1', reserved: '0', available: '12.5', daysLeft: 100, sellable: true },
+      { locationId: jakarta, productId: kerupuk, sku: 'KERUPUK', lotNumber: 'KR-1', expiryDate: null, productionDate: null, good: '4', damaged: '0', reserved: '0', available: '4', daysLeft: null, sellable: true },
+    ]);
+    const ledger = await api.caller.stock.ledger({ tenantId, locationId: jakarta, productId: madu });
+    expect(ledger.movements.map((m) => [m.bucket, m.change, m.causeType, m.causeId])).toEqual([
+      ['damaged', '1', 'opening', 'MIGRATION-2026-11'],
+      ['good', '2.5', 'opening', 'MIGRATION-2026-11'],
+      ['good', '10', 'opening', 'MIGRATION-2026-11'],
+    ]);
+    expect(await api.caller.stock.verify({ tenantId })).toEqual([]);
+  });
+
+  it("refuses a lot the rules of a line refuse, on this input's own field names, and records nothing", async () => {
+    const before = await api.caller.stock.levels({ tenantId, perPage: 100 });
+    const cases: [Parameters<typeof api.caller.stock.recordOpening>[0], string, string][] = [
+      [{ ...base(), productId: madu, good: 1 }, 'lotNumber', 'is required: the product is lot-tracked'],
+      [{ ...base(), productId: gula, good: 1, lotNumber: 'G-1' }, 'lotNumber', 'must not be given: the product is not lot-tracked'],
+      [{ ...base(), productId: madu, good: 1, lotNumber: 'MD-NEW' }, 'expiryDate', 'is required for a new lot: the product has a shelf-life minimum'],
+      [{ ...base(), productId: madu, good: 1, lotNumber: 'MD-2611/A', expiryDate: addDays(today, 101) }, 'expiryDate', `lot MD-2611/A already exists and has expiry date ${addDays(today, 100)}`],
+      [{ ...base(), productId: madu, good: 1, lotNumber: 'MD 1', expiryDate: addDays(today, 50) }, 'lotNumber', 'must be 1 to 64 characters of letters, digits, ".", "_", "/" and "-"'],
+      [{ ...base(), productId: madu, good: 1, lotNumber: 'MD-2', expiryDate: '2027-02-30' }, 'expiryDate', ''],
+      [{ ...base(), productId: madu, good: 1, lotNumber: 'MD-2', expiryDate: '2027-02-01', productionDate: '2027-02-02' }, 'productionDate', 'must not be after the expiry date, 2027-02-01'],
+    ];
+    for (const [input, field, issue] of cases) {
+      const r = await refusal(api.caller.stock.recordOpening(input));
+      expect(r, JSON.stringify(input)).toMatchObject({ code: 'BAD_REQUEST', kind: 'VALIDATION_ERROR', field });
+      if (issue !== '') expect(r.issues[0]?.issue).toBe(issue);
+    }
+    expect(await api.caller.stock.levels({ tenantId, perPage: 100 })).toEqual(before);
+    expect((await api.caller.lots.list({ tenantId })).lots.map((l) => l.lotNumber)).toEqual(['MD-2611/A', 'KR-1']);
+  });
+
+  it('stock.verify lists a row whose lots do not add up, and a lot whose reserved units no hold or transfer took', async () => {
+    expect(await api.caller.stock.verify({ tenantId })).toEqual([]);
+    const db = api.t.database.db;
+    const lot = await db.selectFrom('lots').select('id').where('product_id', '=', madu).where('lot_number', '=', 'MD-2611/A').executeTakeFirstOrThrow();
+    // The lot's units changed behind the row's back (what the checks exist to catch): good 12.5 -> 11, reserved 0 -> 1.
+    await db.updateTable('lot_stock').set({ good: 110_000, reserved: 10_000 }).where('location_id', '=', jakarta).where('lot_id', '=', lot.id).execute();
+    try {
+      const place = { tenantId, locationId: jakarta, productId: madu };
+      expect(await api.caller.stock.verify({ tenantId })).toEqual([
+        { ...place, check: 'lot_allocations', recorded: '1', expected: '0', lotNumber: 'MD-2611/A' },
+        { ...place, check: 'lots_good', recorded: '12.5', expected: '11' },
+        { ...place, check: 'lots_reserved', recorded: '0', expected: '1' },
+      ]);
+      expect(await api.caller.stock.verify()).toHaveLength(3);
+    } finally {
+      await db.updateTable('lot_stock').set({ good: 125_000, reserved: 0 }).where('location_id', '=', jakarta).where('lot_id', '=', lot.id).execute();
+    }
+    expect(await api.caller.stock.verify()).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
-// Stock of a tenant for internal teams: opening balances (a counted stock take), levels, the
-// ledger of one product at one location, the on-call check that every ledger sums to its balance,
-// and the operators' check of every stock invariant (docs/holds.md#stock-effect).
+// Stock of a tenant for internal teams: opening balances (a counted stock take, into the lot it
+// names for a lot-tracked product), levels, the ledger of one product at one location, the on-call
+// check that every ledger sums to its balance, and the operators' check of every stock invariant
+// (docs/holds.md#stock-effect, docs/lots.md#stock-per-lot).
 // Quantities come out as exact decimal strings (`"12.5"`), never floats.
 import { z } from 'zod';
 import { quantityInput, safeText } from '@pits/contract';
-import { AppError, type Dec, domainError, reservedForTransfers, toPlainString } from '@pits/domain';
+import { AppError, type Dec, type FieldIssue, domainError, lotDateIssues, reservedForTransfers, toPlainString } from '@pits/domain';
 import {
   type LedgerMismatch,
   type LineProduct,
@@ -22,7 +23,7 @@ import {
   requireTenantProducts,
   verifyStock,
 } from '@pits/persistence';
-import { INTERNAL_ACTOR, idInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
+import { INTERNAL_ACTOR, calendarDay, idInput, lotNumberInput, pageFields, paginationOf, tenantId } from './procedure-inputs.js';
 import { requireTenant } from './tenant-router.js';
 import { protectedProcedure, router } from './trpc.js';
 
@@ -81,8 +82,9 @@ function toMismatchOutput(m: LedgerMismatch) {
 }
 
 /**
- * A stock row where an invariant does not hold: `check` names it, `recorded` is what the row says
- * and `expected` what the documents (holds, transfers) or the ledger add up to.
+ * A stock row where an invariant does not hold: `check` names it, `recorded` is what the row (or,
+ * for `lot_allocations`, the lot) says and `expected` what the documents (holds, transfers), the
+ * ledger or the row's lots add up to.
  *
  * @example toDiscrepancyOutput(d) // { tenantId, locationId: 1, productId: 2, check: 'reserved_for_orders', recorded: '7', expected: '2.5' }
  */
@@ -95,9 +97,15 @@ export function toDiscrepancyOutput(d: StockDiscrepancy): {
   expected: string;
   /** Of a `reserved_for_orders` check: the numbers of the row's active holds. */
   reservations?: string[];
+  /** Of a `lot_allocations` check: the lot whose reserved units differ from its allocations. */
+  lotNumber?: string;
 } {
   const output = { tenantId: d.tenantId, locationId: d.locationId, productId: d.productId, check: d.check, recorded: text(d.recorded), expected: text(d.expected) };
-  return d.reservations === undefined ? output : { ...output, reservations: d.reservations };
+  return {
+    ...output,
+    ...(d.reservations === undefined ? {} : { reservations: d.reservations }),
+    ...(d.lotNumber === undefined ? {} : { lotNumber: d.lotNumber }),
+  };
 }
 
 /** One optional filter value as the list filter the repository takes. */
@@ -132,13 +140,42 @@ const openingInput = z
     good: quantityInput.optional(),
     damaged: quantityInput.optional(),
     reference: safeText.trim().min(1).max(200),
+    /** The lot of the units (docs/lots.md#lines-name-their-lot): required for a lot-tracked product, refused for any other. */
+    lotNumber: lotNumberInput.optional(),
+    /** A new lot's expiry date (required when its product has a shelf-life minimum); a known lot's own, or absent. */
+    expiryDate: calendarDay.optional(),
+    productionDate: calendarDay.optional(),
   })
+  .superRefine(refuseProductionAfterExpiry)
   .refine((input) => input.good !== undefined || input.damaged !== undefined, { message: 'give good, damaged or both', path: ['good'] })
   .refine((input) => input.productId === undefined || input.sku === undefined, { message: 'give productId or sku, not both', path: ['sku'] })
   .refine((input) => input.productId !== undefined || input.sku !== undefined, { message: 'give productId or sku', path: ['productId'] });
 
+/** The lot fields as the persistence rules name them (a line's, `lotLineFields('')`), and as this input names them. */
+const LOT_INPUT_FIELDS: Record<string, string> = { lot_number: 'lotNumber', expiry_date: 'expiryDate', production_date: 'productionDate' };
+
+/** A production date after the expiry date is refused on `productionDate`, in the domain's words (`lotDateIssues`); malformed dates are their fields' own issues. */
+function refuseProductionAfterExpiry(input: { expiryDate?: string | undefined; productionDate?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (input.expiryDate === undefined || input.productionDate === undefined) return;
+  const dates = { expiryDate: input.expiryDate, productionDate: input.productionDate };
+  for (const { field, issue } of lotDateIssues(dates, { expiryDate: 'expiryDate', productionDate: 'productionDate' })) ctx.addIssue({ code: 'custom', path: [field], message: issue });
+}
+
+/**
+ * A lot refused by the rules of a line (`recordOpeningStock`: a lot number missing or not allowed,
+ * a new lot without its expiry date, another expiry date than the lot has) names this input's
+ * fields, `lotNumber`, `expiryDate` or `productionDate`, with the same issues.
+ */
+function onLotInputFields(error: unknown): unknown {
+  if (!(error instanceof AppError) || error.kind !== 'VALIDATION_ERROR') return error;
+  const rename = (i: FieldIssue): FieldIssue => ({ field: LOT_INPUT_FIELDS[i.field] ?? i.field, issue: i.issue });
+  const first = rename(error.error.details);
+  if (first.field === error.error.details.field) return error;
+  return new AppError(domainError('VALIDATION_ERROR', `${first.field} ${first.issue}`, { ...first, issues: (error.error.issues ?? [error.error.details]).map(rename) }));
+}
+
 /** The opening's product: by id, or by its exact SKU (an unknown SKU is BAD_REQUEST on `sku`). */
-async function openingProduct(scope: Scope, tenant: string, input: { productId?: number | undefined; sku?: string | undefined }): Promise<LineProduct> {
+async function openingProduct(scope: Scope, tenant: string, input: { productId?: number | undefined; sku?: string | undefined }): Promise<Pick<LineProduct, 'id'>> {
   if (input.productId !== undefined) return requireProduct(scope, tenant, input.productId, 'productId');
   const product = await findProductBySku(scope, tenant, input.sku ?? '');
   if (!product) {
@@ -162,18 +199,24 @@ export const stockRouter = router({
    * Adds counted quantities (each > 0, at most 4 places, number or decimal string) to a location's
    * good and damaged stock, with ledger rows of cause `opening` whose id is `reference`. Returns the
    * level after. The product is named by `productId` or by `sku`. A location or product of another
-   * tenant: BAD_REQUEST on `locationId` / `productId` / `sku`.
+   * tenant: BAD_REQUEST on `locationId` / `productId` / `sku`. For a lot-tracked product the units
+   * go into the lot `lotNumber` names, created with `expiryDate` and `productionDate` when new; the
+   * rules of a line refuse a lot on `lotNumber`, `expiryDate` or `productionDate`
+   * (docs/lots.md#lines-name-their-lot). Not held to `inbound_expired`: it is a count, not a receipt.
    */
   recordOpening: protectedProcedure.input(stockInputs.recordOpening).mutation(async ({ ctx, input }) => {
     await requireTenant(ctx.database, input.tenantId);
     await requireTenantLocation(ctx.database, input.tenantId, input.locationId, 'locationId');
     const productId = (await openingProduct(ctx.database, input.tenantId, input)).id;
-    const { tenantId: tenant, locationId, good, damaged, reference } = input;
+    const { tenantId: tenant, locationId, good, damaged, reference, lotNumber, expiryDate, productionDate } = input;
+    const lot = { lotNumber: lotNumber ?? null, expiryDate: expiryDate ?? null, productionDate: productionDate ?? null };
     await recordOpeningStock(
       ctx.database,
-      { tenantId: tenant, locationId, productId, ...(good !== undefined ? { good } : {}), ...(damaged !== undefined ? { damaged } : {}), actor: INTERNAL_ACTOR, reference },
+      { tenantId: tenant, locationId, productId, ...(good !== undefined ? { good } : {}), ...(damaged !== undefined ? { damaged } : {}), actor: INTERNAL_ACTOR, reference, ...lot },
       ctx.now(),
-    );
+    ).catch((error: unknown) => {
+      throw onLotInputFields(error);
+    });
     const { rows } = await listStockLevels(ctx.database, tenant, { locationId, productIds: [productId] }, { page: 1, perPage: 1 });
     return toStockLevelOutput(rows[0]!);
   }),
@@ -215,10 +258,13 @@ export const stockRouter = router({
   /**
    * The operators' check of every stock invariant (docs/holds.md#stock-effect): per stock row,
    * `reservedForOrders` equals what active holds keep, `reservedForTransfers` what approved, not
-   * yet shipped transfers keep, and each bucket's balance is where its ledger ends. Lists every row
-   * and check that fails as `{tenantId, locationId, productId, check, recorded, expected}` (a
-   * `reserved_for_orders` one also names the row's active holds in `reservations`), in (location,
-   * product, check) order; an empty list when all is well. Of one tenant, or of every tenant when
+   * yet shipped transfers keep, and each bucket's balance is where its ledger ends; a lot-tracked
+   * row is the sum of its lots (`lots_good`, `lots_damaged`, `lots_reserved`), and each lot keeps
+   * reserved what holds and transfers allocated of it (`lot_allocations`, naming the lot in
+   * `lotNumber`; docs/lots.md#stock-per-lot). Lists every row and check that fails as
+   * `{tenantId, locationId, productId, check, recorded, expected}` (a `reserved_for_orders` one
+   * also names the row's active holds in `reservations`), in (location, product, check, lot)
+   * order; an empty list when all is well. Of one tenant, or of every tenant when
    * `tenantId` is absent. Read on one snapshot: safe to run mid-sale, and empty on a healthy
    * database at any moment.
    */

@@ -106,6 +106,7 @@ describe.each(dialects)('[%s] the whole router', (dialect) => {
         'installations.grant', 'installations.list', 'installations.withdraw',
         'locations.create', 'locations.list', 'locations.update',
         'logisticPreferences.create', 'logisticPreferences.list', 'logisticPreferences.update',
+        'lots.list',
         'partners.byId', 'partners.create', 'partners.list', 'partners.setTier',
         'products.byId', 'products.bySku', 'products.create', 'products.list', 'products.update',
         'reservations.get', 'reservations.list', 'reservations.release',
