@@ -3,7 +3,8 @@
 // when started, gives the stock back, expires every tenant's due holds in one run, never twice
 // with another sweeper beside it, and carries on after the database failed it. A gateway sweeps
 // from when it is ready until it closes, neither before nor after.
-import { type Database, createDatabase, createReservation, readStockLevels, verifyStock, withTransaction } from '@pits/persistence';
+import { type Database, createDatabase, createProduct, createReservation, moveCalendar, readStockLevels, recordOpeningStock, verifyStock, withTransaction, databaseToday, listStockLevels } from '@pits/persistence';
+import { addDays } from '@pits/domain';
 import { type TestDatabase, type TenantWorld, ageReservation, execute, executeWrite, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { Registry } from '@pits/service-runtime';
 import { pino } from 'pino';
@@ -96,8 +97,31 @@ describe.each(dialects)('[%s] expiry sweeper', (dialect) => {
     expect(await verifyStock(t.database, a.tenant.id)).toEqual([]);
     expect(await verifyStock(t.database, b.tenant.id)).toEqual([]);
     // Nothing due: a run expires nothing and logs nothing.
-    expect(await sweeper.runOnce()).toEqual({ expired: 0, passes: 1, setAside: [] });
+    expect(await sweeper.runOnce()).toMatchObject({ expired: 0, passes: 1, setAside: [] });
     expect(lines.filter((l) => l.msg === 'expiry sweep expired reservations')).toHaveLength(1);
+  });
+
+  it('each run announces the lots whose day boundary has come, once: a lot turning unsellable leaves available, and is logged', async () => {
+    const w = await world();
+    const today = await databaseToday(t.database);
+    const product = await createProduct(t.database, w.tenant.id, { sku: 'LOTTED', name: 'Lotted', costPrice: '1.00', publishedPrice: '2.00', productionBatch: true, outboundExpired: 10 }, 'seed', new Date());
+    // 10 days left today: sellable; tomorrow, 9 days left: short-dated from 00:00 WIB.
+    await recordOpeningStock(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, productId: product.id, good: 4, actor: 'seed', reference: 'opening', lotNumber: 'B1', expiryDate: addDays(today, 10) }, new Date());
+    const { logger, lines } = capturingLogger();
+    const sweeper = createExpirySweeper({ database: t.database, logger, intervalMs: 3_600_000, batchSize: 10 });
+    // Its notice was due at once (fewer than 7 days before it turns unsellable).
+    expect((await sweeper.runOnce()).lots).toMatchObject({ expiring: 1, unsellable: 0 });
+    try {
+      await moveCalendar(t.database, 1);
+      const shortDated = async () => (await listStockLevels(t.database, w.tenant.id, { productIds: [product.id] }, { page: 1, perPage: 1 })).rows[0]!.shortDated.toFixed();
+      expect(await shortDated()).toBe('4');
+      expect((await sweeper.runOnce()).lots).toEqual({ expiring: 0, unsellable: 1 });
+      expect((await sweeper.runOnce()).lots).toEqual({ expiring: 0, unsellable: 0 });
+      expect(lines.filter((l) => l.msg === 'expiry sweep announced lot boundaries')).toHaveLength(2);
+    } finally {
+      await moveCalendar(t.database, 0);
+    }
+    expect(await verifyStock(t.database, w.tenant.id)).toEqual([]);
   });
 
   it('a hold it cannot expire is logged at error level with its number, counted, and left in the backlog gauges; the others expire', async () => {

@@ -3,8 +3,10 @@
 // back. Every gateway sweeps because the gateway is the one process every deployment runs; a pass
 // locks what it expires (rows another sweeper holds are skipped), so any number of sweepers run
 // side by side and each hold ends once. Its gauges tell the on-call engineer whether expiry keeps
-// up (docs/holds.md#watching-expiry).
-import { type Database, type SetAsideHold, dueHoldBacklog, expireAllDue } from '@pits/persistence';
+// up (docs/holds.md#watching-expiry). Each run also announces the lots whose day boundary has come
+// (docs/lots.md#events): a notice 7 days before a lot turns unsellable, and the stock.level_changed
+// of a row whose lot turned unsellable at 00:00 WIB, within one interval of it.
+import { type Database, type LotBoundaryRun, type SetAsideHold, announceLotBoundaries, dueHoldBacklog, expireAllDue } from '@pits/persistence';
 import { Counter, Gauge, type Registry } from '@pits/service-runtime';
 import type { GatewayLogger } from './http/index.js';
 import { type PeriodicJob, periodicJob } from './periodic-job.js';
@@ -19,6 +21,8 @@ export interface SweepRun {
   passes: number;
   /** Due holds it could not expire (their stock rows keep less than they hold), each logged at error level. */
   setAside: SetAsideHold[];
+  /** Lots at their locations whose notice or turning unsellable this run announced. */
+  lots: LotBoundaryRun;
 }
 
 /** `start`: a run at once, then one every interval (± SWEEP_JITTER), each after the previous ended. */
@@ -87,7 +91,9 @@ export function createExpirySweeper(options: {
     if (expired > 0 || setAside.length > 0) {
       logger.info({ expired, passes, set_aside: setAside.length, still_due: backlog.due, duration_ms: Math.round(performance.now() - began) }, 'expiry sweep expired reservations');
     }
-    return { expired, passes, setAside };
+    const lots = await announceLotBoundaries(database, batchSize, () => stopping);
+    if (lots.expiring > 0 || lots.unsellable > 0) logger.info({ lots_expiring: lots.expiring, lots_unsellable: lots.unsellable }, 'expiry sweep announced lot boundaries');
+    return { expired, passes, setAside, lots };
   }
 
   const job = periodicJob({ name: 'expiry sweep', logger, intervalMs, jitter: SWEEP_JITTER, runAtStart: true, run: runOnce });

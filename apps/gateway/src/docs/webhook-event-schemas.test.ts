@@ -4,6 +4,7 @@
 // call, and the test event. Here rather than in the contract, which may not depend on persistence.
 import { WEBHOOK_EVENT_SCHEMAS, deliveryEventType, webhookEvent } from '@pits/contract';
 import {
+  announceLotBoundaries,
   approveAdjustment,
   approveTransfer,
   consumeReservation,
@@ -14,6 +15,9 @@ import {
   createTestDelivery,
   createTransfer,
   createWebhookEndpoint,
+  createProduct,
+  databaseToday,
+  moveCalendar,
   receiveInbound,
   recordOpeningStock,
   rejectAdjustment,
@@ -21,6 +25,7 @@ import {
   shipTransfer,
 } from '@pits/persistence';
 import { type TestDatabase, connectTenant, execute, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
+import { addDays } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const dialects = await testDialects();
@@ -57,6 +62,18 @@ describe.each(dialects)('[%s] webhook payloads as persistence writes them', (dia
     await consumeReservation(t.database, { tenantId: w.tenant.id, number: consumed.number, actor: w.actor });
     const released = await createReservation(t.database, { ...tenant, locationId: a.id, reference: 'ORDER-2', expiresIn: 900, items: [{ productId: p2.id, quantity: 1 }] });
     await releaseReservation(t.database, { tenantId: w.tenant.id, number: released.number, actor: w.actor, reason: 'cancelled' });
+    // A lot-tracked product: a lot one day from turning unsellable gets its notice at once, and its
+    // turning unsellable (the calendar moved a day) a stock.level_changed of cause lot_expiry.
+    const lotted = await createProduct(t.database, w.tenant.id, { sku: 'LOTTED', name: 'Lotted', costPrice: '1.00', publishedPrice: '2.00', productionBatch: true, outboundExpired: 5 }, 'seed', NOW);
+    const today = await databaseToday(t.database);
+    await recordOpeningStock(t.database, { tenantId: w.tenant.id, locationId: a.id, productId: lotted.id, good: '3', actor: 'seed', reference: 'opening', lotNumber: 'L-1', expiryDate: addDays(today, 5) }, NOW);
+    await announceLotBoundaries(t.database);
+    try {
+      await moveCalendar(t.database, 1);
+      await announceLotBoundaries(t.database);
+    } finally {
+      await moveCalendar(t.database, 0);
+    }
     const test = await createTestDelivery(t.database, cipher, w.partner.id, endpoint.id, { holder: 'schema-test', leaseMs: 30_000, now: NOW });
 
     const rows = await execute(t.database, t.database.db.selectFrom('event_outbox').select(['event_id', 'type', 'payload']).where('partner_id', '=', w.partner.id).orderBy('id'));
@@ -72,7 +89,7 @@ describe.each(dialects)('[%s] webhook payloads as persistence writes them', (dia
     }
     expect(new Set(rows.map((row) => row.type))).toEqual(new Set(deliveryEventType.options));
     const causes = rows.flatMap((row) => (row.type === 'stock.level_changed' ? [(JSON.parse(row.payload) as { data: { cause: { type: string } } }).data.cause.type] : []));
-    expect(new Set(causes)).toEqual(new Set(['opening', 'adjustment', 'transfer', 'inbound', 'reservation']));
+    expect(new Set(causes)).toEqual(new Set(['opening', 'adjustment', 'transfer', 'inbound', 'reservation', 'lot_expiry']));
     const previous = rows.flatMap((row) => (row.type === 'reservation.status_changed' ? [(JSON.parse(row.payload) as { data: { previous_status: string | null } }).data.previous_status] : []));
     expect(previous).toContain(null);
   });

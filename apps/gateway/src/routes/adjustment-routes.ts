@@ -28,7 +28,7 @@ import {
   readStockLevels,
   rejectAdjustment,
 } from '@pits/persistence';
-import { actorOf, notFound, pageOf } from './route-helpers.js';
+import { actorOf, lotOf, notFound, pageOf } from './route-helpers.js';
 import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
 
@@ -69,7 +69,7 @@ export function adjustmentRoutes(): Route[] {
             type: body.type,
             stockSource: body.stock_source,
             reason: body.reason,
-            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, unitCost: i.unit_cost, notes: i.notes })),
+            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, unitCost: i.unit_cost, notes: i.notes, ...lotOf(i) })),
           },
           now,
         );
@@ -180,6 +180,8 @@ function adjustmentItem(item: AdjustmentItemRecord): z.input<typeof contract.adj
     type: item.type,
     quantity: toJsonNumber(item.quantity),
     unit_cost: toJsonNumber(item.unitCost),
+    lot_number: item.lotNumber,
+    expiry_date: item.expiryDate,
     total_cost: toJsonNumber(item.totalCost),
     notes: item.notes,
   };

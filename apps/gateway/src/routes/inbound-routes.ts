@@ -15,7 +15,7 @@ import type * as contract from '@pits/contract';
 import { isoMicros, pageFacts, pendingQuantity, rangePagination, toJsonNumber } from '@pits/domain';
 import { type InboundDetailRecord, type InboundRecord, type LocationRecord, findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentProduct } from './product-routes.js';
-import { actorOf, notFound, numericId, pageOf } from './route-helpers.js';
+import { actorOf, lotOf, notFound, numericId, pageOf } from './route-helpers.js';
 import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import { presentTenantLocation } from './tenant-routes.js';
 import type { z } from 'zod';
@@ -73,18 +73,18 @@ export function inboundRoutes(): Route[] {
       params: { id: INBOUND_ID },
       summary: 'Receive items of an inbound shipment',
       description:
-        'Cumulative received quantities may not exceed what is expected (422 on that line). condition (good, default, or damaged) and grid_id are extensions. The shipment becomes partial while anything is pending and received when nothing is; a webhook inbound.status_changed follows each change.',
+        'Cumulative received quantities may not exceed what is expected (422 on that line). condition (good, default, or damaged) and grid_id are extensions. The shipment becomes partial while anything is pending and received when nothing is; a webhook inbound.status_changed follows each change. A line of a lot-tracked product names its lot (lot_number, with expiry_date and production_date for a new lot); a lot with fewer days left than the inbound_expired of its product is refused with 422 SHELF_LIFE_TOO_SHORT and nothing of the receipt is applied (docs/lots.md#receiving).',
       tag: 'Inbound',
       tenantScoped: true,
       body: receiveInboundBody,
       envelope: 'A',
       status: 200,
       response: receiveInboundResponse,
-      errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_STATE'],
+      errors: ['NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_STATE', 'SHELF_LIFE_TOO_SHORT'],
       example: {
         items: [
           { item_id: '1', received_quantity: 60, received_by: 'Budi Santoso', grid_id: 'A-01-03' },
-          { item_id: '2', received_quantity: 18, received_at: '2026-11-22T17:04:55+07:00', received_by: 'Budi Santoso' },
+          { item_id: '2', received_quantity: 18, received_at: '2026-11-22T17:04:55+07:00', received_by: 'Budi Santoso', lot_number: 'SB-261120-D', expiry_date: '2027-05-20', production_date: '2026-11-20' },
         ],
       },
       responseExample: {
@@ -113,6 +113,7 @@ export function inboundRoutes(): Route[] {
               gridId: i.grid_id,
               receivedAt: i.received_at === undefined ? undefined : new Date(i.received_at),
               receivedBy: i.received_by,
+              ...lotOf(i),
             })),
           },
           now,

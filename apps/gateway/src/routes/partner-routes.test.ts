@@ -110,6 +110,7 @@ const VALID_REQUESTS: Record<string, Record<string, unknown>> = {
   AreaSearchQuery: { search_by: 'city', search_value: 'Jakarta' },
   AreaDetailQuery: { subdistrict_code: '31.74.05.1001' },
   StockQuery: { location_id: '3', product_id: '1042,1043', sku: 'MUG,CUP' },
+  StockLotsQuery: { location_id: '3', product_id: '1042,1043', sku: 'MUG,CUP', expiring_before: '2027-01-01', sellable: 'true' },
   StockCountBody: { location_id: 3, stock_source: 'good', items: [{ sku: 'MUG', counted: '4', expected: '5' }] },
   ProductListQuery: { page: '1', per_page: '20', sku: 'MUG,CUP', barcode: '8991001', search: 'mug' },
   StockMovementsQuery: { from: '2026-01-01', to: '2026-01-31T00:00:00Z', cursor: 'abc' },

@@ -44,8 +44,8 @@ describe.each(dialects)('[%s] reservation routes', (dialect) => {
     });
     expect(created.reservation_number).toMatch(/^RSV-\d{8}-000001$/);
     expect(created.items).toEqual([
-      { product_id: String(idOf(0)), sku: 'SKU-1', product_name: 'Product 1', quantity: 3, consumed_quantity: 0 },
-      { product_id: String(idOf(1)), sku: 'SKU-2', product_name: 'Product 2', quantity: 1.5, consumed_quantity: 0 },
+      { product_id: String(idOf(0)), sku: 'SKU-1', product_name: 'Product 1', quantity: 3, consumed_quantity: 0, allocations: [] },
+      { product_id: String(idOf(1)), sku: 'SKU-2', product_name: 'Product 2', quantity: 1.5, consumed_quantity: 0, allocations: [] },
     ]);
     // The default expiry: 900 seconds after creation, by the database's clock.
     expect(Date.parse(created.expires_at) - Date.parse(created.created_at)).toBe(900 * SECOND);

@@ -28,7 +28,7 @@ import {
   listReservations,
   releaseReservation,
 } from '@pits/persistence';
-import { actorOf, notFound, pageOf } from './route-helpers.js';
+import { actorOf, notFound, pageOf, presentAllocations } from './route-helpers.js';
 import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
 
@@ -72,7 +72,7 @@ export function reservationRoutes(): Route[] {
           locationId: body.location_id,
           reference: body.reference,
           expiresIn: body.expires_in,
-          items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity })),
+          items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, lotNumber: i.lot_number })),
         });
         return { reservation: presentReservation(created) };
       },
@@ -205,6 +205,7 @@ function reservationItem(item: ReservationItemRecord): z.input<typeof contract.r
     product_name: item.productName,
     quantity: toJsonNumber(item.quantity),
     consumed_quantity: toJsonNumber(item.consumedQuantity),
+    allocations: presentAllocations(item.allocations),
   };
 }
 

@@ -7,6 +7,11 @@ import {
   stockCountResponse,
   stockLevelExample,
   stockLevelsResponse,
+  shortDatedLotExample,
+  stockLotExamples,
+  stockLotsQuery,
+  stockLotsQueryExample,
+  stockLotsResponse,
   stockMovementExample,
   stockMovementsQuery,
   stockMovementsResponse,
@@ -14,10 +19,9 @@ import {
 } from '@pits/contract';
 import type * as contract from '@pits/contract';
 import { AppError, ZERO, availableQuantity, domainError, pageFacts, reservedForTransfers, simplePagination, stockKey, toJsonNumber } from '@pits/domain';
-import { type StockLevelView, type StockMovementView, listStockLevels, listStockMovements, recordStockCount } from '@pits/persistence';
+import { type StockLevelView, type StockLotView, type StockMovementView, listStockLevels, listStockLots, listStockMovements, recordStockCount } from '@pits/persistence';
 import { presentAdjustmentDetail } from './adjustment-routes.js';
-import { actorOf } from './route-helpers.js';
-import { pageOf } from './route-helpers.js';
+import { actorOf, lotOf, pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
 
@@ -46,7 +50,7 @@ export function stockRoutes(): Route[] {
       method: 'GET',
       path: '/api/partner/v1/stock',
       summary: 'Stock levels (extension)',
-      description: 'good, damaged, reserved and available (good - reserved) per location and product.',
+      description: 'good, damaged, reserved, short_dated and available (good - reserved - short_dated) per location and product.',
       tag: 'Stock',
       tenantScoped: true,
       query: stockQuery,
@@ -60,6 +64,33 @@ export function stockRoutes(): Route[] {
         const page = pageOf(query);
         const { rows, total } = await listStockLevels(db, tenantId, { locationId: query.location_id, productIds: query.product_id, skus: query.sku }, page);
         return { stock: rows.map(presentStockLevel), pagination: simplePagination(pageFacts(total, page, rows.length)) };
+      },
+    }),
+    defineRoute({
+      name: 'stock.lots',
+      method: 'GET',
+      path: '/api/partner/v1/stock/lots',
+      summary: 'Lots and their expiry dates (extension)',
+      description:
+        'The lots of lot-tracked products with units at each location, first expiring first (lots without an expiry date last), then by lot number and location. days_left counts WIB calendar days from today; a lot is sellable while days_left is at least max(outbound_expired, 1), and an unsellable lot has available 0 (docs/lots.md#reading-lots).',
+      tag: 'Stock',
+      tenantScoped: true,
+      query: stockLotsQuery,
+      envelope: 'A',
+      status: 200,
+      response: stockLotsResponse,
+      errors: ['VALIDATION_ERROR'],
+      queryExample: stockLotsQueryExample,
+      responseExample: { lots: [...stockLotExamples, shortDatedLotExample], pagination: simplePageExample(3) },
+      handler: async ({ db, tenantId, query }) => {
+        const page = pageOf(query);
+        const { rows, total } = await listStockLots(
+          db,
+          tenantId,
+          { locationId: query.location_id, productIds: query.product_id, skus: query.sku, expiringBefore: query.expiring_before, sellable: query.sellable },
+          page,
+        );
+        return { lots: rows.map(presentStockLot), pagination: simplePagination(pageFacts(total, page, rows.length)) };
       },
     }),
     defineRoute({
@@ -128,8 +159,8 @@ export function stockRoutes(): Route[] {
           total_amount: 220000,
           item_count: 2,
           items: [
-            { id: 311, product_id: '1042', product_name: 'Kopi Arabika Gayo 250 g', sku: 'KOPI-GAYO-250', type: 'decrease', quantity: 2, unit_cost: 61500, total_cost: 123000, notes: '', current_stock: 46 },
-            { id: 312, product_id: '1043', product_name: 'Kopi Robusta Lampung 250 g', sku: 'KOPI-LPG-250', type: 'increase', quantity: 2, unit_cost: 48500, total_cost: 97000, notes: '', current_stock: 12 },
+            { id: 311, product_id: '1042', product_name: 'Kopi Arabika Gayo 250 g', sku: 'KOPI-GAYO-250', type: 'decrease', quantity: 2, unit_cost: 61500, total_cost: 123000, notes: '', lot_number: null, expiry_date: null, current_stock: 46 },
+            { id: 312, product_id: '1043', product_name: 'Kopi Robusta Lampung 250 g', sku: 'KOPI-LPG-250', type: 'increase', quantity: 2, unit_cost: 48500, total_cost: 97000, notes: '', lot_number: null, expiry_date: null, current_stock: 12 },
           ],
           created_by: { id: 3, name: 'Acme Integrations', email: 'ops@acme.example' },
           created_at: '2026-01-31T08:15:30.123Z',
@@ -150,7 +181,7 @@ export function stockRoutes(): Route[] {
             actor: actorOf(partner),
             locationId: body.location_id,
             stockSource: body.stock_source,
-            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, counted: i.counted, expected: i.expected })),
+            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, counted: i.counted, expected: i.expected, ...lotOf(i) })),
           },
           now,
         );
@@ -177,8 +208,26 @@ function presentStockLevel(s: StockLevelView): z.input<typeof contract.stockLeve
     reserved: toJsonNumber(s.reserved),
     reserved_for_transfers: toJsonNumber(reservedForTransfers(s)),
     reserved_for_orders: toJsonNumber(s.reservedForOrders),
-    available: toJsonNumber(availableQuantity(s)),
+    short_dated: toJsonNumber(s.shortDated),
+    available: toJsonNumber(availableQuantity(s).minus(s.shortDated)),
     version: s.version,
+  };
+}
+
+function presentStockLot(l: StockLotView): z.input<typeof contract.stockLotEntry> {
+  return {
+    location_id: l.locationId,
+    product_id: String(l.productId),
+    sku: l.sku,
+    lot_number: l.lotNumber,
+    expiry_date: l.expiryDate,
+    production_date: l.productionDate,
+    good: toJsonNumber(l.good),
+    damaged: toJsonNumber(l.damaged),
+    reserved: toJsonNumber(l.reserved),
+    available: toJsonNumber(l.available),
+    days_left: l.daysLeft,
+    sellable: l.sellable,
   };
 }
 
@@ -197,5 +246,6 @@ function presentStockMovement(m: StockMovementView): z.input<typeof contract.sto
     document_number: m.documentNumber,
     actor: m.actor,
     occurred_at: m.occurredAt,
+    lot_number: m.lotNumber,
   };
 }

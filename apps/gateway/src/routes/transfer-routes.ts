@@ -33,7 +33,7 @@ import {
   rejectTransfer,
   shipTransfer,
 } from '@pits/persistence';
-import { actorOf, notFound, pageOf } from './route-helpers.js';
+import { actorOf, notFound, pageOf, presentAllocations } from './route-helpers.js';
 import { type PathParameterDoc, type Route, defineRoute } from './route-spec.js';
 import type { z } from 'zod';
 
@@ -102,7 +102,7 @@ export function transferRoutes(): Route[] {
             expectedArrivalDate: body.expected_arrival_date,
             referenceNumber: body.reference_number,
             notes: body.notes,
-            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, notes: i.notes })),
+            items: body.items.map((i) => ({ productId: i.product_id, sku: i.sku, quantity: i.quantity, notes: i.notes, lotNumber: i.lot_number })),
           },
           now,
         );
@@ -293,6 +293,7 @@ function presentTransferDetail(t: TransferWithItems, available: (productId: numb
       sku: i.sku,
       quantity: toJsonNumber(i.quantity),
       available_stock: toJsonNumber(available(i.productId)),
+      allocations: presentAllocations(i.allocations),
       unit_price: toJsonNumber(i.unitPrice),
       total_value: toJsonNumber(i.totalValue),
       notes: i.notes,

@@ -228,9 +228,9 @@ describe.each(dialects)('[%s] webhook routes', (dialect) => {
       [undefined, '', 'must give event_types, active or both'],
       [{ active: 'no' }, 'active', 'must be true or false'],
       [{ event_types: [] }, 'event_types', 'must have at least 1 item'],
-      [{ event_types: ['api.update'] }, 'event_types[0]', 'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed'],
+      [{ event_types: ['api.update'] }, 'event_types[0]', 'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed, stock.lot_expiring'],
       [{ event_types: ['stock.level_changed', 'stock.level_changed'] }, 'event_types[1]', 'is listed twice'],
-      [{ event_types: ['stock.level_changed\u0000'] }, 'event_types[0]', 'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed'],
+      [{ event_types: ['stock.level_changed\u0000'] }, 'event_types[0]', 'must be one of: inbound.status_changed, adjustment.status_changed, transfer.status_changed, reservation.status_changed, stock.level_changed, stock.lot_expiring'],
     ];
     for (const [body, field, issue] of refusals) {
       const res = await patch(body);
