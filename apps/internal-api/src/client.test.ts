@@ -58,6 +58,7 @@ describe('the client subpath', () => {
     expectTypeOf<Transfer['status']>().toEqualTypeOf<TransferStatus>();
     expectTypeOf<Transfer['totalValue'] | Transfer['items'][number]['quantity']>().toEqualTypeOf<string>();
     expectTypeOf<InternalApiOutputs['transfers']['ship']>().toEqualTypeOf<Transfer>();
+    expectTypeOf<Transfer['items'][number]['allocations']>().toEqualTypeOf<{ lotNumber: string; expiryDate: string | null; quantity: string }[]>();
     type Product = InternalApiOutputs['products']['byId'];
     expectTypeOf<Pick<Product, 'costPrice' | 'isBundle' | 'brand'>>().toEqualTypeOf<{ costPrice: string; isBundle: boolean; brand: string | null }>();
     expectTypeOf<InternalApiOutputs['products']['list']['products'][number]>().toEqualTypeOf<Product>();

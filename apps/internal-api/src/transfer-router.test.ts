@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Actor } from '@pits/domain';
-import { approveTransfer, createTransfer } from '@pits/persistence';
+import { type Actor, addDays } from '@pits/domain';
+import { approveTransfer, createTransfer, databaseToday } from '@pits/persistence';
 import { testDialects } from '@pits/persistence/testing';
 import { TEST_NOW, type TestApi, openTestApi, refusal } from './testing/test-api.js';
 
@@ -132,6 +132,28 @@ describe.each(dialects)('[%s] transfers', (dialect) => {
       [1, w.kopi, 'KOPI-250', '2.5', '12.5', '31.25', ''],
       [2, w.teh, 'TEH-100', '3', '3.25', '9.75', 'fragile'],
     ]);
+  });
+
+  it('a lot-tracked line shows the lots it took at approval, first expired first, as exact decimal strings (docs/lots.md#holds-and-transfers)', async () => {
+    const today = await databaseToday(api.t.database);
+    const madu = (await api.caller.products.create({ tenantId: w.tenantId, sku: 'MADU-LOT', name: 'Madu', productionBatch: true })).id;
+    await api.caller.stock.recordOpening({ tenantId: w.tenantId, locationId: w.from, productId: madu, good: '1.5', reference: 'OPEN', lotNumber: 'M-SOON', expiryDate: addDays(today, 40) });
+    await api.caller.stock.recordOpening({ tenantId: w.tenantId, locationId: w.from, productId: madu, good: '5', reference: 'OPEN', lotNumber: 'M-LATE', expiryDate: addDays(today, 90) });
+    const created = await createTransfer(
+      api.t.database,
+      { tenantId: w.tenantId, partnerId: w.partnerId, actor: w.actor, fromLocationId: w.from, toLocationId: w.to, transferDate: '2026-11-22', items: [{ productId: madu, quantity: '2' }, { productId: w.teh, quantity: 1 }] },
+      new Date(clock),
+    );
+    await approveTransfer(api.t.database, { tenantId: w.tenantId, number: created.number, actor: w.actor }, new Date(clock));
+    const shipped = await api.caller.transfers.ship({ tenantId: w.tenantId, number: created.number });
+    expect(shipped.items.map((i) => [i.sku, i.allocations])).toEqual([
+      ['MADU-LOT', [
+        { lotNumber: 'M-SOON', expiryDate: addDays(today, 40), quantity: '1.5' },
+        { lotNumber: 'M-LATE', expiryDate: addDays(today, 90), quantity: '0.5' },
+      ]],
+      ['TEH-100', []],
+    ]);
+    expect((await api.caller.transfers.byNumber({ tenantId: w.tenantId, number: created.number })).items[0]!.allocations).toEqual(shipped.items[0]!.allocations);
   });
 
   it('shipping a pending transfer, or receiving one not in transit, is CONFLICT with kind INVALID_STATE, and moves nothing', async () => {

@@ -16,8 +16,19 @@ import { protectedProcedure, router } from './trpc.js';
 
 const text = (value: Dec) => toPlainString(value);
 
+/**
+ * A line with its quantities as exact decimal strings; `allocations` are the lots it took at
+ * approval, first expired first (docs/lots.md#holds-and-transfers), each as the partners see it:
+ * `{lotNumber, expiryDate, quantity}`, the lot's internal id left out.
+ */
 function toItemOutput(item: TransferItemRecord) {
-  return { ...item, quantity: text(item.quantity), unitPrice: text(item.unitPrice), totalValue: text(item.totalValue) };
+  return {
+    ...item,
+    quantity: text(item.quantity),
+    unitPrice: text(item.unitPrice),
+    totalValue: text(item.totalValue),
+    allocations: item.allocations.map((a) => ({ lotNumber: a.lotNumber, expiryDate: a.expiryDate, quantity: text(a.quantity) })),
+  };
 }
 
 /**
