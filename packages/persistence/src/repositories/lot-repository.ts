@@ -108,7 +108,10 @@ export interface NewLot {
 export async function createLots(tx: Tx, tenantId: string, lots: readonly NewLot[], now: Date): Promise<Map<string, LotRecord>> {
   if (lots.length === 0) return new Map();
   const at = now.toISOString();
-  const rows = lots.map((lot) => {
+  // In one order (product, lot number): two transactions creating the same new lots wait for each
+  // other's unique-index entries in that order, never crosswise.
+  const ordered = [...lots].sort((a, b) => a.productId - b.productId || (a.lotNumber < b.lotNumber ? -1 : a.lotNumber > b.lotNumber ? 1 : 0));
+  const rows = ordered.map((lot) => {
     const schedule = lotExpirySchedule(lot, lot.outboundExpired);
     return {
       tenant_id: tenantId,
