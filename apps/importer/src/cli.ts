@@ -91,6 +91,10 @@ name are required; the fields:
 
   --tenant <id>          the tenant the products belong to (must exist)
   --format csv | jsonl   (default: from the file's extension)
+
+A row that would change production_batch of a product that has stock, active holds, open
+transfers or pending adjustments is rejected and the product left as it is; a new
+outbound_expired moves the days the product's lots turn unsellable.
 ${COMMON_HELP}`,
 };
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordOpeningStock } from '@pits/persistence';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testContext } from '../testing/importer-fixtures.js';
@@ -88,6 +89,21 @@ describe.each(dialects)('[%s] importing products', (dialect) => {
       ['SEMI-2', 'Teh', 3, 0],
       ['TAB-1', 'Sambal, pedas', 0, 1.5],
     ]);
+  });
+
+  it('rejects a row that would change production_batch of a product with stock, leaving the product as it is (docs/lots.md#lot-tracked-products)', async () => {
+    const stocked = w.products[1]!;
+    await recordOpeningStock(t.database, { tenantId: w.tenant.id, locationId: w.locations[0].id, productId: stocked.id, good: '1', actor: 'seed', reference: 'open' }, new Date());
+    const path = join(dir, `${dialect}-lots.csv`);
+    writeFileSync(path, `sku,name,production_batch\n${stocked.sku},${stocked.name},true\nLOTS-NEW,Madu,true\n`);
+    const context = testContext(t.database, join(dir, `${dialect}-lots.rejected.csv`));
+    expect(await importProductsFile(context, w.tenant.id, path)).toMatchObject({ read: 2, inserted: 1, updated: 0, unchanged: 0, rejected: 1 });
+    await context.report.close();
+    expect(readFileSync(join(dir, `${dialect}-lots.rejected.csv`), 'utf8')).toBe(
+      `sku,name,production_batch,error\n${stocked.sku},${stocked.name},true,production_batch: cannot change while the product has stock (${dialect}-lots.csv line 2)\n`,
+    );
+    expect((await products()).find((p) => p.sku === stocked.sku)).toMatchObject({ production_batch: 0 });
+    expect((await products()).find((p) => p.sku === 'LOTS-NEW')).toMatchObject({ production_batch: 1 });
   });
 
   it('stops on an unknown tenant or a header that is not Product fields', async () => {

@@ -8,7 +8,7 @@ import type { Database } from '@pits/persistence';
 import { type HeaderSpec, matchHeader, sniffDelimiter, wrongHeaderMessage } from '../csv/csv-header.js';
 import { type CsvDelimiter, type CsvRecord, csvRecords, peekFirstLine } from '../csv/csv-records.js';
 import type { ProgressSink } from '../progress/progress-reporter.js';
-import type { RejectReport, RowSource } from '../report/reject-report.js';
+import type { RejectReport, RowIssue, RowSource } from '../report/reject-report.js';
 import type { Checked } from '../validation/area-row.js';
 
 /** A problem that stops the import (exit code 2): unreadable input, wrong header, unknown tenant, database down. */
@@ -41,6 +41,12 @@ export interface BatchCounts {
   inserted: number;
   updated: number;
   unchanged: number;
+  /**
+   * Rows the database refused and left as they were (an unknown location code, a product whose
+   * lot settings may not change now...): `index` in the batch written, and why. They are reported
+   * and counted like rows refused by the checks.
+   */
+  refused?: readonly { index: number; issues: readonly RowIssue[] }[];
 }
 
 /** One input row after its checks, with where it came from and what it said (for the report). */
@@ -89,7 +95,8 @@ export async function openTextInput(path: string): Promise<TextInput> {
 
 /**
  * Writes accepted rows in batches of `context.batchSize` through `write` (one transaction each),
- * reports refused ones, and adds up the counts.
+ * reports refused ones (by the checks as they are read, by the database when their batch is
+ * written), and adds up the counts.
  */
 export async function runBatches<T>(
   command: string,
@@ -101,18 +108,27 @@ export async function runBatches<T>(
   const started = performance.now();
   const summary: ImportSummary = { command, read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, seconds: 0, dryRun: context.dryRun };
   let batch: T[] = [];
+  /** Where each row of `batch` came from, to report a row the database refuses. */
+  let origins: Omit<CheckedRow<T>, 'checked'>[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
     const counts = await write(batch);
     summary.inserted += counts.inserted;
     summary.updated += counts.updated;
     summary.unchanged += counts.unchanged;
+    for (const { index, issues } of counts.refused ?? []) {
+      const { file, line, source } = origins[index]!;
+      summary.rejected += 1;
+      context.report.reject(file, line, source, issues);
+    }
     batch = [];
+    origins = [];
   };
   for await (const { file, line, source, checked } of rows) {
     summary.read += 1;
     if (checked.ok) {
       batch.push(checked.value);
+      origins.push({ file, line, source });
       if (batch.length >= context.batchSize) await flush();
     } else {
       summary.rejected += 1;
