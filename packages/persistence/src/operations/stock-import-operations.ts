@@ -4,7 +4,7 @@
 import { AppError, type Dec, type LotIdentity, type ResolvedLineLot, dec, lotLineFields, resolveLineLot, toPlainString } from '@pits/domain';
 import type { Database } from '../create-database.js';
 import { importBatch } from '../repositories/import-batch.js';
-import { findLots, lotKey } from '../repositories/lot-repository.js';
+import { type NewLot, createLots, findLots, lotKey } from '../repositories/lot-repository.js';
 import { type LineProduct, findTenantProductsBySku } from '../repositories/product-repository.js';
 import { findOpeningsByReference, findTenantLocationsByCode } from '../repositories/stock-import-repository.js';
 import { lockStockLevels } from '../repositories/stock-repository.js';
@@ -48,6 +48,8 @@ interface AcceptedRow {
   locationId: number;
   product: LineProduct;
   reference: string;
+  /** The lot the row creates, when it is new. */
+  newLot: NewLot | null;
 }
 
 /**
@@ -105,11 +107,15 @@ export async function importOpeningStockBatch(
       references.add(reference);
       // A later row of this batch may name the lot without its dates: it is known from here on.
       if (lot?.isNew) known.set(lotKey(product.id, lot.lot.lotNumber), lot.lot);
-      accepted.push({ index, row, locationId, product, reference });
+      const newLot = lot?.isNew ? { productId: product.id, ...lot.lot, outboundExpired: product.policy.outboundExpired } : null;
+      accepted.push({ index, row, locationId, product, reference, newLot });
     }
 
     await lockStockLevels(tx, tenantId, accepted.map((a) => ({ locationId: a.locationId, productId: a.product.id })), options.now);
     const recorded = await findOpeningsByReference(tx, tenantId, accepted.map((a) => a.reference));
+    // The batch's new lots in one insert, in createLots' one order, so a document creating some of
+    // them at the same moment waits on this batch (or this batch on it), never both on each other.
+    await createLots(tx, tenantId, accepted.flatMap((a) => (a.newLot && !recorded.has(a.reference) ? [a.newLot] : [])), options.now);
     for (const a of accepted) {
       const before: Dec | undefined = recorded.get(a.reference);
       if (before !== undefined) {
@@ -134,8 +140,8 @@ export async function importOpeningStockBatch(
           options.now,
         );
       } catch (error) {
-        // The lot was refused before anything of the row was written (another run created it a
-        // moment ago with other dates): the row is refused, the batch goes on.
+        // The lot was refused before anything of the row was written (another transaction created
+        // it a moment ago with other dates): the row is refused, the batch goes on.
         if (!(error instanceof AppError) || error.kind !== 'VALIDATION_ERROR') throw error;
         result.refused.push({ index: a.index, issues: (error.error.issues ?? [error.error.details]).map((i) => ({ field: i.field, reason: i.issue })) });
         continue;
