@@ -1,4 +1,5 @@
-// The command line: `pits-import areas …` and `pits-import products …`, each with --help.
+// The command line: `pits-import areas …`, `pits-import products …` and `pits-import stock …`,
+// each with --help.
 // Exit codes: 0 every row imported, 1 some rows rejected (the rest imported), 2 fatal.
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { importAreasFile } from './commands/import-areas.js';
 import { importIdnAreaData } from './commands/import-idn-area-data.js';
 import { importProductsFile, productFormatOf } from './commands/import-products.js';
 import { FatalImportError, type ImportContext, type ImportSummary } from './commands/import-run.js';
+import { importStockFile } from './commands/import-stock.js';
 import { loadImporterConfig } from './config.js';
 import { type ProgressTarget, createProgress } from './progress/progress-reporter.js';
 import { writeImportMetrics } from './report/import-metrics.js';
@@ -60,6 +62,7 @@ Commands:
   areas <file>                             areas from the canonical CSV (header of areas_id.csv)
   areas --format idn-area-data [<dir>]     areas from the idn-area-data package layout
   products --tenant <id> <file>            a tenant's products from CSV or JSON lines
+  stock --tenant <id> <file>               a tenant's opening stock (with lots) from CSV
 
 Run \`pits-import <command> --help\` for a command's options.`,
   areas: `Usage: pits-import areas [--format canonical] <file>
@@ -95,6 +98,33 @@ name are required; the fields:
 A row that would change production_batch of a product that has stock, active holds, open
 transfers or pending adjustments is rejected and the product left as it is; a new
 outbound_expired moves the days the product's lots turn unsellable.
+${COMMON_HELP}`,
+  stock: `Usage: pits-import stock --tenant <id> <file>
+
+Loads a tenant's opening balances, for a merchant moving from another warehouse system, as
+opening stock (good units) recorded by "importer". <file> is CSV with the header
+  location_code,sku,lot_number,expiry_date,production_date,good
+(location_code, sku and good required; the lot columns may be left out when no product has lots):
+  location_code    the code of one of the tenant's locations
+  sku              the exact SKU of one of the tenant's products
+  lot_number       empty for a product without lots; required for a lot-tracked product
+                   (production_batch true): 1 to 64 letters, digits, ".", "_", "/" and "-",
+                   case counting, nothing trimmed. A lot number the product does not have yet
+                   creates the lot.
+  expiry_date      YYYY-MM-DD (a WIB calendar day). Required for a new lot when the product has
+                   inbound_expired or outbound_expired above 0; for a known lot empty or its own.
+  production_date  YYYY-MM-DD, optional, not after the expiry date
+  good             the units on the shelf: above 0, at most 4 decimal places (12, 12.5)
+Dates must be empty when lot_number is. One row per location, SKU and lot.
+
+Each balance is recorded once: its ledger rows (cause "opening") carry the reference
+stock-import/L<location id>/P<product id>[/<lot number>], one per location, product and lot.
+Importing the same file again adds nothing (those rows count as unchanged), so a run that
+stopped halfway, or a fixed report, can be imported as it is. A row whose balance was imported
+before with another quantity is rejected: correct stock with an adjustment or a stock count.
+Opening stock is a count, not a receipt: inbound_expired does not apply.
+
+  --tenant <id>          the tenant the stock belongs to (must exist)
 ${COMMON_HELP}`,
 };
 
@@ -156,7 +186,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
-  if (command !== 'areas' && command !== 'products') {
+  if (command !== 'areas' && command !== 'products' && command !== 'stock') {
     if (command === undefined && values.help) {
       io.stdout.write(`${HELP.main}\n`);
       return EXIT_OK;
@@ -246,7 +276,7 @@ interface PlannedRun {
   execute(context: ImportContext): Promise<ImportSummary>;
 }
 
-function planCommand(command: 'areas' | 'products', values: { format?: string | undefined; tenant?: string | undefined }, input: string | undefined, cwd: string): PlannedRun {
+function planCommand(command: 'areas' | 'products' | 'stock', values: { format?: string | undefined; tenant?: string | undefined }, input: string | undefined, cwd: string): PlannedRun {
   if (command === 'areas') {
     if (values.tenant !== undefined) throw new UsageError('--tenant is for products');
     const format = values.format ?? 'canonical';
@@ -260,6 +290,11 @@ function planCommand(command: 'areas' | 'products', values: { format?: string | 
   }
   if (!values.tenant) throw new UsageError('--tenant <id> is required');
   const tenant = values.tenant;
+  if (command === 'stock') {
+    if (values.format !== undefined && values.format !== 'csv') throw new UsageError(`--format must be csv for stock, not "${values.format}"`);
+    if (!input) throw new UsageError('name the stock file');
+    return { reportPath: defaultReportPath(input), reimportable: true, execute: (c) => importStockFile(c, tenant, input) };
+  }
   if (!input) throw new UsageError('name the product file');
   const format = values.format;
   if (format !== undefined && format !== 'csv' && format !== 'jsonl') throw new UsageError(`--format must be csv or jsonl, not "${format}"`);

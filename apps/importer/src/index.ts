@@ -5,6 +5,7 @@ export { loadImporterConfig, type ImporterConfig } from './config.js';
 export { importAreasFile, CANONICAL_HEADER } from './commands/import-areas.js';
 export { importIdnAreaData, idnAreaDataDirectory } from './commands/import-idn-area-data.js';
 export { importProductsFile, productFormatOf, type ProductFormat } from './commands/import-products.js';
+export { importStockFile } from './commands/import-stock.js';
 export { FatalImportError, type ImportContext, type ImportSummary } from './commands/import-run.js';
 export { loadDemoAreas } from './demo-areas.js';
 export { createProgress, silentProgress, type ProgressSink } from './progress/progress-reporter.js';

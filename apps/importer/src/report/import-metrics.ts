@@ -8,7 +8,7 @@ import type { ImportSummary } from '../commands/import-run.js';
 export const IMPORT_ROW_OUTCOMES = ['inserted', 'updated', 'unchanged', 'rejected'] as const;
 
 /**
- * Writes the metrics of one finished (not dry) run of `kind` (`areas`, `products`) to `path`,
+ * Writes the metrics of one finished (not dry) run of `kind` (`areas`, `products`, `stock`) to `path`,
  * atomically.
  *
  * @example await writeImportMetrics('/var/lib/node_exporter/textfile/pits_import_areas.prom', 'areas', summary, new Date());
@@ -16,7 +16,7 @@ export const IMPORT_ROW_OUTCOMES = ['inserted', 'updated', 'unchanged', 'rejecte
 export async function writeImportMetrics(path: string, kind: string, summary: ImportSummary, finishedAt: Date): Promise<void> {
   const registry = new Registry();
   registry.setDefaultLabels({ app: 'importer' });
-  const rows = new Counter({ name: 'pits_import_rows_total', help: 'Rows of the last import run, by kind (areas, products) and outcome: inserted, updated, unchanged, rejected.', labelNames: ['kind', 'outcome'], registers: [registry] });
+  const rows = new Counter({ name: 'pits_import_rows_total', help: 'Rows of the last import run, by kind (areas, products, stock) and outcome: inserted, updated, unchanged, rejected.', labelNames: ['kind', 'outcome'], registers: [registry] });
   for (const outcome of IMPORT_ROW_OUTCOMES) rows.labels(kind, outcome).inc(summary[outcome]);
   new Gauge({ name: 'pits_import_duration_seconds', help: 'How long the last import run of this kind took.', labelNames: ['kind'], registers: [registry] }).labels(kind).set(summary.seconds);
   new Gauge({ name: 'pits_import_last_run_timestamp_seconds', help: 'When the last import run of this kind finished (Unix seconds).', labelNames: ['kind'], registers: [registry] })
