@@ -1,7 +1,8 @@
 // The bare routes of the inventory benchmark: a plain Koa app, started as its own process on the
 // benchmark's database, whose four adjustment routes, stock count route and order hold create and
 // consume routes run the gateway's own statements straight on the driver: each statement (text and parameters) is compiled from the
-// repository's prepared query by @pits/persistence/bench (inventoryStatements), and its rows are
+// repository's prepared query by @pits/persistence/bench (inventoryStatements; a hold's lot
+// statements from lotStatements, held to the lot repository by its tests), and its rows are
 // built with the same row builders as the gateway's; no Kysely executor, no zod, no middleware.
 // The drivers: better-sqlite3 prepared statements, or named (prepared) queries on a pg pool of the
 // same size. The order of the statements is checked against the gateway before each run
@@ -9,8 +10,10 @@
 // tenant's installation with one query, never from a cache. Left out on purpose: rate limiting,
 // the request id header, access log, idempotency lookup (a no-op without the header), zod
 // validation (only what the SQL needs is checked), exact-decimal presentation (JSON numbers
-// are built with Number()), and the expiry of a hold found past its time (the bench's holds last
-// 900 s: an expired one is INVALID_STATE here). It answers with the same JSON shapes.
+// are built with Number()), the expiry of a hold found past its time (the bench's holds last
+// 900 s: an expired one is INVALID_STATE here), pinned lots, and the short-dated units of the
+// events (none are subscribed). Lots are allocated first expired first out on scaled integers
+// with the domain's date rules. It answers with the same JSON shapes.
 import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type BetterSqlite3 from 'better-sqlite3';
@@ -20,6 +23,8 @@ import { parseDatabaseUrl } from '@pits/persistence';
 import {
   type BenchStatement,
   type InventoryStatements,
+  type LotStatements,
+  type LotStockRow,
   type NewAdjustmentFields,
   type NewReservation,
   type NewReservationItem,
@@ -29,10 +34,14 @@ import {
   ledgerActor,
   ledgerRow,
   levelRow,
+  compareFefo,
+  isSellable,
+  lotStatements,
   newAdjustmentItemRow,
   newAdjustmentRow,
   openSqlite,
   postgresTypeParsers,
+  todayOf,
 } from '@pits/persistence/bench';
 import type { BenchDialect } from './inventory-sql.js';
 
@@ -143,6 +152,7 @@ class HttpError extends Error {
 const config = parseDatabaseUrl(process.env.DATABASE_URL);
 const driver = config.dialect === 'sqlite' ? sqliteDriver(config.location) : postgresDriver(config.url);
 const sql: InventoryStatements = inventoryStatements(driver.dialect);
+const lots: LotStatements = lotStatements(driver.dialect);
 
 interface Partner {
   partnerId: number;
@@ -231,6 +241,9 @@ function item(row: Row) {
     unit_cost: Number(row.unit_cost),
     total_cost: Number(row.total_cost),
     notes: row.notes,
+    // The adjustment cases' products have no lots (a lot-tracked line's would be read from lots).
+    lot_number: null,
+    expiry_date: null,
   };
 }
 
@@ -449,8 +462,11 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
   });
 }
 
+/** A line's allocations as the gateway presents them (presentAllocations in route-helpers.ts), by line row id. */
+type PresentedAllocations = Map<number, { lot_number: unknown; expiry_date: unknown; quantity: number }[]>;
+
 /** A hold as the gateway presents it (presentReservation in reservation-routes.ts). */
-function presentHold(row: Row, items: Row[]) {
+function presentHold(row: Row, items: Row[], allocations: PresentedAllocations) {
   return {
     id: row.number,
     reservation_number: row.number,
@@ -464,7 +480,14 @@ function presentHold(row: Row, items: Row[]) {
     released_at: row.released_at,
     release_reason: row.release_reason,
     created_by: parseJson(row.created_by),
-    items: items.map((i) => ({ product_id: String(i.product_id), sku: i.sku, product_name: i.product_name, quantity: quantity(i.quantity), consumed_quantity: quantity(i.consumed_quantity) })),
+    items: items.map((i) => ({
+      product_id: String(i.product_id),
+      sku: i.sku,
+      product_name: i.product_name,
+      quantity: quantity(i.quantity),
+      consumed_quantity: quantity(i.consumed_quantity),
+      allocations: allocations.get(Number(i.id)) ?? [],
+    })),
   };
 }
 
@@ -484,13 +507,81 @@ async function lockHoldStock(tx: Queries, tenantId: string, locationId: number, 
   );
 }
 
-/** A hold with its lines, as the gateway reads it back at the end of each call. */
-async function readHold(tx: Queries, tenantId: string, number: string): Promise<{ row: Row; items: Row[] }> {
-  const row = (await tx.one(sql.reservationByNumber({ tenantId, number })))!;
-  return { row, items: await tx.all(sql.reservationItems({ ids: [Number(row.id)] })) };
+/** The allocation rows of lines (lots.allocations) as presented, by line row id. */
+function presentedAllocations(rows: Row[]): PresentedAllocations {
+  const byLine: PresentedAllocations = new Map();
+  for (const a of rows) byLine.set(Number(a.item_id), [...(byLine.get(Number(a.item_id)) ?? []), { lot_number: a.lot_number, expiry_date: a.expiry_date, quantity: quantity(a.quantity) }]);
+  return byLine;
 }
 
-/** Holds every line against available good stock, or nothing (the gateway's createReservation). */
+/** A hold with its lines, as the gateway reads it back at the end of each call; the lots of lines that took any. */
+async function readHold(tx: Queries, tenantId: string, number: string): Promise<{ row: Row; items: Row[]; allocations: PresentedAllocations }> {
+  const row = (await tx.one(sql.reservationByNumber({ tenantId, number })))!;
+  const items = await tx.all(sql.reservationItems({ ids: [Number(row.id)] }));
+  const withLots = items.filter((i) => Number(i.has_lots) === 1).map((i) => Number(i.id));
+  return { row, items, allocations: withLots.length === 0 ? new Map() : presentedAllocations(await tx.all(lots.allocations({ document: 'reservation', ids: withLots }))) };
+}
+
+/** A lot's units at a stock row (scaled), as the bare routes allocate from and write them. */
+interface LotLevel {
+  lotId: number;
+  locationId: number;
+  productId: number;
+  lotNumber: string;
+  expiryDate: string | null;
+  good: number;
+  damaged: number;
+  reserved: number;
+}
+
+/** The lots of stock rows by product, and today (the gateway's openLotBook). */
+interface LotBook {
+  byProduct: Map<number, LotLevel[]>;
+  byId: Map<number, LotLevel>;
+  today: string;
+}
+
+async function openLotBook(tx: Queries, locationId: number, productIds: number[]): Promise<LotBook> {
+  const rows = await tx.all(lots.lotLevels({ keys: productIds.map((productId) => ({ locationId, productId })) }));
+  const clock = (await tx.one(lots.today({})))!;
+  const book: LotBook = { byProduct: new Map(), byId: new Map(), today: todayOf({ now: clock.now, shift: clock.shift }) };
+  for (const r of rows) {
+    const level: LotLevel = {
+      lotId: Number(r.lot_id), locationId: Number(r.location_id), productId: Number(r.product_id), lotNumber: String(r.lot_number),
+      expiryDate: r.expiry_date === null ? null : String(r.expiry_date), good: Number(r.good), damaged: Number(r.damaged), reserved: Number(r.reserved),
+    };
+    book.byProduct.set(level.productId, [...(book.byProduct.get(level.productId) ?? []), level]);
+    book.byId.set(level.lotId, level);
+  }
+  return book;
+}
+
+/** First expired first out over the lots sellable today; undefined when they cannot cover `wanted` (scaled). */
+function allocate(book: LotBook, productId: number, wanted: number, outboundExpired: number): { lot: LotLevel; quantity: number }[] | undefined {
+  const candidates = (book.byProduct.get(productId) ?? []).filter((lot) => isSellable(lot, book.today, outboundExpired)).sort(compareFefo);
+  const taken: { lot: LotLevel; quantity: number }[] = [];
+  let needed = wanted;
+  for (const lot of candidates) {
+    if (needed <= 0) break;
+    const free = lot.good - lot.reserved;
+    if (free <= 0) continue;
+    const take = Math.min(free, needed);
+    taken.push({ lot, quantity: take });
+    needed -= take;
+  }
+  return needed > 0 ? undefined : taken;
+}
+
+/** A lot's new units as writeLotLevels writes them. */
+const lotStockRow = (tenantId: string, lot: LotLevel, at: string): LotStockRow => ({
+  tenant_id: tenantId, location_id: lot.locationId, product_id: lot.productId, lot_id: lot.lotId, good: lot.good, damaged: lot.damaged, reserved: lot.reserved,
+  expiring_sent: 0, unsellable_sent: 0, updated_at: at,
+});
+
+/**
+ * Holds every line against available good stock, or nothing (the gateway's createReservation); a
+ * line of a lot-tracked product also against its sellable lots, first expired first out.
+ */
 async function createHold(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
   const body = await readJson(ctx.req);
   const lines = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
@@ -504,11 +595,17 @@ async function createHold(ctx: Context, partner: Partner, tenantId: string): Pro
     const at = new Date((await tx.one(sql.databaseNow({})))!.now as string).toISOString();
     const { location, byId } = await locationAndProducts(tx, tenantId, locationId, parsed.map((l) => l.productId));
     if (await tx.one(sql.lockActiveReservationOf({ tenantId, reference }))) throw new HttpError(422, 'VALIDATION_ERROR');
+    const outbound = (productId: number) => Number(byId.get(productId)!.outbound_expired);
+    const tracked = parsed.flatMap((l, index) => (Number(byId.get(l.productId)!.production_batch) === 1 ? [{ ...l, index }] : []));
     // Sold out by what is committed: refused before anything is written or locked.
     const committed = await tx.all(sql.stockRead({ keys: parsed.map((l) => ({ locationId, productId: l.productId })) }));
     for (const l of parsed) {
       const level = committed.find((r) => Number(r.product_id) === l.productId);
       if (!level || l.quantity > Number(level.good) - Number(level.reserved)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+    }
+    if (tracked.length > 0) {
+      const committedLots = await openLotBook(tx, locationId, tracked.map((l) => l.productId));
+      if (tracked.some((l) => !allocate(committedLots, l.productId, l.quantity, outbound(l.productId)))) throw new HttpError(422, 'INSUFFICIENT_STOCK');
     }
     // The gateway commits the number on a connection of its own (PostgreSQL); here it stays in the
     // transaction: the same statement, and the bare pool has no connection to spare for it.
@@ -528,26 +625,62 @@ async function createHold(ctx: Context, partner: Partner, tenantId: string): Pro
     // Events: none subscribed, as on the gateway's run.
     await tx.all(sql.subscribedEndpoints({ tenantId }));
     const created = await readHold(tx, tenantId, number);
-    // The stock rows last, for the stock writes only (the gateway's createReservation).
+    // The stock rows last, for the stock writes only (the gateway's createReservation), then their lots.
     const levels = await lockHoldStock(tx, tenantId, locationId, parsed.map((l) => l.productId), at);
-    const ledgerRows = parsed.map((l) => {
+    const book = tracked.length === 0 ? undefined : await openLotBook(tx, locationId, tracked.map((l) => l.productId));
+    for (const l of parsed) {
       const level = levels.get(l.productId)!;
       if (l.quantity > level.good - level.reserved) throw new HttpError(422, 'INSUFFICIENT_STOCK');
-      const before = level.reserved;
+    }
+    const taken = new Map<number, { lot: LotLevel; quantity: number }[]>();
+    for (const l of book ? tracked : []) {
+      const parts = allocate(book!, l.productId, l.quantity, outbound(l.productId));
+      if (!parts) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+      taken.set(l.index, parts);
+    }
+    const lineLots: PresentedAllocations = new Map();
+    if (taken.size > 0) {
+      const lineNumbers = [...taken.keys()].map((index) => index + 1);
+      await tx.run(lots.markLines({ reservationId: Number(id), lineNumbers }));
+      const lineIds = new Map((await tx.all(lots.lineIds({ reservationId: Number(id), lineNumbers }))).map((r) => [Number(r.line_no), Number(r.id)]));
+      await tx.run(
+        lots.insertAllocations({
+          rows: [...taken].flatMap(([index, parts]) =>
+            parts.map((p, seq) => ({ tenant_id: tenantId, document: 'reservation' as const, item_id: lineIds.get(index + 1)!, seq: seq + 1, lot_id: p.lot.lotId, quantity: p.quantity })),
+          ),
+        }),
+      );
+      const touched = new Map<number, LotLevel>();
+      for (const p of [...taken.values()].flat()) {
+        p.lot.reserved += p.quantity;
+        touched.set(p.lot.lotId, p.lot);
+      }
+      await tx.run(lots.writeLotStock({ rows: [...touched.values()].map((lot) => lotStockRow(tenantId, lot, at)) }));
+      for (const [index, parts] of taken) lineLots.set(lineIds.get(index + 1)!, parts.map((p) => ({ lot_number: p.lot.lotNumber, expiry_date: p.lot.expiryDate, quantity: quantity(p.quantity) })));
+    }
+    const ledgerRows = parsed.flatMap((l, index) => {
+      const level = levels.get(l.productId)!;
+      let before = level.reserved;
       level.reserved += l.quantity;
       level.reservedForOrders += l.quantity;
-      return { productId: l.productId, delta: l.quantity, before, after: level.reserved };
+      // A lot-tracked line's movement is one ledger row per lot it took, chained.
+      const parts = taken.get(index)?.map((p) => ({ delta: p.quantity, lotNumber: p.lot.lotNumber as string | null })) ?? [{ delta: l.quantity, lotNumber: null }];
+      return parts.map((part) => {
+        const movement = { locationId, productId: l.productId, bucket: 'reserved' as const, delta: part.delta, before, after: before + part.delta, lotNumber: part.lotNumber };
+        before = movement.after;
+        return movement;
+      });
     });
     const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
     await tx.all(sql.writeStock({ rows: parsed.map((l) => levelRow(tenantId, { locationId, productId: l.productId, ...levels.get(l.productId)! }, at)) }));
-    await tx.run(sql.insertLedger({ rows: ledgerRows.map((m) => ledgerRow(tenantId, { locationId, productId: m.productId, bucket: 'reserved', delta: m.delta, before: m.before, after: m.after }, cause, at)) }));
-    return created;
+    await tx.run(sql.insertLedger({ rows: ledgerRows.map((m) => ledgerRow(tenantId, m, cause, at)) }));
+    return { ...created, allocations: lineLots };
   });
   ctx.status = 201;
-  ctx.body = envelope({ reservation: presentHold(held.row, held.items) });
+  ctx.body = envelope({ reservation: presentHold(held.row, held.items, held.allocations) });
 }
 
-/** Consumes every line of an active hold whole (the gateway's consumeReservation without items). */
+/** Consumes every line of an active hold whole (the gateway's consumeReservation without items), and the lots its lines took. */
 async function consumeHold(ctx: Context, partner: Partner, tenantId: string, number: string): Promise<void> {
   await readJson(ctx.req);
   const actor = actorOf(partner);
@@ -559,6 +692,13 @@ async function consumeHold(ctx: Context, partner: Partner, tenantId: string, num
     const lines = await tx.all(sql.reservationItems({ ids: [Number(row.id)] }));
     const locationId = Number(row.location_id);
     const levels = await lockHoldStock(tx, tenantId, locationId, lines.map((l) => Number(l.product_id)), at);
+    // The lots the lines took (only lines flagged as having any are asked for), and their rows' lots.
+    const withLots = lines.filter((l) => Number(l.has_lots) === 1).map((l) => Number(l.id));
+    const allocated = withLots.length === 0 ? [] : await tx.all(lots.allocations({ document: 'reservation', ids: withLots }));
+    const takenBy = new Map<number, Row[]>();
+    for (const a of allocated) takenBy.set(Number(a.item_id), [...(takenBy.get(Number(a.item_id)) ?? []), a]);
+    const lotLines = lines.filter((l) => takenBy.has(Number(l.id)));
+    const book = lotLines.length === 0 ? undefined : await openLotBook(tx, locationId, lotLines.map((l) => Number(l.product_id)));
     const movements = lines.flatMap((l) => {
       const productId = Number(l.product_id);
       const take = Number(l.quantity);
@@ -569,11 +709,29 @@ async function consumeHold(ctx: Context, partner: Partner, tenantId: string, num
       const goodBefore = level.good;
       level.good -= take;
       if (level.good < level.reserved) throw new HttpError(422, 'INSUFFICIENT_STOCK');
-      return [
-        { productId, bucket: 'reserved' as const, delta: -take, before: reservedBefore, after: level.reserved },
-        { productId, bucket: 'good' as const, delta: -take, before: goodBefore, after: level.good },
-      ];
+      const parts = takenBy.get(Number(l.id))?.map((a) => ({ delta: Number(a.quantity), lotNumber: String(a.lot_number) as string | null })) ?? [{ delta: take, lotNumber: null }];
+      // Each bucket's movement is one ledger row per lot, chained (consumed whole: every allocation leaves both).
+      const chained = (bucket: 'reserved' | 'good', before: number) =>
+        parts.map((part) => {
+          const movement = { productId, bucket, delta: -part.delta, before, after: before - part.delta, lotNumber: part.lotNumber };
+          before = movement.after;
+          return movement;
+        });
+      return [...chained('reserved', reservedBefore), ...chained('good', goodBefore)];
     });
+    if (book) {
+      // The products' lot settings (the gateway reads them for the events' short-dated units).
+      await tx.all(lots.policies({ ids: [...new Set(lotLines.map((l) => Number(l.product_id)))] }));
+      const touched = new Map<number, LotLevel>();
+      for (const a of allocated) {
+        const lot = book.byId.get(Number(a.lot_id))!;
+        lot.reserved -= Number(a.quantity);
+        lot.good -= Number(a.quantity);
+        if (lot.reserved < 0 || lot.good < lot.reserved) throw new HttpError(422, 'INSUFFICIENT_STOCK');
+        touched.set(lot.lotId, lot);
+      }
+      await tx.run(lots.writeLotStock({ rows: [...touched.values()].map((lot) => lotStockRow(tenantId, lot, at)) }));
+    }
     const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
     await tx.all(sql.writeStock({ rows: lines.map((l) => levelRow(tenantId, { locationId, productId: Number(l.product_id), ...levels.get(Number(l.product_id))! }, at)) }));
     await tx.run(sql.insertLedger({ rows: movements.map((m) => ledgerRow(tenantId, { locationId, ...m }, cause, at)) }));
@@ -582,7 +740,7 @@ async function consumeHold(ctx: Context, partner: Partner, tenantId: string, num
     await tx.run(sql.updateActiveReservation({ status: 'consumed', consumed_at: at, updated_at: at, id: Number(row.id) }));
     return readHold(tx, tenantId, number);
   });
-  ctx.body = envelope({ reservation: presentHold(consumed.row, consumed.items) });
+  ctx.body = envelope({ reservation: presentHold(consumed.row, consumed.items, consumed.allocations) });
 }
 
 const DETAIL = /^\/api\/engine\/v1\/adjustments\/([^/]+)$/;

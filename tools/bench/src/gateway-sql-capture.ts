@@ -31,7 +31,7 @@ export interface CaptureSamples {
   createLines: number;
   /** Lines of the stock counts the benchmark sends. */
   countLines: number;
-  /** Lines of the holds the reserve case creates and consumes. */
+  /** Lines of the holds the reserve cases create and consume (reserve-lots: on the tenant's lot-tracked products). */
   reserveLines: number;
 }
 
@@ -120,18 +120,22 @@ export async function checkBareRoutesAgainstGateway(
 
     // reserve: a hold of the tenant's last products (one unit each, by product id, as the bench
     // sends them), then its whole consume, each in its own transaction as the two routes run them.
-    const held = tenant.products.slice(-samples.reserveLines);
-    const hold = await createReservation(scope, {
-      tenantId: tenant.tenantId,
-      partnerId: tenant.partnerId,
-      actor,
-      locationId: tenant.locationIds[0],
-      reference: `bench-sql-capture-${process.pid}`,
-      expiresIn: 900,
-      items: held.map((p) => ({ productId: p.id, quantity: '1' })),
-    });
-    await consumeReservation(scope, { tenantId: tenant.tenantId, number: hold.number, actor });
-    take('reserve', held.length, plannedStatements('reserve', dialect, held.length));
+    // reserve-lots: the same on lot-tracked products, each line taking one lot (first expired first
+    // out, the short-dated lot passed over).
+    for (const [kind, products] of [['reserve', tenant.products], ['reserve-lots', tenant.lotProducts]] as const) {
+      const held = products.slice(-samples.reserveLines);
+      const hold = await createReservation(scope, {
+        tenantId: tenant.tenantId,
+        partnerId: tenant.partnerId,
+        actor,
+        locationId: tenant.locationIds[0],
+        reference: `bench-sql-capture-${kind}-${process.pid}`,
+        expiresIn: 900,
+        items: held.map((p) => ({ productId: p.id, quantity: '1' })),
+      });
+      await consumeReservation(scope, { tenantId: tenant.tenantId, number: hold.number, actor });
+      take(kind, held.length, plannedStatements(kind, dialect, held.length));
+    }
   } finally {
     await scope.destroy();
   }

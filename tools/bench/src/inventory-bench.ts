@@ -1,24 +1,27 @@
 // npm run bench:inventory — requests per second and p50/p99 latency of the adjustment endpoints
 // (create, detail, list, approve), the stock count and order holds (reserve: a hold of two lines
-// created, then consumed; two HTTP requests per hold, each counted as a request) through the whole gateway, each beside a bare Koa route that
+// created, then consumed; two HTTP requests per hold, each counted as a request; reserve-lots: the
+// same on lot-tracked products, three lots each, one short-dated, allocated first expired first
+// out, and compared with reserve too) through the whole gateway, each beside a bare Koa route that
 // runs the same SQL straight on the driver (bare-inventory-server.ts), in the same run, on SQLite
 // and on PostgreSQL. Both servers are child processes; autocannon runs here with 50 connections.
 // The database is seeded with 100,000 adjustments and 20,000 transfers over 5 tenants.
 // Goal: every endpoint at no less than half of its bare route's requests per second.
 //
 // Environment: BENCH_SECONDS (10), BENCH_DIALECTS (sqlite,postgres), BENCH_CASES
-// (create,detail,list,approve,count,reserve), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
+// (create,detail,list,approve,count,reserve,reserve-lots), BENCH_PG_URL (postgres://postgres@127.0.0.1:5432/postgres, where
 // a database pits_bench_<pid> is created and dropped), BENCH_APPROVE_POOL_PER_SECOND (4000: pending
 // adjustments written per second of an approve run), BENCH_PROFILE_DIR (run the gateway under
 // --cpu-prof, profiles written there when it stops), BENCH_ROUNDS (1: runs of each side per case,
 // alternating gateway bare bare gateway …, so a drift of the machine falls on both sides alike;
-// req/s is their mean, p99 their worst, CPU pooled over their requests, and each round's ratios
-// are printed under the table).
+// each round runs every case in turn, backwards on odd rounds, so it falls on the cases alike
+// too; req/s is their mean, p99 their worst, CPU pooled over their requests, and each round's
+// ratios are printed under the table).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
-import { type Database, createDatabase, migrateOrThrow } from '@pits/persistence';
+import { type Database, createDatabase, databaseToday, migrateOrThrow } from '@pits/persistence';
 import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
 import { checkBareRoutesAgainstGateway } from './gateway-sql-capture.js';
 import {
@@ -27,6 +30,7 @@ import {
   CREATE_LINES,
   CREDENTIALS_KEY,
   type Case,
+  HOLD_CASES,
   type Measured,
   PATHS,
   RESERVE_LINES,
@@ -34,6 +38,7 @@ import {
   casesFrom,
   createPostgresDatabase,
   dropPostgresDatabase,
+  isHoldCase,
   nonOk,
   requestsFor,
   reserveCapacity,
@@ -121,7 +126,7 @@ const fmt = (n: number, width: number, digits = 0) => n.toFixed(digits).padStart
 function printPairs(title: string, pairs: Pair[]): void {
   console.log(`\n${title}`);
   console.log(
-    `${'case'.padEnd(10)} ${'gw req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'bare req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'ratio'.padStart(6)}  ${'gw non-2xx'.padEnd(11)} ${'bare non-2xx'.padEnd(12)} ${'errors'.padStart(6)} ${'CPU us/req gw'.padStart(13)} ${'bare'.padStart(5)} ${'gw/bare'.padStart(7)}${pairs.some((p) => p.gateway.dbCpuUs !== null) ? ` ${'PG us/req gw'.padStart(12)} ${'bare'.padStart(5)}` : ''}`,
+    `${'case'.padEnd(12)} ${'gw req/s'.padStart(9)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'bare req/s'.padStart(10)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'ratio'.padStart(6)}  ${'gw non-2xx'.padEnd(11)} ${'bare non-2xx'.padEnd(12)} ${'errors'.padStart(6)} ${'CPU us/req gw'.padStart(13)} ${'bare'.padStart(5)} ${'gw/bare'.padStart(7)}${pairs.some((p) => p.gateway.dbCpuUs !== null) ? ` ${'PG us/req gw'.padStart(12)} ${'bare'.padStart(5)}` : ''}`,
   );
   for (const p of pairs) {
     const { throughput, cpu: cpuRatio } = sideBySide(p.gateway, p.bare);
@@ -129,14 +134,14 @@ function printPairs(title: string, pairs: Pair[]): void {
     const cpu = (m: Measured, width: number) => (m.cpuUs === null ? '-' : m.cpuUs.toFixed(0)).padStart(width);
     const db = (m: Measured, width: number) => (m.dbCpuUs === null ? '-' : m.dbCpuUs.toFixed(0)).padStart(width);
     console.log(
-      `${p.kind.padEnd(10)} ${fmt(p.gateway.requestsPerSecond, 9)} ${fmt(p.gateway.p50, 7)} ${fmt(p.gateway.p99, 7)} ${fmt(p.bare.requestsPerSecond, 10)} ${fmt(p.bare.p50, 7)} ${fmt(p.bare.p99, 7)} ${`${percent.toFixed(0)}%`.padStart(6)}  ${nonOk(p.gateway).padEnd(11)} ${nonOk(p.bare).padEnd(12)} ${`${p.gateway.errors}/${p.bare.errors}`.padStart(6)} ${cpu(p.gateway, 13)} ${cpu(p.bare, 5)} ${(cpuRatio === null ? '-' : `${cpuRatio.toFixed(2)}x`).padStart(7)}${p.gateway.dbCpuUs !== null ? ` ${db(p.gateway, 12)} ${db(p.bare, 5)}` : ''}`,
+      `${p.kind.padEnd(12)} ${fmt(p.gateway.requestsPerSecond, 9)} ${fmt(p.gateway.p50, 7)} ${fmt(p.gateway.p99, 7)} ${fmt(p.bare.requestsPerSecond, 10)} ${fmt(p.bare.p50, 7)} ${fmt(p.bare.p99, 7)} ${`${percent.toFixed(0)}%`.padStart(6)}  ${nonOk(p.gateway).padEnd(11)} ${nonOk(p.bare).padEnd(12)} ${`${p.gateway.errors}/${p.bare.errors}`.padStart(6)} ${cpu(p.gateway, 13)} ${cpu(p.bare, 5)} ${(cpuRatio === null ? '-' : `${cpuRatio.toFixed(2)}x`).padStart(7)}${p.gateway.dbCpuUs !== null ? ` ${db(p.gateway, 12)} ${db(p.bare, 5)}` : ''}`,
     );
   }
   if (rounds > 1) {
     console.log(`each round, gateway ÷ bare (req/s, CPU per request):`);
     for (const p of pairs) {
       const each = p.rounds.gateway.map((g, i) => sideBySide(g, p.rounds.bare[i]!));
-      console.log(`  ${p.kind.padEnd(8)} ${each.map((r) => `${r.throughput?.toFixed(2) ?? '-'} / ${r.cpu === null ? '-' : `${r.cpu.toFixed(2)}x`}`).join('   ')}`);
+      console.log(`  ${p.kind.padEnd(12)} ${each.map((r) => `${r.throughput?.toFixed(2) ?? '-'} / ${r.cpu === null ? '-' : `${r.cpu.toFixed(2)}x`}`).join('   ')}`);
     }
   }
   const clean = (p: Pair) => p.gateway.non2xx === 0 && p.bare.non2xx === 0 && p.gateway.errors === 0 && p.bare.errors === 0;
@@ -145,6 +150,28 @@ function printPairs(title: string, pairs: Pair[]): void {
   console.log(`goal (gateway >= 50% of bare req/s): met by ${meets.map((p) => p.kind).join(', ') || 'none'}; missed by ${misses.map((p) => p.kind).join(', ') || 'none'}`);
   const dirty = pairs.filter((p) => !clean(p));
   console.log(dirty.length ? `WARNING: non-2xx responses or socket errors in: ${dirty.map((p) => p.kind).join(', ')} (see the columns above)` : 'all responses 2xx, no socket errors');
+}
+
+const times = (r: number | null) => (r === null ? '-' : `${r.toFixed(2)}x`);
+
+/**
+ * What lots cost a hold: reserve-lots against its own bare route, and against reserve on the same
+ * side (req/s, and CPU per request the other way round), merged and round by round.
+ */
+function printLots(pairs: Pair[]): void {
+  const plain = pairs.find((p) => p.kind === 'reserve');
+  const lots = pairs.find((p) => p.kind === 'reserve-lots');
+  if (!lots) return;
+  const own = sideBySide(lots.gateway, lots.bare);
+  console.log(`lots: reserve-lots gateway ÷ bare ${own.throughput?.toFixed(2) ?? '-'} req/s, CPU per request ${times(own.cpu)}`);
+  if (!plain) return;
+  for (const side of ['gateway', 'bare'] as const) {
+    const merged = sideBySide(lots[side], plain[side]);
+    const each = lots.rounds[side].map((m, i) => sideBySide(m, plain.rounds[side][i]!));
+    console.log(
+      `lots: reserve-lots ÷ reserve, ${side.padEnd(7)} ${merged.throughput?.toFixed(2) ?? '-'} req/s, CPU per request ${times(merged.cpu)}${rounds > 1 ? ` (each round: ${each.map((r) => `${r.throughput?.toFixed(2) ?? '-'} / ${times(r.cpu)}`).join('   ')})` : ''}`,
+    );
+  }
 }
 
 async function runDialect(dialect: BenchDialect): Promise<void> {
@@ -175,16 +202,17 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
         console.log(`[${dialect}] SQL of ${check.kind} DIFFERS\n  gateway:\n    ${check.gateway.join('\n    ')}\n  bare:\n    ${check.bare.join('\n    ')}`);
       }
     }
+    const today = await databaseToday(database);
     await database.destroy();
     database = undefined;
-    if (cases.includes('reserve')) {
+    for (const kind of HOLD_CASES.filter((k) => cases.includes(k))) {
       // Each consumed hold takes its units out of good for good: the stock must outlast every run
       // (warm-ups included, both sides, every round) at a rate well above what the machine reaches.
-      const capacity = await reserveCapacity(writer, tenants);
+      const capacity = await reserveCapacity(writer, tenants, kind, today);
       const ceiling = 4000; // holds per second, far past both sides here
       const needed = Math.ceil((seconds + warmupSeconds) * rounds * 2 * ceiling);
-      console.log(`[${dialect}] reserve: good stock for ${capacity} holds; the runs need at most ${needed} (${ceiling} holds/s)`);
-      if (capacity < needed) throw new Error(`[${dialect}] reserve: the seeded good stock allows ${capacity} holds, fewer than ${needed}: lower BENCH_SECONDS or BENCH_ROUNDS`);
+      console.log(`[${dialect}] ${kind}: good stock for ${capacity} holds; the runs need at most ${needed} (${ceiling} holds/s)`);
+      if (capacity < needed) throw new Error(`[${dialect}] ${kind}: the seeded good stock allows ${capacity} holds, fewer than ${needed}: lower BENCH_SECONDS or BENCH_ROUNDS`);
     }
 
     const gatewayPort = await freePort();
@@ -200,25 +228,34 @@ async function runDialect(dialect: BenchDialect): Promise<void> {
     const problems = await compareResponses(targets, tenants, writer);
     console.log(problems.length ? `[${dialect}] RESPONSES DIFFER: ${problems.join('; ')}` : `[${dialect}] one request per case to both servers: same statuses and JSON shapes`);
 
-    const pairs: Pair[] = [];
-    for (const kind of cases) {
-      const results: Record<Side, Measured[]> = { gateway: [], bare: [] };
-      for (const side of runOrder<Side>(['gateway', 'bare'], rounds)) {
-        const { measured, poolShort } = await runCase(
-          { kind, url: targets[side], pids: [pids[side]], tenants, writer, seconds, warmupSeconds, connections, approvePerSecond, poolSeed: side === 'gateway' ? 11 : 12 },
-          `${side} ${kind}`,
-        );
-        results[side].push(measured);
-        if (poolShort) console.log(`[${dialect}] the approve pool ran out on ${side}: raise BENCH_APPROVE_POOL_PER_SECOND`);
+    const results = new Map(cases.map((kind) => [kind, { gateway: [], bare: [] } as Record<Side, Measured[]>]));
+    // Round by round, every case in turn (backwards on odd rounds), its two sides in the order of
+    // that round: two rounds run each pair of runs as A B B A, so a drift of the machine falls on
+    // cases and sides alike.
+    const order = runOrder<Side>(['gateway', 'bare'], rounds);
+    for (let round = 0; round < rounds; round += 1) {
+      for (const kind of round % 2 === 0 ? cases : [...cases].reverse()) {
+        for (const side of order.slice(2 * round, 2 * round + 2)) {
+          const { measured, poolShort } = await runCase(
+            { kind, url: targets[side], pids: [pids[side]], tenants, writer, seconds, warmupSeconds, connections, approvePerSecond, poolSeed: side === 'gateway' ? 11 : 12 },
+            `${side} ${kind}`,
+          );
+          results.get(kind)![side].push(measured);
+          if (poolShort) console.log(`[${dialect}] the approve pool ran out on ${side}: raise BENCH_APPROVE_POOL_PER_SECOND`);
+        }
       }
-      pairs.push({ kind, path: PATHS[kind], gateway: merged('gateway', results.gateway), bare: merged('bare', results.bare), rounds: results });
     }
+    const pairs: Pair[] = cases.map((kind) => {
+      const runs = results.get(kind)!;
+      return { kind, path: PATHS[kind], gateway: merged('gateway', runs.gateway), bare: merged('bare', runs.bare), rounds: runs };
+    });
     printPairs(
       `[${dialect}] adjustments, ${seconds} s per run${rounds > 1 ? ` × ${rounds} rounds per side` : ''}, ${connections} connections, ${SEED.tenants} tenants (${SEED.adjustmentsPerTenant} adjustments and ${SEED.transfersPerTenant} transfers each); p50/p99 in ms`,
       pairs,
     );
-    for (const p of pairs) console.log(`  ${p.kind.padEnd(8)} ${p.path}`);
-    if (cases.includes('reserve')) console.log(`  reserve: req/s, latency and CPU count each HTTP request; a hold is two of them (holds/s = req/s ÷ 2, CPU per hold = 2 × CPU us/req)`);
+    printLots(pairs);
+    for (const p of pairs) console.log(`  ${p.kind.padEnd(12)} ${p.path}`);
+    if (cases.some(isHoldCase)) console.log(`  ${HOLD_CASES.join(', ')}: req/s, latency and CPU count each HTTP request; a hold is two of them (holds/s = req/s ÷ 2, CPU per hold = 2 × CPU us/req)`);
     console.log(`  CPU us/req: the server process's user+system CPU over the measured run, read once it has served the run's last requests / requests sent${dialect === 'postgres' ? '; PG us/req: the same for the PostgreSQL backends serving it' : ' (SQLite runs inside it)'}; load average now ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} CPUs`);
   } finally {
     for (const child of children) await child.stop();

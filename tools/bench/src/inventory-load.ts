@@ -1,13 +1,18 @@
 // The inventory load shared by bench:inventory and bench:scale-out: the seeded database, the adjustment
-// cases, the stock count and the order hold (create, then consume) as autocannon requests, and one measured run of a case (warm-up, then the
+// cases, the stock count and the order hold (create, then consume; on products without lots, or on
+// lot-tracked ones) as autocannon requests, and one measured run of a case (warm-up, then the
 // servers' CPU and the PostgreSQL backends' CPU per completed request).
 import type autocannon from 'autocannon';
 import type { Database } from '@pits/persistence';
 import { type LoadResult, cpuSeconds, cpuSecondsOf, load, settle } from './bench-harness.js';
-import { type BulkWriter, type PoolEntry, type SeedTenant, seedInventory, writePendingPool } from './inventory-seed.js';
+import { type BulkWriter, LOT_SEED, type PoolEntry, type SeedTenant, seedInventory, writePendingPool } from './inventory-seed.js';
 
-export const CASES = ['create', 'detail', 'list', 'approve', 'count', 'reserve'] as const;
+export const CASES = ['create', 'detail', 'list', 'approve', 'count', 'reserve', 'reserve-lots'] as const;
 export type Case = (typeof CASES)[number];
+/** The order hold cases: a hold created then consumed, on products without lots or with them. */
+export type HoldCase = Extract<Case, 'reserve' | 'reserve-lots'>;
+export const HOLD_CASES: readonly HoldCase[] = ['reserve', 'reserve-lots'];
+export const isHoldCase = (kind: Case): kind is HoldCase => (HOLD_CASES as readonly Case[]).includes(kind);
 
 /** BENCH_CASES (a comma list), in the order given; `defaults` when unset. */
 export function casesFrom(env: string | undefined, defaults: readonly Case[] = CASES): Case[] {
@@ -21,19 +26,24 @@ export const PATHS: Record<Case, string> = {
   approve: 'PATCH /api/partner/v1/adjustments/:id/approve',
   count: 'POST /api/partner/v1/stock/counts',
   reserve: 'POST /api/partner/v1/reservations, then POST …/reservations/:id/consume (2 requests per hold)',
+  'reserve-lots': 'the same on lot-tracked products, three lots each, one short-dated (first expired first out)',
 };
 
 export const SEED = { tenants: 5, adjustmentsPerTenant: 20_000, transfersPerTenant: 4_000 } as const;
 export const CREATE_LINES = 2;
 export const COUNT_LINES = 3;
 /**
- * Lines of every hold the reserve case creates, one unit each. The holds take their products in
- * turn from the tenant's products (pairs 0-1, 2-3, …) at its first location, so each product gives
- * one unit per RESERVE_SPREAD holds of its tenant; `reserveCapacity` says how many holds the stock
- * allows.
+ * Lines of every hold the reserve cases create, one unit each. The holds take their products in
+ * turn from the tenant's products (pairs 0-1, 2-3, …; reserve-lots: its lot-tracked products) at
+ * its first location, so each product gives one unit per RESERVE_PRODUCTS / RESERVE_LINES holds of
+ * its tenant; `reserveCapacity` says how many holds the stock allows.
  */
 export const RESERVE_LINES = 2;
 const RESERVE_PRODUCTS = 20;
+if (LOT_SEED.products < RESERVE_PRODUCTS) throw new Error('LOT_SEED: fewer lot-tracked products than the reserve-lots case takes');
+
+/** The products a hold case takes its lines from. */
+export const holdProducts = (kind: HoldCase, tenant: SeedTenant) => (kind === 'reserve' ? tenant.products : tenant.lotProducts).slice(0, RESERVE_PRODUCTS);
 export const CREDENTIALS_KEY = 'b'.repeat(64);
 
 /** Seeds SEED into a migrated database and says what it wrote. */
@@ -80,17 +90,21 @@ interface HoldContext {
 }
 
 /**
- * How many holds (create + consume) the good stock at the tenants' first locations allows: the
- * least available quantity among the products the holds take, times the products per tenant
- * over the lines per hold, times the tenants. Every consumed hold takes RESERVE_LINES units out of good
- * for good, so a run needs no more than this.
+ * How many holds (create + consume) of a hold case the good stock at the tenants' first locations
+ * allows: the least available quantity among the products the holds take (for lot-tracked ones,
+ * in their lots still sellable on `today`), times the products per tenant over the lines per hold,
+ * times the tenants. Every consumed hold takes RESERVE_LINES units out of good for good, so a run
+ * needs no more than this.
  */
-export async function reserveCapacity(writer: BulkWriter, tenants: readonly SeedTenant[]): Promise<number> {
-  const ids = tenants.flatMap((t) => t.products.slice(0, RESERVE_PRODUCTS).map((p) => p.id));
+export async function reserveCapacity(writer: BulkWriter, tenants: readonly SeedTenant[], kind: HoldCase, today: string): Promise<number> {
+  const ids = tenants.flatMap((t) => holdProducts(kind, t).map((p) => p.id));
   const locations = tenants.map((t) => t.locationIds[0]);
+  const within = `location_id in (${locations.map(() => '?').join(', ')}) and product_id in (${ids.map(() => '?').join(', ')})`;
   const rows = await writer.query<{ least: number | string | null }>(
-    `select min(good - reserved) as least from stock_levels where location_id in (${locations.map(() => '?').join(', ')}) and product_id in (${ids.map(() => '?').join(', ')})`,
-    [...locations, ...ids],
+    kind === 'reserve'
+      ? `select min(good - reserved) as least from stock_levels where ${within}`
+      : `select min(units) as least from (select sum(good - reserved) as units from lot_stock where ${within} and lot_id in (select id from lots where unsellable_from is null or unsellable_from > ?) group by location_id, product_id) sellable`,
+    kind === 'reserve' ? [...locations, ...ids] : [...locations, ...ids, today],
   );
   const leastUnits = Math.floor(Number(rows[0]?.least ?? 0) / 10_000);
   return leastUnits * Math.floor(RESERVE_PRODUCTS / RESERVE_LINES) * tenants.length;
@@ -142,11 +156,13 @@ export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: Ap
         const entry = pool.entries[Math.min(pool.next++, pool.entries.length - 1)]!;
         return { method: 'PATCH', path: `/api/partner/v1/adjustments/${entry.number}/approve`, tenant: tenants[entry.tenant]!, body: '{}' };
       });
-    case 'reserve': {
+    case 'reserve':
+    case 'reserve-lots': {
       // Two requests per hold, one after the other on each connection: the create (201), whose
       // number the connection keeps, then its whole consume (200). A create that failed leaves no
       // number: autocannon then starts the pair over with a new create.
       const pairs = Math.floor(RESERVE_PRODUCTS / RESERVE_LINES);
+      const products = tenants.map((t) => holdProducts(kind, t));
       return [
         {
           setupRequest: (request: autocannon.Request, context: HoldContext) => {
@@ -154,7 +170,7 @@ export function requestsFor(kind: Case, tenants: readonly SeedTenant[], pool: Ap
             context.tenant = serial % tenants.length;
             const tenant = tenants[context.tenant]!;
             const first = (Math.floor(serial / tenants.length) % pairs) * RESERVE_LINES;
-            const items = tenant.products.slice(first, first + RESERVE_LINES).map((p) => ({ product_id: String(p.id), quantity: 1 }));
+            const items = products[context.tenant]!.slice(first, first + RESERVE_LINES).map((p) => ({ product_id: String(p.id), quantity: 1 }));
             const body = JSON.stringify({ location_id: tenant.locationIds[0], reference: `BENCH-${process.pid}-${serial}`, items });
             return { ...request, method: 'POST', path: '/api/partner/v1/reservations', headers: headersFor(tenant), body };
           },

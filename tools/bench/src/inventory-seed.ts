@@ -1,5 +1,6 @@
 // Seeds the inventory benchmark's database: five partners, each with an API key and a tenant of
-// its own (two locations, twenty products, opening stock), written through @pits/persistence;
+// its own (two locations, twenty products, opening stock, and twenty lot-tracked products in three
+// lots each at the first location, one of them short-dated), written through @pits/persistence;
 // then the bulk (20,000 adjustments and 4,000 transfers per tenant, with their lines, ledger rows
 // and final stock levels) written straight through the drivers: one better-sqlite3 prepared
 // statement in one transaction, or PostgreSQL COPY. Rows are objects keyed by column, built with
@@ -21,9 +22,10 @@ import {
   createPartner,
   createProduct,
   createTenant,
+  databaseToday,
   recordOpeningStock,
 } from '@pits/persistence';
-import { ledgerRow, newAdjustmentItemRow, newAdjustmentRow, openSqlite } from '@pits/persistence/bench';
+import { addDays, ledgerRow, newAdjustmentItemRow, newAdjustmentRow, openSqlite } from '@pits/persistence/bench';
 import type { BenchDialect } from './inventory-sql.js';
 
 export interface SeedProduct {
@@ -42,6 +44,8 @@ export interface SeedTenant {
   apiKey: string;
   locationIds: [number, number];
   products: SeedProduct[];
+  /** Lot-tracked products (LOT_SEED), stocked in lots at the first location only (the reserve-lots case). */
+  lotProducts: SeedProduct[];
   /** Every seeded adjustment number of the tenant (for the detail case). */
   adjustmentNumbers: string[];
 }
@@ -240,6 +244,22 @@ function pickLines(random: () => number, products: readonly SeedProduct[]): Seed
   return [...chosen].map((i) => products[i]!);
 }
 
+/**
+ * The lot-tracked products of each tenant (docs/lots.md): held from 30 days before expiry, each
+ * with three lots at the first location. SHORT has 10 days left, so it is short-dated and first
+ * expired first out passes it over; EARLY is taken next, then LATE. EARLY and LATE hold as many
+ * units as a product without lots (5,000), so both reserve cases allow as many holds.
+ */
+export const LOT_SEED = {
+  products: 20,
+  outboundExpired: 30,
+  lots: [
+    { lotNumber: 'SHORT', daysLeft: 10, good: '100' },
+    { lotNumber: 'EARLY', daysLeft: 90, good: '2500' },
+    { lotNumber: 'LATE', daysLeft: 180, good: '2500' },
+  ],
+} as const;
+
 const OPENING_GOOD = 5000n * SCALE;
 const OPENING_DAMAGED = 100n * SCALE;
 
@@ -275,7 +295,27 @@ export async function seedInventory(
         await recordOpeningStock(database, { tenantId: tenant.id, locationId, productId: product.id, good: '5000', damaged: '100', actor: 'bench', reference: 'bench-opening' }, start);
       }
     }
-    tenants.push({ tenantId: tenant.id, partnerId: partner.id, partnerName: partner.name, partnerEmail: partner.email, apiKey: secret, locationIds: locationIds as [number, number], products, adjustmentNumbers: [] });
+    const today = await databaseToday(database);
+    const lotProducts: SeedProduct[] = [];
+    for (let i = 1; i <= LOT_SEED.products; i += 1) {
+      const costPrice = (2000 + i * 125.25).toFixed(2);
+      const product = await createProduct(
+        database,
+        tenant.id,
+        { sku: `BENCH-${k}-LOT-${String(i).padStart(3, '0')}`, name: `Bench Lot Product ${k}-${i}`, costPrice, publishedPrice: (Number(costPrice) * 1.4).toFixed(2), productionBatch: true, outboundExpired: LOT_SEED.outboundExpired },
+        'bench',
+        start,
+      );
+      lotProducts.push({ id: product.id, name: product.name, sku: product.sku, costPrice: product.costPrice });
+      for (const lot of LOT_SEED.lots) {
+        await recordOpeningStock(
+          database,
+          { tenantId: tenant.id, locationId: locationIds[0]!, productId: product.id, good: lot.good, actor: 'bench', reference: 'bench-opening', lotNumber: lot.lotNumber, expiryDate: addDays(today, lot.daysLeft) },
+          start,
+        );
+      }
+    }
+    tenants.push({ tenantId: tenant.id, partnerId: partner.id, partnerName: partner.name, partnerEmail: partner.email, apiKey: secret, locationIds: locationIds as [number, number], products, lotProducts, adjustmentNumbers: [] });
   }
 
   const random = prng(20_260_101);
@@ -309,7 +349,8 @@ export async function seedInventory(
       const before = level[bucket];
       level[bucket] = before + delta;
       const movement = { locationId, productId, bucket, delta: Number(delta), before: Number(before), after: Number(before + delta) };
-      ledger.push(ledgerRow(tenant.tenantId, movement, { type: cause, id: number, documentNumber: number, actor: ledgerActor }, at));
+      // The bulk's products have no lots: the builder's optional lot_number is null on every row.
+      ledger.push({ ...ledgerRow(tenant.tenantId, movement, { type: cause, id: number, documentNumber: number, actor: ledgerActor }, at), lot_number: null });
     };
     const events = options.adjustmentsPerTenant + options.transfersPerTenant;
     const spacing = (now.getTime() - 3_600_000 - start.getTime() - 86_400_000) / events;

@@ -12,13 +12,14 @@ import {
   inventoryStatements,
   ledgerRow,
   levelRow,
+  lotStatements,
   newAdjustmentItemRow,
   newAdjustmentRow,
 } from '@pits/persistence/bench';
 
 export type BenchDialect = 'sqlite' | 'postgres';
 
-export type InventoryCase = 'create' | 'detail' | 'list' | 'list-status' | 'approve' | 'count' | 'reserve';
+export type InventoryCase = 'create' | 'detail' | 'list' | 'list-status' | 'approve' | 'count' | 'reserve' | 'reserve-lots';
 
 // Placeholder values: a statement's text depends only on the shape of its parameters (list lengths, filters set).
 const AT = '2000-01-01T00:00:00.000Z';
@@ -31,7 +32,9 @@ const keys = (lines: number) => Array.from({ length: lines }, (_, i) => ({ locat
  * runs them (transaction begin/commit left out: both sides wrap the same statements in one).
  * `lines` is the number of lines of the adjustment concerned (for a count: its lines, every one of
  * which differs from the stock, as the benchmark's counts do; for reserve: the hold's lines, named
- * by product id, its create then its whole consume, each in a transaction of its own).
+ * by product id, its create then its whole consume, each in a transaction of its own; for
+ * reserve-lots: the same on lot-tracked products, each line taking one lot, as the seeded EARLY lot
+ * gives every hold of a run).
  */
 export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, lines: number): string[] {
   const s = inventoryStatements(dialect);
@@ -66,6 +69,58 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
   const reservedLedger = (rows: number) =>
     s.insertLedger({ rows: Array.from({ length: rows }, (_, i) => ledgerRow(tenantId, { locationId: 1, productId: 1 + (i % Math.max(lines, 1)), bucket: 'reserved', delta: 1, before: 0, after: 1 }, { ...CAUSE, type: 'reservation' }, AT)) });
   const readHold = [s.reservationByNumber({ tenantId, number: 'RSV' }), s.reservationItems({ ids: [1] })];
+  // Lots (reserve-lots): the lots of the lines' rows and today, read before the sold-out check and
+  // again once the rows are locked; each line's one allocation, and its lot's units written.
+  const l = lotStatements(dialect);
+  const lotBook = [l.lotLevels({ keys: keys(lines) }), l.today({})];
+  const lineNumbers = holdLines.map((line) => line.line_no);
+  const allocations = l.allocations({ document: 'reservation', ids: lineNumbers });
+  const writeLots = l.writeLotStock({
+    rows: keys(lines).map((k) => ({ tenant_id: tenantId, location_id: k.locationId, product_id: k.productId, lot_id: 1, good: 0, damaged: 0, reserved: 0, expiring_sent: 0, unsellable_sent: 0, updated_at: AT })),
+  });
+  const holdCreate = (lots: boolean) => [
+    // create: the hold of every line (one reserved movement each)
+    s.databaseNow({}),
+    ...catalogue,
+    s.lockActiveReservationOf({ tenantId, reference: 'plan' }),
+    // sold out by what is committed? (read, not locked)
+    s.stockRead({ keys: keys(lines) }),
+    ...(lots ? lotBook : []),
+    s.nextSequence({ tenantId, prefix: 'RSV' }),
+    s.insertReservation(hold),
+    s.insertReservationItems({ rows: holdLines }),
+    s.subscribedEndpoints({ tenantId }),
+    ...readHold,
+    // the stock rows last, for the stock writes only
+    lock,
+    ...(lots
+      ? [
+          ...lotBook,
+          l.markLines({ reservationId: 1, lineNumbers }),
+          l.lineIds({ reservationId: 1, lineNumbers }),
+          l.insertAllocations({ rows: lineNumbers.map((n) => ({ tenant_id: tenantId, document: 'reservation' as const, item_id: n, seq: 1, lot_id: 1, quantity: 1 })) }),
+          writeLots,
+        ]
+      : []),
+    write,
+    reservedLedger(lines),
+  ];
+  const holdConsume = (lots: boolean) => [
+    // consume, whole: each line leaves reserved and good (two movements each)
+    s.lockReservation({ tenantId, number: 'RSV' }),
+    s.databaseNow({}),
+    s.reservationItems({ ids: [1] }),
+    lock,
+    // the lots the lines took, their rows' lots, and the products' lot settings
+    ...(lots ? [allocations, ...lotBook, l.policies({ ids: keys(lines).map((k) => k.productId) }), writeLots] : []),
+    write,
+    reservedLedger(2 * lines),
+    s.subscribedEndpoints({ tenantId }),
+    ...holdLines.map((line) => s.setConsumedQuantity({ reservationId: 1, lineNo: line.line_no, consumed: 1 })),
+    s.updateActiveReservation({ status: 'consumed', consumed_at: AT, updated_at: AT, id: 1 }),
+    ...readHold,
+    ...(lots ? [allocations] : []),
+  ];
   const statements = (() => {
     switch (kind) {
       case 'create':
@@ -90,34 +145,9 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
       case 'count':
         return [...catalogue, lock, ...created('approved'), write, ledger, s.subscribedEndpoints({ tenantId })];
       case 'reserve':
-        return [
-          // create: the hold of every line (one reserved movement each)
-          s.databaseNow({}),
-          ...catalogue,
-          s.lockActiveReservationOf({ tenantId, reference: 'plan' }),
-          // sold out by what is committed? (read, not locked)
-          s.stockRead({ keys: keys(lines) }),
-          s.nextSequence({ tenantId, prefix: 'RSV' }),
-          s.insertReservation(hold),
-          s.insertReservationItems({ rows: holdLines }),
-          s.subscribedEndpoints({ tenantId }),
-          ...readHold,
-          // the stock rows last, for the stock writes only
-          lock,
-          write,
-          reservedLedger(lines),
-          // consume, whole: each line leaves reserved and good (two movements each)
-          s.lockReservation({ tenantId, number: 'RSV' }),
-          s.databaseNow({}),
-          s.reservationItems({ ids: [1] }),
-          lock,
-          write,
-          reservedLedger(2 * lines),
-          s.subscribedEndpoints({ tenantId }),
-          ...holdLines.map((l) => s.setConsumedQuantity({ reservationId: 1, lineNo: l.line_no, consumed: 1 })),
-          s.updateActiveReservation({ status: 'consumed', consumed_at: AT, updated_at: AT, id: 1 }),
-          ...readHold,
-        ];
+        return [...holdCreate(false), ...holdConsume(false)];
+      case 'reserve-lots':
+        return [...holdCreate(true), ...holdConsume(true)];
     }
   })();
   return statements.map((statement) => statement.sql);
