@@ -9,7 +9,7 @@
 // following pause come from a generator seeded by (seed, order index), and the killer's pauses and
 // choices from one of its own, so neither depends on which client drew first. How the kills fall
 // among the calls still depends on timing, as under any real crash.
-import { type Database, createDatabase, parseDatabaseUrl } from '@pits/persistence';
+import { type Database, createDatabase, parseDatabaseUrl, withTransaction } from '@pits/persistence';
 import { ageReservation } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eDialects } from '../harness/e2e-database.js';
@@ -136,8 +136,10 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
         expect((await action('release', {})).status).toBe(200);
         break;
       case 'expire':
-        // Its time runs out: the sweep of whichever gateway is running ends it.
-        await ageReservation(db, tenant, id);
+        // Its time runs out: the sweep of whichever gateway is running ends it. One write in a
+        // transaction, so on SQLite it waits its turn for the write lock as the gateways' writes
+        // do, rather than giving up after a lone statement's few milliseconds of busy wait.
+        await withTransaction(db, (tx) => ageReservation(tx, tenant, id));
         break;
     }
   }
