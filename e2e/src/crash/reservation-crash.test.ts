@@ -3,7 +3,11 @@
 // killed at random moments and replaced. Every call is sent with an Idempotency-Key and retried
 // with it until answered, as a careful partner does. Afterwards every acknowledged hold is in the
 // state its last acknowledged call left it (or expired, when its time ran out), no order is held
-// twice, and the internal API's stock.verify finds nothing wrong.
+// twice, and the internal API's stock.verify finds nothing wrong. Half the products are
+// lot-tracked (docs/lots.md#holds-and-transfers), each with a short-dated lot that no hold may take,
+// small lots that run out one after another and a large one behind them, so lines also split
+// across lots; their lots must add up to their rows, and their reserved units to the allocations
+// of the holds, after the kills.
 //
 // The run's seed is printed; CRASH_SEED=<seed> replays the same plan: each order's lines, fate and
 // following pause come from a generator seeded by (seed, order index), and the killer's pauses and
@@ -17,6 +21,7 @@ import { showOutputOnFailure } from '../harness/failure-output.js';
 import { gatewayClient } from '../harness/gateway-client.js';
 import { createProducts, recordOpening } from '../harness/inventory-fixtures.js';
 import { stopAfterLedgerCheck } from '../harness/ledger-check.js';
+import { type Allocation, type LotPlan, createLotTrackedProduct, lotsAt, serviceToday, stockLots } from '../harness/lot-fixtures.js';
 import { type OnboardedPartner, onboardPartner } from '../harness/partner-onboarding.js';
 import { pollUntil } from '../harness/poll-until.js';
 import { type ServiceStack, startStack } from '../harness/service-stack.js';
@@ -39,6 +44,18 @@ const ORDERS = 60;
 const ORDER_WINDOW_MS = 180_000;
 const GATEWAY_KILLS = 4;
 const WORKER_KILLS = 2;
+/**
+ * The lots of each lot-tracked product: SHORT is short-dated (10 days left, 30 required); six
+ * small lots a week apart are taken first and run out one after the other, so lines of 2 or 3
+ * often straddle two lots; LATE is behind them all.
+ */
+const OUTBOUND_EXPIRED = 30;
+const SHORT_LOT = 'SHORT';
+const LOTS: LotPlan[] = [
+  { lotNumber: SHORT_LOT, good: 50, daysLeft: 10 },
+  ...Array.from({ length: 6 }, (_, i) => ({ lotNumber: `WEEK-${i + 1}`, good: 5, daysLeft: 40 + 7 * i })),
+  { lotNumber: 'LATE', good: 1000, daysLeft: 200 },
+];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Fate = 'consume' | 'consume-part' | 'release' | 'expire' | 'extend-release';
@@ -50,6 +67,8 @@ interface Order {
   fate: Fate;
   lines: { productId: number; quantity: number }[];
   id?: string;
+  /** Each line's allocations as the create answered them ([] for a product without lots). */
+  allocations?: Allocation[][];
   /** Every call's answer, in order. */
   answers: { call: string; status: number; replayed: boolean }[];
   /** Sends that found the gateway gone or unready before an answer came. */
@@ -63,6 +82,8 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
   let tenant: string;
   let location: number;
   let productIds: number[];
+  /** The lot-tracked half of productIds. */
+  let lotProductIds: number[];
   let db: Database;
   let receiver: WebhookReceiver;
   let worker: WorkerProcess | undefined;
@@ -76,15 +97,22 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
     partner = await onboardPartner(stack.internal, gw, { label: 'HoldCrash', tier: 'large', locations: 1 });
     tenant = partner.tenants[0]!.id;
     location = partner.tenants[0]!.locationIds[0]!;
-    const products = await createProducts(stack.internal, tenant, 4, 'HCRASH');
-    productIds = products.map((p) => p.id);
-    for (const id of productIds) await recordOpening(stack.internal, tenant, location, id, { good: '1000' }, `HOPEN-${id}`);
+    db = createDatabase(parseDatabaseUrl(stack.database.url));
+    const today = await serviceToday(db);
+    const products = await createProducts(stack.internal, tenant, 2, 'HCRASH');
+    for (const p of products) await recordOpening(stack.internal, tenant, location, p.id, { good: '1000' }, `HOPEN-${p.id}`);
+    lotProductIds = [];
+    for (const sku of ['HCRASH-LOT-1', 'HCRASH-LOT-2']) {
+      const product = await createLotTrackedProduct(stack.internal, tenant, sku, OUTBOUND_EXPIRED);
+      await stockLots(stack.internal, tenant, location, product.id, today, LOTS, `HOPEN-${product.id}`);
+      lotProductIds.push(product.id);
+    }
+    productIds = [...products.map((p) => p.id), ...lotProductIds];
     receiver = await startWebhookReceiver('hold-crash');
     const registered = await gw.post('/api/partner/v1/webhooks', { url: receiver.url, event_types: ['stock.level_changed', 'reservation.status_changed'] }, { key: partner.key });
     expect(registered.status, registered.text).toBe(201);
     worker = await startWorkerProcess({ databaseUrl: stack.database.url, credentialsKey: stack.credentialsKey, name: 'worker-0', env: WORKER_ENV });
     workers.push(worker);
-    db = createDatabase(parseDatabaseUrl(stack.database.url));
   });
 
   afterAll(async () => {
@@ -117,8 +145,10 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
       items: order.lines.map((l) => ({ product_id: String(l.productId), quantity: l.quantity })),
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id = (created.body.data as { reservation: { id: string } }).reservation.id;
+    const { reservation } = created.body.data as { reservation: { id: string; items: { allocations: Allocation[] }[] } };
+    const id = reservation.id;
     order.id = id;
+    order.allocations = reservation.items.map((i) => i.allocations);
     const action = (name: 'consume' | 'release' | 'extend', body: unknown) =>
       untilAnswered(order, name, 'POST', `${RESERVATIONS}/${id}/${name}`, `${RESERVATIONS}/{id}/${name}`, `hc-${seed}-${order.index}-${name}`, body);
     switch (order.fate) {
@@ -216,17 +246,27 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
       .filter(({ o, row }) => row === undefined || row.number !== o.id || row.status !== FINAL[o.fate])
       .map(({ o, row }) => `order ${o.index} (${o.fate}): ${row?.number ?? 'none'} ${row?.status ?? ''}, answered ${o.id}`);
 
-    // Each hold's stock moved exactly once each way: held once per line, given back or taken once.
-    const ledger = await db.db.selectFrom('stock_ledger').select(['cause_id', 'bucket', 'delta']).where('tenant_id', '=', tenant).where('cause_type', '=', 'reservation').execute();
+    // Each hold's stock moved exactly once each way: held once per line and lot it took (a line of
+    // a product without lots is one), given back or taken once per line and lot, netting to zero in each lot.
+    const ledger = await db.db.selectFrom('stock_ledger').select(['cause_id', 'bucket', 'delta', 'lot_number']).where('tenant_id', '=', tenant).where('cause_type', '=', 'reservation').execute();
     const movedTwice = orders
       .filter((o) => {
         const rows = ledger.filter((r) => r.cause_id === o.id);
         const reserved = rows.filter((r) => r.bucket === 'reserved');
         const good = rows.filter((r) => r.bucket === 'good');
-        const expectedGood = o.fate === 'consume' ? o.lines.length : o.fate === 'consume-part' ? 1 : 0;
-        return reserved.length !== o.lines.length * 2 || good.length !== expectedGood || reserved.reduce((sum, r) => sum + Number(r.delta), 0) !== 0;
+        const moves = o.allocations!.reduce((sum, allocations) => sum + Math.max(1, allocations.length), 0);
+        const expectedGood = o.fate === 'consume' ? moves : o.fate === 'consume-part' ? 1 : 0;
+        const net = new Map<string, number>();
+        for (const r of reserved) net.set(r.lot_number ?? '', (net.get(r.lot_number ?? '') ?? 0) + Number(r.delta));
+        return reserved.length !== moves * 2 || good.length !== expectedGood || [...net.values()].some((delta) => delta !== 0);
       })
       .map((o) => `order ${o.index} (${o.fate}) ${o.id}`);
+    // No hold took a unit of a short-dated lot: not in what the creates answered, not in the ledger.
+    const shortTaken = [
+      ...orders.filter((o) => o.allocations!.flat().some((a) => a.lot_number === SHORT_LOT)).map((o) => `order ${o.index} answered ${SHORT_LOT}`),
+      ...ledger.filter((r) => r.lot_number === SHORT_LOT).map((r) => `ledger ${r.cause_id} ${r.bucket} ${r.delta}`),
+    ];
+    const split = orders.filter((o) => o.allocations!.some((allocations) => allocations.length > 1)).length;
 
     const calls = orders.flatMap((o) => o.answers);
     const table = {
@@ -243,11 +283,20 @@ describe.each(dialects)('[%s] order holds under kill -9 of the gateway and the w
       holds_lost: lost.length,
       holds_doubled: doubled.length,
       stock_moved_twice: movedTwice.length,
+      lines_split_across_lots: split,
+      short_dated_taken: shortTaken.length,
     };
     console.log(`[hold-crash] ${JSON.stringify(table)}`);
     expect(kills.gatewayKills).toBe(GATEWAY_KILLS);
-    expect({ lost, doubled, wrongState, movedTwice }).toEqual({ lost: [], doubled: [], wrongState: [], movedTwice: [] });
+    expect({ lost, doubled, wrongState, movedTwice, shortTaken }).toEqual({ lost: [], doubled: [], wrongState: [], movedTwice: [], shortTaken: [] });
     expect(table.refusals, 'no call was refused: each was valid when sent').toBe(0);
-    expect(await stack!.internal.stock.verify.query({ tenantId: tenant }), 'stock.verify').toEqual([]);
+    expect(await stack!.internal.stock.verify.query({ tenantId: tenant }), 'stock.verify, lot checks included').toEqual([]);
+    // Every hold ended: no lot keeps a reserved unit, and the short-dated lot is as it was seeded.
+    const gw = gatewayClient((await rotation!.current()).url);
+    for (const productId of lotProductIds) {
+      const lots = await lotsAt(gw, { key: partner.key, tenant }, location, productId);
+      expect([...lots.values()].filter((l) => l.reserved !== 0).map((l) => l.lotNumber), `product ${productId}: nothing reserved once every hold ended`).toEqual([]);
+      expect(lots.get(SHORT_LOT)).toMatchObject({ good: 50, reserved: 0, sellable: false });
+    }
   });
 });
