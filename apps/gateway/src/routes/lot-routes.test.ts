@@ -85,6 +85,10 @@ describe.each(dialects)('[%s] lot routes', (dialect) => {
 
   it('a transfer approves its lots and answers with them; a receipt short of inbound_expired is 422 SHELF_LIFE_TOO_SHORT', async () => {
     const created = (await call(createTransferResponse, 'POST', '/api/partner/v1/transfers', { from_location_id: jakarta(), to_location_id: g.w.locations[1].id, transfer_date: '2026-11-22', items: [{ sku: lotted.sku, quantity: 2, lot_number: 'SB-A' }] }, 201)).data.transfer;
+    // Its available stock is what GET /stock says: short-dated units left out.
+    const level = (await call(stockLevelsResponse, 'GET', `/api/partner/v1/stock?product_id=${lotted.id}&location_id=${jakarta()}`)).data.stock[0]!;
+    expect(level.short_dated).toBeGreaterThan(0);
+    expect(created.items[0]!.available_stock).toBe(level.available);
     const approved = (await call(approveTransferResponse, 'POST', `/api/partner/v1/transfers/${created.id}/approve`, {}, 200)).data;
     expect(JSON.stringify(approved)).toBeDefined();
     const shipment = await createInbound(g.t.database, { tenantId: g.w.tenant.id, locationId: jakarta(), sourceType: 'purchase', sourceId: 1, sourceCode: 'PO-1', createdBy: 'ops', lines: [{ productId: lotted.id, expectedQuantity: 10 }] }, new Date());

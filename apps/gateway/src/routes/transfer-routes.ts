@@ -19,7 +19,7 @@ import {
   transferListResponse,
 } from '@pits/contract';
 import type * as contract from '@pits/contract';
-import { type Dec, availableQuantity, emptyStockLevel, pageFacts, simplePagination, stockKey, toJsonNumber } from '@pits/domain';
+import { type Dec, ZERO, availableQuantity, pageFacts, simplePagination, toJsonNumber } from '@pits/domain';
 import {
   type Scope,
   type TransferRecord,
@@ -28,7 +28,7 @@ import {
   createTransfer,
   findTransfer,
   listTransfers,
-  readStockLevels,
+  listStockLevels,
   receiveTransfer,
   rejectTransfer,
   shipTransfer,
@@ -43,11 +43,13 @@ const TRANSFER_TO_SHIP_ID: PathParameterDoc = { description: 'The number of an a
 const TRANSFER_TO_RECEIVE_ID: PathParameterDoc = { description: 'The number of a transfer in transit, as `id` in its answer (`TRF-YYYYMMDD-NNNNNN`)', example: 'TRF-20261122-000003', sandbox: 'transfer_to_receive' };
 
 export function transferRoutes(): Route[] {
-  /** Each line's live available quantity at the source. */
+  /** Each line's live available quantity at the source, as GET /stock reports it (short-dated units left out). */
   async function availableAtSource(db: Scope, transfer: TransferWithItems): Promise<(productId: number) => Dec> {
     const source = transfer.fromLocation.id;
-    const levels = await readStockLevels(db, transfer.items.map((i) => ({ locationId: source, productId: i.productId })));
-    return (productId) => availableQuantity(levels.get(stockKey({ locationId: source, productId })) ?? emptyStockLevel());
+    const productIds = transfer.items.map((i) => i.productId);
+    const { rows } = await listStockLevels(db, transfer.tenantId, { locationId: source, productIds }, { page: 1, perPage: Math.max(productIds.length, 1) });
+    const levels = new Map(rows.map((r) => [r.productId, availableQuantity(r).minus(r.shortDated)]));
+    return (productId) => levels.get(productId) ?? ZERO;
   }
   const actionSpec = (action: 'ship' | 'receive') => ({
     method: 'PATCH' as const,
