@@ -2,7 +2,7 @@
 // sweeping expired holds, take simultaneous holds, endings and expiry; a hold is decided exactly
 // once, its stock moves exactly once, `available` never goes below zero, and the internal API's
 // stock.verify finds nothing wrong afterwards. Real processes, real HTTP, on both dialects.
-import { type Database, createDatabase, parseDatabaseUrl } from '@pits/persistence';
+import { type Database, createDatabase, parseDatabaseUrl, withTransaction } from '@pits/persistence';
 import { ageReservation } from '@pits/persistence/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { e2eDialects } from './harness/e2e-database.js';
@@ -83,8 +83,11 @@ describe.each(dialects)('[%s] order holds under concurrency', (dialect) => {
     for (const r of responses) counts[r.status] = (counts[r.status] ?? 0) + 1;
     return counts;
   };
-  /** Time passing for a hold: its expiry moved into the past, as the database clock judges it. */
-  const age = (id: string) => ageReservation(db, s.tenant, id);
+  /**
+   * Time passing for a hold: its expiry moved into the past, as the database clock judges it; in a
+   * transaction, since a lone statement on SQLite waits only briefly for the write lock.
+   */
+  const age = (id: string) => withTransaction(db, (tx) => ageReservation(tx, s.tenant, id));
   /** The hold's ledger rows: its stock moved once per line on creation and once per bucket at its end. */
   const ledgerRowsOf = async (id: string) =>
     db.db.selectFrom('stock_ledger').select(['bucket', 'delta']).where('tenant_id', '=', s.tenant).where('cause_type', '=', 'reservation').where('cause_id', '=', id).orderBy('id').execute();
