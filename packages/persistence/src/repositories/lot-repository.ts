@@ -18,8 +18,11 @@ import {
   wibDate,
 } from '@pits/domain';
 import type { Scope, Tx } from '../transaction.js';
+import type { Insertable } from 'kysely';
+import { type ParamRef, markedList, markedRows, preparedQuery } from '../parameterised-query.js';
+import type { LotAllocationTable, LotStockTable } from '../schema/index.js';
 import type { TenantStockKey } from './stock-repository.js';
-import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
+import { execute, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 /** A lot as stored. */
 export interface LotRecord {
@@ -51,12 +54,20 @@ export function lotKey(productId: number, lotNumber: string): string {
  * the calendar by (`moveCalendar`). Every lot rule that depends on the day asks this.
  */
 export async function databaseToday(scope: Scope): Promise<string> {
-  const row = await executeTakeFirst(
-    scope,
+  return todayOf(await executeTakeFirstOrThrow(scope, today.with({})));
+}
+
+// The statements of a hold on lot-tracked products are prepared (built once per dialect and shape,
+// then only bound: parameterised-query.ts), as on the other hot write paths.
+
+const today = preparedQuery({
+  build: (scope, _param: ParamRef<Record<string, never>>) =>
     scope.db.selectNoFrom((eb) => [scope.dialect.clockNow().as('now'), eb.selectFrom('calendar_shift').select('days').where('id', '=', 1).as('shift')]),
-  );
-  const today = wibDate(new Date(row!.now));
-  return addDays(today, Number(row!.shift ?? 0));
+});
+
+/** The day of a clock reading and the calendar's shift. */
+export function todayOf(row: { now: string; shift: number | string | null }): string {
+  return addDays(wibDate(new Date(row.now)), Number(row.shift ?? 0));
 }
 
 /** Moves the service's calendar `days` from the database's clock (tests; 0 puts it back). */
@@ -158,25 +169,32 @@ function toLevel(row: LotRow & { location_id: number; lot_id: number; good: numb
  * (`lockStockRows`) before this read, in the same transaction.
  */
 export async function readLotLevels(scope: Scope, keys: readonly StockKey[]): Promise<Map<string, LotLevelRecord>> {
-  const unique = [...new Map(keys.map((k) => [stockKey(k), k])).values()];
+  const unique = [...new Map(keys.map((k) => [stockKey(k), { locationId: k.locationId, productId: k.productId }])).values()];
   const levels = new Map<string, LotLevelRecord>();
   for (let i = 0; i < unique.length; i += 300) {
-    const chunk = unique.slice(i, i + 300);
-    const rows = await execute(
-      scope,
-      scope.db
-        .selectFrom('lot_stock')
-        .innerJoin('lots', 'lots.id', 'lot_stock.lot_id')
-        .select([...LOT_COLUMNS, 'lot_stock.location_id', 'lot_stock.lot_id', 'lot_stock.good', 'lot_stock.damaged', 'lot_stock.reserved'])
-        .where((eb) => eb(eb.refTuple('lot_stock.location_id', 'lot_stock.product_id'), 'in', chunk.map((k) => eb.tuple(k.locationId, k.productId)))),
-    );
-    for (const row of rows) {
+    for (const row of await execute(scope, lotLevels.with({ keys: unique.slice(i, i + 300) }))) {
       const level = toLevel(row);
       levels.set(lotStockKey(level), level);
     }
   }
   return levels;
 }
+
+const lotLevels = preparedQuery({
+  shape: (p: { keys: StockKey[] }) => p.keys.length,
+  build: (scope, param: ParamRef<{ keys: StockKey[] }>, count) =>
+    scope.db
+      .selectFrom('lot_stock')
+      .innerJoin('lots', 'lots.id', 'lot_stock.lot_id')
+      .select([...LOT_COLUMNS, 'lot_stock.location_id', 'lot_stock.lot_id', 'lot_stock.good', 'lot_stock.damaged', 'lot_stock.reserved'])
+      .where((eb) =>
+        eb(
+          eb.refTuple('lot_stock.location_id', 'lot_stock.product_id'),
+          'in',
+          Array.from({ length: count }, (_, i) => eb.tuple(param('keys', i, 'locationId'), param('keys', i, 'productId'))),
+        ),
+      ),
+});
 
 /** The lots at each stock row among `levels`, by `stockKey`. */
 export function lotsByRow(levels: Iterable<LotBalance>): Map<string, LotBalance[]> {
@@ -191,30 +209,38 @@ export function lotsByRow(levels: Iterable<LotBalance>): Map<string, LotBalance[
  */
 export async function writeLotLevels(tx: Tx, tenantId: string, outcome: LotOutcome, lotIds: ReadonlyMap<string, number>, now: Date): Promise<void> {
   const at = now.toISOString();
-  const rows = [...outcome.lots.values()].map((lot) => ({
-    tenant_id: tenantId,
-    location_id: lot.locationId,
-    product_id: lot.productId,
-    lot_id: lotIds.get(lotKey(lot.productId, lot.lotNumber))!,
-    good: toScaled(lot.good),
-    damaged: toScaled(lot.damaged),
-    reserved: toScaled(lot.reserved),
-    expiring_sent: 0,
-    unsellable_sent: 0,
-    updated_at: at,
-  }));
-  for (let i = 0; i < rows.length; i += 200) {
-    await executeWrite(
-      tx,
-      tx.dialect.upsert(tx.db.insertInto('lot_stock').values(rows.slice(i, i + 200)), ['location_id', 'product_id', 'lot_id'], (eb) => ({
-        good: eb.ref('excluded.good'),
-        damaged: eb.ref('excluded.damaged'),
-        reserved: eb.ref('excluded.reserved'),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    );
-  }
+  const rows = [...outcome.lots.values()].map(
+    (lot): LotStockRow => ({
+      tenant_id: tenantId,
+      location_id: lot.locationId,
+      product_id: lot.productId,
+      lot_id: lotIds.get(lotKey(lot.productId, lot.lotNumber))!,
+      good: toScaled(lot.good),
+      damaged: toScaled(lot.damaged),
+      reserved: toScaled(lot.reserved),
+      expiring_sent: 0,
+      unsellable_sent: 0,
+      updated_at: at,
+    }),
+  );
+  for (let i = 0; i < rows.length; i += 200) await executeWrite(tx, writeLotStock.with({ rows: rows.slice(i, i + 200) }));
 }
+
+/** A lot_stock row as `writeLotLevels` writes it. */
+export type LotStockRow = Omit<Insertable<LotStockTable>, 'id'>;
+const LOT_STOCK_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'lot_id', 'good', 'damaged', 'reserved', 'expiring_sent', 'unsellable_sent', 'updated_at'] as const satisfies readonly (keyof LotStockRow)[];
+
+/** A lot's units at a location, its row created on its first units there (a conflict keeps its notice flags). */
+const writeLotStock = preparedQuery({
+  shape: (p: { rows: LotStockRow[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: LotStockRow[] }>, count) =>
+    scope.dialect.upsert(scope.db.insertInto('lot_stock').values(markedRows(param, 'rows', count, LOT_STOCK_COLUMNS)), ['location_id', 'product_id', 'lot_id'], (eb) => ({
+      good: eb.ref('excluded.good'),
+      damaged: eb.ref('excluded.damaged'),
+      reserved: eb.ref('excluded.reserved'),
+      updated_at: eb.ref('excluded.updated_at'),
+    })),
+});
 
 /** Which document's lines took lots. */
 export type AllocatingDocument = 'reservation' | 'transfer';
@@ -232,28 +258,26 @@ export async function insertAllocations(
   lines: readonly { itemId: number; allocations: readonly { lotId: number; quantity: Dec }[] }[],
 ): Promise<void> {
   const rows = lines.flatMap((line) =>
-    line.allocations.map((a, index) => ({ tenant_id: tenantId, document, item_id: line.itemId, seq: index + 1, lot_id: a.lotId, quantity: toScaled(a.quantity) })),
+    line.allocations.map((a, index): NewLotAllocation => ({ tenant_id: tenantId, document, item_id: line.itemId, seq: index + 1, lot_id: a.lotId, quantity: toScaled(a.quantity) })),
   );
-  for (let i = 0; i < rows.length; i += 300) await executeWrite(tx, tx.db.insertInto('lot_allocations').values(rows.slice(i, i + 300)));
+  for (let i = 0; i < rows.length; i += 300) await executeWrite(tx, insertAllocationRows.with({ rows: rows.slice(i, i + 300) }));
 }
+
+/** A lot_allocations row. */
+export type NewLotAllocation = Omit<Insertable<LotAllocationTable>, 'id'>;
+const ALLOCATION_COLUMNS = ['tenant_id', 'document', 'item_id', 'seq', 'lot_id', 'quantity'] as const satisfies readonly (keyof NewLotAllocation)[];
+
+const insertAllocationRows = preparedQuery({
+  shape: (p: { rows: NewLotAllocation[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: NewLotAllocation[] }>, count) => scope.db.insertInto('lot_allocations').values(markedRows(param, 'rows', count, ALLOCATION_COLUMNS)),
+});
 
 /** The allocations of lines by their row id, each in the order they were taken; lines without lots are absent. */
 export async function listAllocations(scope: Scope, document: AllocatingDocument, itemIds: readonly number[]): Promise<Map<number, StoredAllocation[]>> {
   const byItem = new Map<number, StoredAllocation[]>();
   const unique = [...new Set(itemIds)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await execute(
-      scope,
-      scope.db
-        .selectFrom('lot_allocations')
-        .innerJoin('lots', 'lots.id', 'lot_allocations.lot_id')
-        .select(['lot_allocations.item_id', 'lot_allocations.lot_id', 'lot_allocations.quantity', 'lots.lot_number', 'lots.expiry_date'])
-        .where('lot_allocations.document', '=', document)
-        .where('lot_allocations.item_id', 'in', unique.slice(i, i + 500))
-        .orderBy('lot_allocations.item_id')
-        .orderBy('lot_allocations.seq'),
-    );
-    for (const row of rows) {
+    for (const row of await execute(scope, allocationsOf.with({ document, ids: unique.slice(i, i + 500) }))) {
       const id = Number(row.item_id);
       byItem.set(id, [...(byItem.get(id) ?? []), { lotId: Number(row.lot_id), lotNumber: row.lot_number, expiryDate: row.expiry_date, quantity: fromScaled(row.quantity) }]);
     }
@@ -261,19 +285,36 @@ export async function listAllocations(scope: Scope, document: AllocatingDocument
   return byItem;
 }
 
+type AllocationsOf = { document: AllocatingDocument; ids: number[] };
+
+const allocationsOf = preparedQuery({
+  shape: (p: AllocationsOf) => p.ids.length,
+  build: (scope, param: ParamRef<AllocationsOf>, count) =>
+    scope.db
+      .selectFrom('lot_allocations')
+      .innerJoin('lots', 'lots.id', 'lot_allocations.lot_id')
+      .select(['lot_allocations.item_id', 'lot_allocations.lot_id', 'lot_allocations.quantity', 'lots.lot_number', 'lots.expiry_date'])
+      .where('lot_allocations.document', '=', param('document'))
+      .where('lot_allocations.item_id', 'in', markedList(param, 'ids', count))
+      .orderBy('lot_allocations.item_id')
+      .orderBy('lot_allocations.seq'),
+});
+
 /** The lot settings of products, by id. */
 export async function productPolicies(scope: Scope, productIds: readonly number[]): Promise<Map<number, LotPolicy>> {
   const policies = new Map<number, LotPolicy>();
   const unique = [...new Set(productIds)];
   for (let i = 0; i < unique.length; i += 500) {
-    const rows = await execute(
-      scope,
-      scope.db.selectFrom('products').select(['id', 'production_batch', 'inbound_expired', 'outbound_expired']).where('id', 'in', unique.slice(i, i + 500)),
-    );
-    for (const row of rows) policies.set(Number(row.id), lotPolicyOf(row));
+    for (const row of await execute(scope, policiesOf.with({ ids: unique.slice(i, i + 500) }))) policies.set(Number(row.id), lotPolicyOf(row));
   }
   return policies;
 }
+
+const policiesOf = preparedQuery({
+  shape: (p: { ids: number[] }) => p.ids.length,
+  build: (scope, param: ParamRef<{ ids: number[] }>, count) =>
+    scope.db.selectFrom('products').select(['id', 'production_batch', 'inbound_expired', 'outbound_expired']).where('id', 'in', markedList(param, 'ids', count)),
+});
 
 /** A lot's day boundary: its stock.lot_expiring notice, or its turning unsellable. */
 export type LotBoundary = 'expiring' | 'unsellable';
@@ -338,3 +379,13 @@ export async function markLotBoundarySent(tx: Tx, boundary: LotBoundary, done: r
   else await executeWrite(tx, tx.db.updateTable('lot_stock').set({ unsellable_sent: 1 }).where('id', 'in', ids));
 }
 
+
+// For the benchmarks' bare routes (bench/bench-statements.ts).
+export {
+  allocationsOf as lotAllocationsQuery,
+  insertAllocationRows as insertLotAllocationsQuery,
+  lotLevels as lotLevelsQuery,
+  policiesOf as productPoliciesQuery,
+  today as databaseTodayQuery,
+  writeLotStock as writeLotStockQuery,
+};

@@ -250,10 +250,24 @@ const insertItemRows = preparedQuery({
 
 /** Marks lines of a hold as having taken lots; returns the row id of each, by line number. */
 export async function markLinesWithLots(tx: Tx, reservationId: number, lineNumbers: readonly number[]): Promise<Map<number, number>> {
-  await executeWrite(tx, tx.db.updateTable('reservation_items').set({ has_lots: 1 }).where('reservation_id', '=', reservationId).where('line_no', 'in', [...lineNumbers]));
-  const rows = await execute(tx, tx.db.selectFrom('reservation_items').select(['id', 'line_no']).where('reservation_id', '=', reservationId).where('line_no', 'in', [...lineNumbers]));
-  return new Map(rows.map((r) => [Number(r.line_no), Number(r.id)]));
+  const lines = { reservationId, lineNumbers: [...lineNumbers] };
+  await executeWrite(tx, markLines.with(lines));
+  return new Map((await execute(tx, lineIds.with(lines))).map((r) => [Number(r.line_no), Number(r.id)]));
 }
+
+type HoldLines = { reservationId: number; lineNumbers: number[] };
+
+const markLines = preparedQuery({
+  shape: (p: HoldLines) => p.lineNumbers.length,
+  build: (scope, param: ParamRef<HoldLines>, count) =>
+    scope.db.updateTable('reservation_items').set({ has_lots: 1 }).where('reservation_id', '=', param('reservationId')).where('line_no', 'in', markedList(param, 'lineNumbers', count)),
+});
+
+const lineIds = preparedQuery({
+  shape: (p: HoldLines) => p.lineNumbers.length,
+  build: (scope, param: ParamRef<HoldLines>, count) =>
+    scope.db.selectFrom('reservation_items').select(['id', 'line_no']).where('reservation_id', '=', param('reservationId')).where('line_no', 'in', markedList(param, 'lineNumbers', count)),
+});
 
 /** A reservation's lines, 200 rows per statement. */
 export async function insertReservationItems(tx: Tx, rows: readonly NewReservationItem[]): Promise<void> {
@@ -351,6 +365,8 @@ export {
   insertItemRows as insertReservationItemsQuery,
   insertReservationRow as insertReservationQuery,
   itemsOfReservations as reservationItemsQuery,
+  lineIds as lotLineIdsQuery,
+  markLines as markLotLinesQuery,
   lockActiveByReference as lockActiveReservationOfQuery,
   lockByNumber as lockReservationQuery,
   setConsumed as setConsumedQuantityQuery,
