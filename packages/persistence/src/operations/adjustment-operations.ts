@@ -44,7 +44,7 @@ import {
   recordAdjustmentDecision,
 } from '../repositories/adjustment-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { ledgerActor, lockStockLevels, writeStockChanges, writeStockOutcome } from '../repositories/stock-repository.js';
+import { ledgerActor, lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
 import { type LotRecord, productPolicies } from '../repositories/lot-repository.js';
 import { type LotBook, commitLots, openLotBook, resolveLots } from './lot-effects.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';

@@ -66,8 +66,8 @@ const today = preparedQuery({
 });
 
 /** The day of a clock reading and the calendar's shift. */
-export function todayOf(row: { now: string; shift: number | string | null }): string {
-  return addDays(wibDate(new Date(row.now)), Number(row.shift ?? 0));
+export function todayOf(row: { now: unknown; shift: unknown }): string {
+  return addDays(wibDate(new Date(String(row.now))), Number(row.shift ?? 0));
 }
 
 /** Moves the service's calendar `days` from the database's clock (tests; 0 puts it back). */
