@@ -324,7 +324,8 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
       await tx.runner.run(CompiledQuery.raw('set local enable_seqscan = off'));
       const { rows } = await tx.runner.run<{ 'QUERY PLAN': string }>(CompiledQuery.raw(`explain ${statement.sql}`, [...statement.parameters]));
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
-      const scan = new RegExp(`Index (Only )?Scan using ${index} on`);
+      // An index scan, or a bitmap index scan (the planner's pick for a few rows), both by Index Cond.
+      const scan = new RegExp(`Index (Only )?Scan using ${index} on|Bitmap Index Scan on ${index}\\b`);
       return { range: scan.test(plan) && /Index Cond: /.test(plan), plan };
     },
 
