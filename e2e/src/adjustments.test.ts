@@ -135,8 +135,8 @@ describe.each(dialects)('[%s] adjustments', (dialect) => {
       total_amount: 40.28,
       item_count: 2,
       items: [
-        { id: expect.any(Number), product_id: String(p0!.id), product_name: p0!.name, sku: p0!.sku, type: 'increase', quantity: 3, unit_cost: 0.1, total_cost: 0.3, notes: 'shelf A3' },
-        { id: expect.any(Number), product_id: String(p1!.id), product_name: p1!.name, sku: p1!.sku, type: 'increase', quantity: 2, unit_cost: 19.99, total_cost: 39.98, notes: '' },
+        { id: expect.any(Number), product_id: String(p0!.id), product_name: p0!.name, sku: p0!.sku, type: 'increase', quantity: 3, unit_cost: 0.1, total_cost: 0.3, notes: 'shelf A3', lot_number: null, expiry_date: null },
+        { id: expect.any(Number), product_id: String(p1!.id), product_name: p1!.name, sku: p1!.sku, type: 'increase', quantity: 2, unit_cost: 19.99, total_cost: 39.98, notes: '', lot_number: null, expiry_date: null },
       ],
       created_by: actor,
       created_at: expect.stringMatching(ISO_MS),

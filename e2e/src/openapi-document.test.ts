@@ -75,6 +75,7 @@ const WEBHOOK_PAYLOADS: Record<string, string> = {
   'inbound.status_changed': 'InboundStatusChangedEvent',
   'reservation.status_changed': 'ReservationStatusChangedEvent',
   'stock.level_changed': 'StockLevelChangedEvent',
+  'stock.lot_expiring': 'StockLotExpiringEvent',
   'webhook.test': 'WebhookTestEvent',
 };
 

@@ -175,8 +175,8 @@ describe.each(dialects)('[%s] transfers', (dialect) => {
       total_quantity: 6,
       total_value: 37.8,
       items: [
-        { id: expect.any(Number), product_id: String(p0.id), product_name: p0.name, sku: p0.sku, quantity: 3, available_stock: 100, unit_price: 12.5, total_value: 37.5, notes: 'fragile' },
-        { id: expect.any(Number), product_id: String(p1.id), product_name: p1.name, sku: p1.sku, quantity: 3, available_stock: 50, unit_price: 0.1, total_value: 0.3, notes: '' },
+        { id: expect.any(Number), product_id: String(p0.id), product_name: p0.name, sku: p0.sku, quantity: 3, available_stock: 100, unit_price: 12.5, total_value: 37.5, notes: 'fragile', allocations: [] },
+        { id: expect.any(Number), product_id: String(p1.id), product_name: p1.name, sku: p1.sku, quantity: 3, available_stock: 50, unit_price: 0.1, total_value: 0.3, notes: '', allocations: [] },
       ],
       created_by: actor,
       created_at: expect.stringMatching(ISO_MS),
@@ -600,6 +600,7 @@ describe.each(dialects)('[%s] transfers', (dialect) => {
       document_number: document,
       actor: cause === 'opening' ? expect.any(String) : expect.stringContaining(partner.name),
       occurred_at: expect.stringMatching(ISO_MS),
+      lot_number: null,
     });
     const expectedRows = [
       row(m1.id, 'good', 20, 0, 20, 'opening', 'COUNT-M', null),
