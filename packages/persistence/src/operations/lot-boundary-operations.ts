@@ -21,21 +21,27 @@ export interface LotBoundaryRun {
 
 /**
  * One pass over one boundary: up to `batchSize` lots at their locations, in one transaction.
- * Returns how many it announced.
+ * Returns how many it found, and how many of those it announced (those with units).
  */
-async function announce(scope: Scope, boundary: Boundary, batchSize: number): Promise<number> {
+async function announce(scope: Scope, boundary: Boundary, batchSize: number): Promise<{ found: number; announced: number }> {
   return withTransaction(scope, async (tx) => {
     const today = await databaseToday(tx);
     const found = await candidates(tx, boundary, today, batchSize);
-    if (found.length === 0) return 0;
+    if (found.length === 0) return { found: 0, announced: 0 };
     const now = new Date(await databaseNow(tx));
     const levels = await lockStockRows(tx, found, now);
     const due = await stillUnsent(tx, boundary, found);
-    if (due.length === 0) return 0;
+    if (due.length === 0) return { found: found.length, announced: 0 };
     const lots = await readLotLevels(tx, due);
     const policies = await productPolicies(tx, due.map((c) => c.productId));
+    // Rows without units are marked too, with nothing to announce: the job never reads them again
+    // (a row that gets units back has its notice due again, lot-repository.ts writeLotStock).
+    const stocked = due.filter((c) => {
+      const lot = lots.get(lotStockKey(c));
+      return lot !== undefined && (lot.good.greaterThan(ZERO) || lot.damaged.greaterThan(ZERO));
+    });
     if (boundary === 'expiring') {
-      const events: EventInput[] = due.map((c) => {
+      const events: EventInput[] = stocked.map((c) => {
         const lot = lots.get(lotStockKey(c));
         const good = lot?.good ?? ZERO;
         const reserved = lot?.reserved ?? ZERO;
@@ -83,7 +89,7 @@ async function announce(scope: Scope, boundary: Boundary, batchSize: number): Pr
       }
     }
     await markSent(tx, boundary, due);
-    return due.length;
+    return { found: found.length, announced: stocked.length };
   });
 }
 
@@ -97,9 +103,9 @@ export async function announceLotBoundaries(scope: Scope, batchSize = 200, stopp
   const run: LotBoundaryRun = { expiring: 0, unsellable: 0 };
   for (const boundary of ['expiring', 'unsellable'] as const) {
     for (;;) {
-      const done = await announce(scope, boundary, batchSize);
-      run[boundary] += done;
-      if (done < batchSize || stopped()) break;
+      const { found, announced } = await announce(scope, boundary, batchSize);
+      run[boundary] += announced;
+      if (found < batchSize || stopped()) break;
     }
   }
   return run;

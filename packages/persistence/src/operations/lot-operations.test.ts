@@ -285,6 +285,28 @@ describe.each(dialects)('[%s] lots and expiry dates', (dialect) => {
     expect(allocations((await hold(3)).items)).toEqual([[['LOT-E', '2'], ['LOT-B', '1']]]);
   });
 
+  it('the boundary job marks emptied lots without a word, and a lot stocked again at a location gets its notice again', async () => {
+    await world();
+    await connectTenant(t.database, { partnerId: w.partner.id, tenantId: w.tenant.id, daysConnected: 1, installationType: 'custom' }, NOW);
+    await createWebhookEndpoint(t.database, createCredentialCipher('k'.repeat(32)), w.partner.id, { url: 'http://127.0.0.1:1/in', eventTypes: ['stock.lot_expiring'] }, NOW);
+    // 35 days left: its notice is due (6 days before it turns unsellable); counted to nothing first.
+    await opening('LOT-F', 35, '2');
+    await recordStockCount(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: at(), stockSource: 'good', items: [{ productId: lotted.id, lotNumber: 'LOT-F', counted: 0, expected: 2 }] }, NOW);
+    const notices = async () =>
+      (await execute(t.database, t.database.db.selectFrom('event_outbox').select('payload').where('tenant_id', '=', w.tenant.id).where('type', '=', 'stock.lot_expiring').orderBy('id'))).map(
+        (e) => (JSON.parse(e.payload) as { data: { lot_number: string } }).data.lot_number,
+      );
+    expect(await announceLotBoundaries(t.database, 50)).toMatchObject({ expiring: 1 });
+    expect(await notices()).toEqual(['LOT-C']);
+    // Only lots whose day has not come are still to read: LOT-A and LOT-B.
+    const unsent = await execute(t.database, t.database.db.selectFrom('lot_stock').innerJoin('lots', 'lots.id', 'lot_stock.lot_id').select('lots.lot_number').where('lot_stock.product_id', '=', lotted.id).where('lot_stock.expiring_sent', '=', 0));
+    expect(unsent.map((r) => r.lot_number).sort()).toEqual(['LOT-A', 'LOT-B']);
+    const refill = await createAdjustment(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: at(), type: 'increase', stockSource: 'good', reason: 'found', items: [{ productId: lotted.id, quantity: 1, unitCost: 1, lotNumber: 'LOT-F' }] }, NOW);
+    await approveAdjustment(t.database, { tenantId: w.tenant.id, number: refill.number, actor: w.actor }, NOW);
+    expect(await announceLotBoundaries(t.database, 50)).toMatchObject({ expiring: 1 });
+    expect(await notices()).toEqual(['LOT-C', 'LOT-F']);
+  });
+
   it('moves existing stock of a flagged product into lot LEGACY by migration, and verify lists a row whose lots do not add up', async () => {
     await world();
     const legacyRow = await execute(t.database, t.database.db.selectFrom('lots').select('lot_number').where('product_id', '=', lotted.id));

@@ -230,7 +230,11 @@ export async function writeLotLevels(tx: Tx, tenantId: string, outcome: LotOutco
 export type LotStockRow = Omit<Insertable<LotStockTable>, 'id'>;
 const LOT_STOCK_COLUMNS = ['tenant_id', 'location_id', 'product_id', 'lot_id', 'good', 'damaged', 'reserved', 'expiring_sent', 'unsellable_sent', 'updated_at'] as const satisfies readonly (keyof LotStockRow)[];
 
-/** A lot's units at a location, its row created on its first units there (a conflict keeps its notice flags). */
+/**
+ * A lot's units at a location, its row created on its first units there. A row that was empty gets
+ * units again: its stock.lot_expiring is due again (docs/lots.md#events); otherwise a conflict
+ * keeps the notice flags.
+ */
 const writeLotStock = preparedQuery({
   shape: (p: { rows: LotStockRow[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: LotStockRow[] }>, count) =>
@@ -238,6 +242,12 @@ const writeLotStock = preparedQuery({
       good: eb.ref('excluded.good'),
       damaged: eb.ref('excluded.damaged'),
       reserved: eb.ref('excluded.reserved'),
+      expiring_sent: eb
+        .case()
+        .when(eb.and([eb('lot_stock.good', '=', 0), eb('lot_stock.damaged', '=', 0)]))
+        .then(0)
+        .else(eb.ref('lot_stock.expiring_sent'))
+        .end(),
       updated_at: eb.ref('excluded.updated_at'),
     })),
 });
@@ -330,7 +340,7 @@ export interface LotBoundaryCandidate extends TenantStockKey {
   sku: string;
 }
 
-/** Lots with units whose `boundary` day has come and that were not announced at their location, oldest first. */
+/** Lots at their locations whose `boundary` day has come and that were not announced there yet, oldest first. */
 export async function lotBoundaryCandidates(scope: Scope, boundary: LotBoundary, today: string, limit: number): Promise<LotBoundaryCandidate[]> {
   const day = boundary === 'expiring' ? 'lots.expiring_from' : 'lots.unsellable_from';
   const sent = boundary === 'expiring' ? 'lot_stock.expiring_sent' : 'lot_stock.unsellable_sent';
@@ -343,7 +353,6 @@ export async function lotBoundaryCandidates(scope: Scope, boundary: LotBoundary,
       .select(['lot_stock.id', 'lot_stock.tenant_id', 'lot_stock.location_id', 'lot_stock.product_id', 'lot_stock.lot_id', 'lots.lot_number', 'lots.expiry_date', 'lots.production_date', 'lots.unsellable_from', 'products.sku'])
       .where(day, '<=', today)
       .where(sent, '=', 0)
-      .where((eb) => eb.or([eb('lot_stock.good', '>', 0), eb('lot_stock.damaged', '>', 0)]))
       .orderBy(day)
       .orderBy('lot_stock.id')
       .limit(limit),
