@@ -57,6 +57,28 @@ goal (gateway >= 50% of bare req/s): met by create; missed by none
 lots: reserve-lots gateway ÷ bare 0.61 req/s, CPU per request -
 `;
 
+// Captured from the runs recorded in docs/benchmarks.md ("Compared with 70fc51f"): PostgreSQL's
+// table of 70fc51f's first run and of main's first.
+const CAPTURED_OLD = `[postgres] adjustments, 5 s per run, 50 connections, 5 tenants (20000 adjustments and 4000 transfers each); p50/p99 in ms
+case        gw req/s  p50 ms  p99 ms bare req/s  p50 ms  p99 ms  ratio  gw non-2xx  bare non-2xx errors CPU us/req gw  bare gw/bare PG us/req gw  bare
+create          1415      34      62       1659      30      40    85%  0           0               0/0           601   424   1.42x          501   479
+detail          4010      11      24       5164       9      18    78%  0           0               0/0           243   168   1.45x          132   126
+list            2307      21      35       2868      17      27    80%  0           0               0/0           318   205   1.55x          393   370
+approve         1364      36      52       1518      32      43    90%  0           0               0/0           533   411   1.30x          627   626
+count            905      53      80       1103      43      64    82%  0           0               0/0           793   609   1.30x          898   784
+goal (gateway >= 50% of bare req/s): met by create, detail, list, approve, count; missed by none`;
+
+const CAPTURED_MAIN = `[postgres] adjustments, 5 s per run, 50 connections, 5 tenants (20000 adjustments and 4000 transfers each); p50/p99 in ms
+case          gw req/s  p50 ms  p99 ms bare req/s  p50 ms  p99 ms  ratio  gw non-2xx  bare non-2xx errors CPU us/req gw  bare gw/bare PG us/req gw  bare
+create             955      49      91       1454      33      50    66%  0           0               0/0           910   469   1.94x          726   575
+detail            3200      14      38       4776      10      19    67%  0           0               0/0           322   185   1.74x          142   135
+list              1920      24      56       2778      17      27    69%  0           0               0/0           397   210   1.89x          441   380
+approve           1021      47      80       1405      34      51    73%  0           0               0/0           735   428   1.72x          783   673
+count              773      61      95        954      50      77    81%  0           0               0/0          1017   627   1.62x          989   986
+reserve            645      74     107        961      50      72    67%  0           0               0/0          1169   637   1.84x         1279   989
+reserve-lots       389     126     176        709      70      93    55%  0           0               0/0          1668   870   1.92x         2505  1398
+goal (gateway >= 50% of bare req/s): met by create, detail, list, approve, count, reserve, reserve-lots; missed by none`;
+
 describe('reading bench:inventory tables', () => {
   it('reads the layout of 70fc51f by column name, PostgreSQL columns and non-2xx of several words included', () => {
     const { tables } = readInventoryOutput(OLD_OUTPUT);
@@ -78,6 +100,16 @@ describe('reading bench:inventory tables', () => {
     expect(sqlite!.rows.map((r) => r.kind)).toEqual(['create', 'detail', 'list', 'approve', 'count', 'reserve', 'reserve-lots']);
     expect(sqlite!.rows[1]).toEqual({ kind: 'detail', gatewayRps: 4191, gatewayCpuUs: 175 });
     expect(sqlite!.rows[6]).toEqual({ kind: 'reserve-lots', gatewayRps: 1101, gatewayCpuUs: null });
+  });
+
+  it('reads captured runs of both layouts alike', () => {
+    const [old] = readInventoryOutput(CAPTURED_OLD).tables;
+    const [current] = readInventoryOutput(CAPTURED_MAIN).tables;
+    expect(old!.dialect).toBe('postgres');
+    expect(old!.rows.map((r) => r.kind)).toEqual(['create', 'detail', 'list', 'approve', 'count']);
+    expect(old!.rows[4]).toEqual({ kind: 'count', gatewayRps: 905, gatewayCpuUs: 793 });
+    expect(current!.rows.map((r) => r.kind)).toEqual(['create', 'detail', 'list', 'approve', 'count', 'reserve', 'reserve-lots']);
+    expect(current!.rows[6]).toEqual({ kind: 'reserve-lots', gatewayRps: 389, gatewayCpuUs: 1668 });
   });
 
   it('keeps what questions a run: statement checks that differ, non-2xx, and counts those that match', () => {
