@@ -81,6 +81,14 @@ export function buildOnlyScope(dialect: DialectName): Scope {
   return { db: buildOnlyKysely<DB>(sqlDialect.queryDialect), dialect: sqlDialect, runner: compilesOnly };
 }
 
+/** Binds prepared queries to `dialect`'s build-only scope: a call compiles from a kept template. */
+function binder(dialect: DialectName) {
+  const scope = buildOnlyScope(dialect);
+  return <P, R>(query: PreparedQuery<P, R>) =>
+    (params: P): CompiledQuery<R> =>
+      query.compile(scope, params);
+}
+
 /**
  * Every statement of the inventory benchmark's routes, for `dialect`: each function takes the
  * parameters of the repository's prepared query and returns its compiled text and values. A call
@@ -92,11 +100,7 @@ export function buildOnlyScope(dialect: DialectName): Scope {
  * const row = db.prepare(sql).get(...parameters);
  */
 export function inventoryStatements(dialect: DialectName) {
-  const scope = buildOnlyScope(dialect);
-  const bind =
-    <P, R>(query: PreparedQuery<P, R>) =>
-    (params: P): CompiledQuery<R> =>
-      query.compile(scope, params);
+  const bind = binder(dialect);
   return {
     /** authenticate() on a tenant-scoped route: the key's partner and its installation for the tenant. */
     keyAndInstallation: bind(keyOwnerForTenantQuery),
@@ -152,11 +156,7 @@ export type InventoryStatements = ReturnType<typeof inventoryStatements>;
  * const today = todayOf(db.prepare(lots.today({}).sql).get());
  */
 export function lotStatements(dialect: DialectName) {
-  const scope = buildOnlyScope(dialect);
-  const bind =
-    <P, R>(query: PreparedQuery<P, R>) =>
-    (params: P): CompiledQuery<R> =>
-      query.compile(scope, params);
+  const bind = binder(dialect);
   return {
     /** readLotLevels */
     lotLevels: bind(lotLevelsQuery),
