@@ -11,6 +11,7 @@ import {
   stockLevelsResponse,
   stockLotsResponse,
   stockMovementsResponse,
+  transferDetailResponse,
 } from '@pits/contract';
 import { addDays } from '@pits/domain';
 import { createInbound, createProduct, databaseToday, recordOpeningStock } from '@pits/persistence';
@@ -89,8 +90,11 @@ describe.each(dialects)('[%s] lot routes', (dialect) => {
     const level = (await call(stockLevelsResponse, 'GET', `/api/partner/v1/stock?product_id=${lotted.id}&location_id=${jakarta()}`)).data.stock[0]!;
     expect(level.short_dated).toBeGreaterThan(0);
     expect(created.items[0]!.available_stock).toBe(level.available);
-    const approved = (await call(approveTransferResponse, 'POST', `/api/partner/v1/transfers/${created.id}/approve`, {}, 200)).data;
-    expect(JSON.stringify(approved)).toBeDefined();
+    const approved = (await call(approveTransferResponse, 'POST', `/api/partner/v1/transfers/${created.id}/approve`, {}, 200)).data.transfer;
+    expect(approved.status).toBe('approved');
+    // The pinned lot is what the approval took, shown on the line.
+    const detail = (await call(transferDetailResponse, 'GET', `/api/engine/v1/transfers/${created.id}`)).data.transfer;
+    expect(detail.items[0]!.allocations).toEqual([{ lot_number: 'SB-A', expiry_date: addDays(today, 100), quantity: 2 }]);
     const shipment = await createInbound(g.t.database, { tenantId: g.w.tenant.id, locationId: jakarta(), sourceType: 'purchase', sourceId: 1, sourceCode: 'PO-1', createdBy: 'ops', lines: [{ productId: lotted.id, expectedQuantity: 10 }] }, new Date());
     const short = (await call(errorEnvelope, 'POST', `/api/partner/v1/inbound/${shipment.id}/receive`, { items: [{ sku: lotted.sku, received_quantity: 2, lot_number: 'IN-1', expiry_date: addDays(today, 30) }] }, 422)).error;
     expect(short).toMatchObject({ code: 'SHELF_LIFE_TOO_SHORT', details: { field: 'items[0].expiry_date' } });
