@@ -5,7 +5,7 @@
 // both, and the tenant guard decides without asking again.
 import { AppError, domainError } from '@pits/domain';
 import type { AuthenticationGuard } from './anonymous-limit.js';
-import type { AuthenticatedPartner, GatewayMiddleware, InstallationState } from './gateway-state.js';
+import { type AuthenticatedPartner, type GatewayMiddleware, type InstallationState, type RouteStep, stepMiddleware } from './gateway-state.js';
 
 /** The key's partner now, and its installation for `tenantId` when one was named. */
 export interface ResolvedKey {
@@ -68,8 +68,13 @@ function unauthorized(issue: string): AppError {
  * router.get('/api/partner/v1/tenants', authenticate((secret, tenant) => resolve(db, secret, tenant)), handler);
  */
 export function authenticate(resolveApiKey: ResolveApiKey, options: { tenantScoped?: boolean; guard?: AuthenticationGuard } = {}): GatewayMiddleware {
+  return stepMiddleware(authenticationStep(resolveApiKey, options));
+}
+
+/** The check of `authenticate` as a route step (what `mountRoutes` runs). */
+export function authenticationStep(resolveApiKey: ResolveApiKey, options: { tenantScoped?: boolean; guard?: AuthenticationGuard } = {}): RouteStep {
   const { guard } = options;
-  return async (ctx, next) => {
+  return async (ctx) => {
     const parsed = parseAuthorization(ctx.get('Authorization'));
     guard?.beforeLookup(ctx, parsed.ok ? parsed.key : null);
     if (!parsed.ok) {
@@ -87,6 +92,5 @@ export function authenticate(resolveApiKey: ResolveApiKey, options: { tenantScop
     guard?.succeeded(parsed.key);
     ctx.state.partner = resolved.partner;
     if (tenantId !== null && resolved.installation !== null) ctx.state.installation = { tenantId, state: resolved.installation };
-    await next();
   };
 }

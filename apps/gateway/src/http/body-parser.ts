@@ -2,7 +2,7 @@
 // dependency decides our statuses. The parsed object goes on `ctx.request.body`.
 import type { IncomingMessage } from 'node:http';
 import { AppError, MAX_NESTING_DEPTH, domainError, exceedsNestingDepth } from '@pits/domain';
-import type { GatewayMiddleware } from './gateway-state.js';
+import { type GatewayMiddleware, type RouteStep, stepMiddleware } from './gateway-state.js';
 
 declare module 'koa' {
   interface Request {
@@ -146,15 +146,17 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
  * router.post('/api/partner/v1/adjustments', authenticate(lookup), rateLimit(opts), jsonBody(), handler);
  */
 export function jsonBody(options: JsonBodyOptions = {}): GatewayMiddleware {
+  return stepMiddleware(jsonBodyStep(options));
+}
+
+/** The reading of `jsonBody` as a route step (what `mountRoutes` runs). */
+export function jsonBodyStep(options: JsonBodyOptions = {}): RouteStep {
   const limitBytes = options.limitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const maxItems = options.maxItems ?? DEFAULT_MAX_ITEMS;
   const decoder = new TextDecoder('utf-8', { fatal: true });
 
-  return async (ctx, next) => {
-    if (!METHODS_WITH_BODY.has(ctx.method) || ctx.request.body !== undefined) {
-      await next();
-      return;
-    }
+  return async (ctx) => {
+    if (!METHODS_WITH_BODY.has(ctx.method) || ctx.request.body !== undefined) return;
     const encoding = ctx.get('Content-Encoding').trim().toLowerCase();
     if (encoding !== '' && encoding !== 'identity') {
       ctx.set('Connection', 'close');
@@ -203,6 +205,5 @@ export function jsonBody(options: JsonBodyOptions = {}): GatewayMiddleware {
       );
     }
     ctx.request.body = body;
-    await next();
   };
 }

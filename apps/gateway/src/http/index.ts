@@ -26,9 +26,13 @@ export {
   type InstallationState,
   type NoExtraState,
   type PartnerTier,
+  type RouteStep,
   matchedRoutePattern,
   nameRoute,
+  nameStep,
   operationName,
+  runSteps,
+  stepMiddleware,
 } from './gateway-state.js';
 export { requestId, type RequestIdOptions } from './request-id.js';
 export { requestDeadline, type RequestDeadlineOptions } from './request-deadline.js';
@@ -47,10 +51,10 @@ export {
 export { RETRY_AFTER_SECONDS, errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
 export { methodNotAllowed, type AllowedMethodsSource } from './method-not-allowed.js';
 export { accessLog, type AccessLogLine, type AccessLogOptions } from './access-log.js';
-export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, isJsonContentType, jsonBody, type JsonBodyOptions } from './body-parser.js';
-export { authenticate, parseAuthorization, tenantIdOf, type ParsedAuthorization, type ResolveApiKey, type ResolvedKey } from './authenticate.js';
-export { requireTenant } from './tenant-guard.js';
-export { NOT_UTF8_ISSUE, validateBody, validateParams, validateQuery, type ValidatedBody, type ValidatedQuery } from './validate.js';
+export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, isJsonContentType, jsonBody, jsonBodyStep, type JsonBodyOptions } from './body-parser.js';
+export { authenticate, authenticationStep, parseAuthorization, tenantIdOf, type ParsedAuthorization, type ResolveApiKey, type ResolvedKey } from './authenticate.js';
+export { requireTenant, tenantStep } from './tenant-guard.js';
+export { NOT_UTF8_ISSUE, paramsStep, validateBody, validateBodyStep, validateParams, validateQuery, validateQueryStep, type ValidatedBody, type ValidatedQuery } from './validate.js';
 export {
   createMemoryRateLimitStore,
   currentWindow,
@@ -63,6 +67,7 @@ export {
   DEFAULT_OPERATION_LIMITS,
   DEFAULT_TIER_LIMITS,
   rateLimit,
+  rateLimitStep,
   type RateLimitOptions,
   type TierLimits,
 } from './rate-limit.js';

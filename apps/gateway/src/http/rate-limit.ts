@@ -1,8 +1,8 @@
 // Per-partner rate limits (docs/rate-limits.md): the tier's limit over all calls, plus a bucket of its
 // own for a few expensive operations. Every authenticated response reports the tightest bucket.
 import { AppError, domainError } from '@pits/domain';
-import { operationName, type GatewayLogger, type GatewayMiddleware, type PartnerTier } from './gateway-state.js';
-import type { RateLimitStore } from './rate-limit-store.js';
+import { operationName, setHeaders, type GatewayLogger, type GatewayMiddleware, type PartnerTier, type RouteStep, stepMiddleware } from './gateway-state.js';
+import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
 
 /** Requests per window for each tier. */
 export type TierLimits = Readonly<Record<PartnerTier, number>>;
@@ -89,8 +89,12 @@ export interface BucketCounterOptions {
 export interface BucketCounter {
   readonly windowMs: number;
   now(): number;
-  /** Counts one request in each bucket; null when the store failed or was too slow (logged, throttled): the caller lets the request through. */
-  count(ctx: GatewayContextLike, wanted: readonly WantedBucket[], at: number): Promise<BucketState[] | null>;
+  /**
+   * Counts one request in each bucket; null when the store failed or was too slow (logged,
+   * throttled): the caller lets the request through. At once when the store answers at once (the
+   * in-memory store), else a promise.
+   */
+  count(ctx: GatewayContextLike, wanted: readonly WantedBucket[], at: number): BucketState[] | null | Promise<BucketState[] | null>;
   /** Sets the rate-limit headers of the tightest bucket and returns it. */
   report(ctx: GatewayContextLike, buckets: readonly BucketState[], at: number): BucketState;
   /** Sets `Retry-After` and returns the 429 RATE_LIMITED for `report` (also counted in metrics). */
@@ -109,13 +113,9 @@ export function bucketCounter(options: BucketCounterOptions): BucketCounter {
   return {
     windowMs,
     now,
-    async count(ctx, wanted, at) {
-      try {
-        const { hitNow } = store;
-        const hits = hitNow
-          ? wanted.map((b) => hitNow(b.key, windowMs, at))
-          : await withTimeout(Promise.all(wanted.map((b) => store.hit(b.key, windowMs, at))), storeTimeoutMs);
-        return wanted.map((b, i) => {
+    count(ctx, wanted, at) {
+      const states = (hits: readonly (RateLimitHit | undefined)[]): BucketState[] =>
+        wanted.map((b, i) => {
           const hit = hits[i] ?? { count: 0, resetAt: at + windowMs };
           return {
             limit: b.limit,
@@ -126,7 +126,7 @@ export function bucketCounter(options: BucketCounterOptions): BucketCounter {
             limitName: b.limitName,
           };
         });
-      } catch (err) {
+      const failed = (err: unknown): null => {
         if (at - lastFailureLog >= 10_000) {
           logger.warn(
             { err, request_id: ctx.state.requestId, suppressed: suppressedFailures },
@@ -138,13 +138,22 @@ export function bucketCounter(options: BucketCounterOptions): BucketCounter {
           suppressedFailures += 1;
         }
         return null;
+      };
+      const { hitNow } = store;
+      if (hitNow) {
+        try {
+          return states(wanted.map((b) => hitNow(b.key, windowMs, at)));
+        } catch (err) {
+          return failed(err);
+        }
       }
+      return withTimeout(Promise.all(wanted.map((b) => store.hit(b.key, windowMs, at))), storeTimeoutMs).then(states, failed);
     },
     report(ctx, buckets, at) {
       const report = buckets.length === 1 ? buckets[0]! : tightest(buckets);
       // Set before the handler runs: the error mapper keeps headers already set, so a refusal
       // further down (400, 401, 422, 429) reports the limits too.
-      ctx.set({
+      setHeaders(ctx, {
         'X-RateLimit-Limit': String(report.limit),
         'X-RateLimit-Remaining': String(report.remaining),
         'X-RateLimit-Reset': String(Math.ceil(report.resetAt / 1000)),
@@ -183,11 +192,21 @@ export function bucketCounter(options: BucketCounterOptions): BucketCounter {
  * router.get('inbound.list', '/api/partner/v1/inbound', authenticate(lookup), limit, requireTenant(check), handler);
  */
 export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
+  return stepMiddleware(rateLimitStep(options));
+}
+
+/** The check of `rateLimit` as a route step (what `mountRoutes` runs); it waits only for a store that answers later (Redis). */
+export function rateLimitStep(options: RateLimitOptions): RouteStep {
   const tiers = options.tiers ?? DEFAULT_TIER_LIMITS;
   const operations = options.operations ?? DEFAULT_OPERATION_LIMITS;
   const counter = bucketCounter(options);
+  const decide = (ctx: GatewayContextLike, buckets: BucketState[] | null, at: number): void => {
+    if (buckets === null) return;
+    const report = counter.report(ctx, buckets, at);
+    if (report.exceeded) throw counter.refusal(ctx, report, at);
+  };
 
-  return async (ctx, next) => {
+  return (ctx) => {
     const partner = ctx.state.partner;
     if (partner === undefined) throw new Error('rateLimit needs authenticate() before it');
     const operation = operationName(ctx);
@@ -199,13 +218,8 @@ export function rateLimit(options: RateLimitOptions): GatewayMiddleware {
     }
 
     const at = counter.now();
-    const buckets = await counter.count(ctx, wanted, at);
-    if (buckets === null) {
-      await next();
-      return;
-    }
-    const report = counter.report(ctx, buckets, at);
-    if (report.exceeded) throw counter.refusal(ctx, report, at);
-    await next();
+    const counted = counter.count(ctx, wanted, at);
+    if (counted instanceof Promise) return counted.then((buckets) => decide(ctx, buckets, at));
+    decide(ctx, counted, at);
   };
 }

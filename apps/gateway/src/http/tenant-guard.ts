@@ -3,7 +3,7 @@
 // The installation was read by `authenticate` in the same statement as the key.
 import { AppError, domainError } from '@pits/domain';
 import { tenantIdOf } from './authenticate.js';
-import type { GatewayMiddleware } from './gateway-state.js';
+import { type GatewayMiddleware, type RouteStep, stepMiddleware } from './gateway-state.js';
 
 function forbidden(): AppError {
   return new AppError(
@@ -23,21 +23,23 @@ function forbidden(): AppError {
  * router.post('/api/partner/v1/adjustments', authenticate(resolve, { tenantScoped: true }), rateLimit(opts), requireTenant(), handler);
  */
 export function requireTenant(): GatewayMiddleware {
-  return async (ctx, next) => {
-    if (ctx.state.partner === undefined) throw new Error('requireTenant needs authenticate() before it');
-    const header = ctx.get('X-Tenant-Id');
-    if (header.trim() === '') {
-      throw new AppError(
-        domainError('INVALID_REQUEST', 'the X-Tenant-Id header is required', {
-          field: 'X-Tenant-Id',
-          issue: 'the X-Tenant-Id header is required for this endpoint',
-        }),
-      );
-    }
-    const tenantId = tenantIdOf(header);
-    const installation = ctx.state.installation;
-    if (tenantId === null || installation?.tenantId !== tenantId || installation.state !== 'active') throw forbidden();
-    ctx.state.tenantId = tenantId;
-    await next();
-  };
+  return stepMiddleware(tenantStep);
 }
+
+/** The check of `requireTenant` as a route step (what `mountRoutes` runs). */
+export const tenantStep: RouteStep = (ctx) => {
+  if (ctx.state.partner === undefined) throw new Error('requireTenant needs authenticate() before it');
+  const header = ctx.get('X-Tenant-Id');
+  if (header.trim() === '') {
+    throw new AppError(
+      domainError('INVALID_REQUEST', 'the X-Tenant-Id header is required', {
+        field: 'X-Tenant-Id',
+        issue: 'the X-Tenant-Id header is required for this endpoint',
+      }),
+    );
+  }
+  const tenantId = tenantIdOf(header);
+  const installation = ctx.state.installation;
+  if (tenantId === null || installation?.tenantId !== tenantId || installation.state !== 'active') throw forbidden();
+  ctx.state.tenantId = tenantId;
+};

@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import type { z } from 'zod';
 import { contractErrorMap, validationError } from '@pits/contract';
 import { AppError, type FieldIssue, domainError, textIssue } from '@pits/domain';
-import type { GatewayMiddleware } from './gateway-state.js';
+import { type GatewayMiddleware, type RouteStep, stepMiddleware } from './gateway-state.js';
 
 /**
  * Why a percent-encoded name or value whose bytes are not UTF-8 is refused: an unpaired surrogate
@@ -73,11 +73,15 @@ export interface ValidatedQuery<T> {
  *   async (ctx: GatewayContext<ValidatedBody<z.output<typeof createAdjustmentSchema>>>) => { ctx.state.body.items; });
  */
 export function validateBody<S extends z.ZodType>(schema: S): GatewayMiddleware<ValidatedBody<z.output<S>>> {
-  return async (ctx, next) => {
+  return stepMiddleware(validateBodyStep(schema));
+}
+
+/** The check of `validateBody` as a route step (what `mountRoutes` runs). */
+export function validateBodyStep<S extends z.ZodType>(schema: S): RouteStep<ValidatedBody<z.output<S>>> {
+  return (ctx) => {
     const result = schema.safeParse(ctx.request.body ?? {}, { error: contractErrorMap });
     if (!result.success) throw new AppError(validationError(result.error));
     ctx.state.body = result.data;
-    await next();
   };
 }
 
@@ -92,13 +96,17 @@ export function validateBody<S extends z.ZodType>(schema: S): GatewayMiddleware<
  *   async (ctx: GatewayContext<ValidatedQuery<z.output<typeof areaSearchQuery>>>) => { ctx.state.query.page; });
  */
 export function validateQuery<S extends z.ZodType>(schema: S): GatewayMiddleware<ValidatedQuery<z.output<S>>> {
-  return async (ctx, next) => {
+  return stepMiddleware(validateQueryStep(schema));
+}
+
+/** The check of `validateQuery` as a route step (what `mountRoutes` runs). */
+export function validateQueryStep<S extends z.ZodType>(schema: S): RouteStep<ValidatedQuery<z.output<S>>> {
+  return (ctx) => {
     const malformed = malformedQueryParameter(ctx.querystring);
     if (malformed !== undefined) throw refused([{ field: malformed, issue: NOT_UTF8_ISSUE }]);
     const result = schema.safeParse(ctx.query, { error: contractErrorMap });
     if (!result.success) throw new AppError(validationError(result.error));
     ctx.state.query = result.data;
-    await next();
   };
 }
 
@@ -113,15 +121,17 @@ export function validateQuery<S extends z.ZodType>(schema: S): GatewayMiddleware
  * router.get('/api/engine/v1/adjustments/:id', authenticate(lookup), validateParams(), handler);
  */
 export function validateParams(): GatewayMiddleware {
-  return async (ctx, next) => {
-    // Only a percent-encoded segment can stand for bytes that are not UTF-8.
-    const undecodable = ctx.path.includes('%') ? new Set(ctx.path.split('/').filter((segment) => !percentDecode(segment, false).utf8)) : NONE;
-    const issues: FieldIssue[] = [];
-    for (const [name, value] of Object.entries(ctx.params ?? {})) {
-      const issue = undecodable.has(value) ? NOT_UTF8_ISSUE : textIssue(value);
-      if (issue !== undefined) issues.push({ field: name, issue });
-    }
-    if (issues.length > 0) throw refused(issues);
-    await next();
-  };
+  return stepMiddleware(paramsStep);
 }
+
+/** The check of `validateParams` as a route step (what `mountRoutes` runs). */
+export const paramsStep: RouteStep = (ctx) => {
+  // Only a percent-encoded segment can stand for bytes that are not UTF-8.
+  const undecodable = ctx.path.includes('%') ? new Set(ctx.path.split('/').filter((segment) => !percentDecode(segment, false).utf8)) : NONE;
+  const issues: FieldIssue[] = [];
+  for (const [name, value] of Object.entries(ctx.params ?? {})) {
+    const issue = undecodable.has(value) ? NOT_UTF8_ISSUE : textIssue(value);
+    if (issue !== undefined) issues.push({ field: name, issue });
+  }
+  if (issues.length > 0) throw refused(issues);
+};

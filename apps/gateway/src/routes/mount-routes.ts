@@ -1,6 +1,9 @@
-// Puts route specs on a router, each behind the middleware it needs, in one fixed order:
+// Puts route specs on a router, each behind the checks it needs, in one fixed order:
 //   name → authenticate → rate limit → JSON body (writes) → tenant guard (tenant routes)
 //   → idempotency (writes) → validate path parameters/body/query → handler in its envelope.
+// Each route is one middleware: its checks are steps run one after the other (a promise only for
+// those that wait), not a chain of middleware, which cost a frame and a promise per check on
+// every request (docs/benchmarks.md#the-request-path-in-steps).
 import type Router from '@koa/router';
 import {
   type GatewayContext,
@@ -11,17 +14,19 @@ import {
   type IdempotencyStore,
   type ResolveApiKey,
   type RateLimitStore,
-  authenticate,
+  type RouteStep,
+  authenticationStep,
   idempotency,
-  jsonBody,
-  nameRoute,
-  rateLimit,
-  requireTenant,
+  jsonBodyStep,
+  nameStep,
+  paramsStep,
+  rateLimitStep,
+  runSteps,
   sendEnvelopeA,
   sendEnvelopeB,
-  validateBody,
-  validateParams,
-  validateQuery,
+  tenantStep,
+  validateBodyStep,
+  validateQueryStep,
 } from '../http/index.js';
 import { AppError, domainError } from '@pits/domain';
 import { type Database, type Scope, scopeOf, withTransaction } from '@pits/persistence';
@@ -100,9 +105,9 @@ function handle(spec: Route, database: Database, now: () => Date): GatewayMiddle
 /** Registers every spec on `router`. */
 export function mountRoutes(router: Router<GatewayState>, specs: readonly Route[], services: RouteServices): void {
   const guard = services.anonymousGuard ? { guard: services.anonymousGuard } : {};
-  const auth = authenticate(services.resolveApiKey, guard);
-  const authForTenant = authenticate(services.resolveApiKey, { tenantScoped: true, ...guard });
-  const limit = rateLimit({
+  const auth = authenticationStep(services.resolveApiKey, guard);
+  const authForTenant = authenticationStep(services.resolveApiKey, { tenantScoped: true, ...guard });
+  const limit = rateLimitStep({
     store: services.rateLimitStore,
     logger: services.logger,
     tiers: services.rateLimit.tiers,
@@ -112,46 +117,61 @@ export function mountRoutes(router: Router<GatewayState>, specs: readonly Route[
     now: () => services.now().getTime(),
     ...(services.metrics ? { onRefused: services.metrics.rateLimitRefused } : {}),
   });
-  const body = jsonBody();
-  const tenant = requireTenant();
+  const body = jsonBodyStep();
   const idem = idempotency({
     store: services.idempotencyStore,
     logger: services.logger,
     now: () => services.now().getTime(),
     ...(services.metrics ? { onReplay: services.metrics.idempotencyReplayed } : {}),
   });
-  const params = validateParams();
 
   for (const spec of specs) {
     const methods = [spec.method, ...(spec.alsoMethods ?? [])];
     const writes = methods.some((m) => WRITES.has(m));
-    const chain: GatewayMiddleware[] = [nameRoute(spec.name), spec.tenantScoped ? authForTenant : auth, limit];
-    if (writes) chain.push(body);
-    if (spec.tenantScoped) chain.push(tenant);
-    if (writes) chain.push(idem);
+    // Up to the idempotency claim, and after it (inside the claim: what it fingerprints and stores).
+    const before: RouteStep[] = [nameStep(spec.name), spec.tenantScoped ? authForTenant : auth, limit];
+    if (writes) before.push(body);
+    if (spec.tenantScoped) before.push(tenantStep);
+    const after: RouteStep[] = [];
     // Every route with a `:param`, so no handler ever looks up a NUL or an unpaired surrogate.
-    if (spec.path.includes('/:')) chain.push(params);
-    if (spec.body) chain.push(validateBody(spec.body) as GatewayMiddleware);
-    if (spec.query) chain.push(validateQuery(spec.query) as GatewayMiddleware);
-    chain.push(handle(spec, services.database, services.now));
-    for (const method of methods) addRoute(router, method, spec.name, spec.path, chain as Router.Middleware<GatewayState>[]);
+    if (spec.path.includes('/:')) after.push(paramsStep);
+    if (spec.body) after.push(validateBodyStep(spec.body) as RouteStep);
+    if (spec.query) after.push(validateQueryStep(spec.query) as RouteStep);
+    const handler = handle(spec, services.database, services.now);
+    const rest = async (ctx: GatewayContext): Promise<void> => {
+      await runSteps(ctx, after);
+      await handler(ctx, noNext);
+    };
+    const route: GatewayMiddleware = writes
+      ? async (ctx) => {
+          await runSteps(ctx, before);
+          await idem(ctx, () => rest(ctx));
+        }
+      : async (ctx) => {
+          await runSteps(ctx, before);
+          await rest(ctx);
+        };
+    for (const method of methods) addRoute(router, method, spec.name, spec.path, route as Router.Middleware<GatewayState>);
   }
 }
 
+/** A route's handler is the end of its chain. */
+const noNext = (): Promise<void> => Promise.resolve();
+
 /** Adds one named route through @koa/router's public method verbs. */
-function addRoute(router: Router<GatewayState>, method: HttpMethod, name: string, path: string, chain: Router.Middleware<GatewayState>[]): void {
+function addRoute(router: Router<GatewayState>, method: HttpMethod, name: string, path: string, route: Router.Middleware<GatewayState>): void {
   switch (method) {
     case 'GET':
-      router.get(name, path, ...chain);
+      router.get(name, path, route);
       return;
     case 'POST':
-      router.post(name, path, ...chain);
+      router.post(name, path, route);
       return;
     case 'PATCH':
-      router.patch(name, path, ...chain);
+      router.patch(name, path, route);
       return;
     case 'DELETE':
-      router.delete(name, path, ...chain);
+      router.delete(name, path, route);
       return;
   }
 }
