@@ -126,6 +126,24 @@ describe('anonymousLimit', () => {
     expect(lookups).toBe(lookupsBefore + 1);
   });
 
+  it('keeps a key in use recognised past its first time to live, and forgets one left unused', async () => {
+    // A tenth of the time to live: a key seen again after that gets its full time back.
+    const { url } = await start({ validKeyTtlMs: 10_000 });
+    expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(200); // valid until T0 + 25 s
+    clock = T0 + 15_500;
+    expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(200); // within the refresh window: unchanged
+    clock = T0 + 24_000;
+    expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(200); // refreshed: valid until T0 + 34 s
+    for (let i = 0; i <= LIMIT; i += 1) await fetch(`${url}/partner`, withKey(`pk_test_wrong_${i}`));
+    clock = T0 + 30_000;
+    expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(200); // past its first 10 s; refreshed to T0 + 40 s
+    clock = T0 + 39_500;
+    expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(200); // refreshed to T0 + 49.5 s
+    // Unused past its time: refused with the rest while the address is over its budget.
+    clock = T0 + 50_000;
+    expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(429);
+  });
+
   it('forgets a key that stops working, so a revoked key is refused with the rest', async () => {
     const { url, revoke } = await start();
     expect((await fetch(`${url}/partner`, withKey(VALID))).status).toBe(200);

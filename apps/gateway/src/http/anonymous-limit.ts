@@ -2,7 +2,7 @@
 // fail authentication and requests to the public endpoints count against the address they come
 // from, in the same store as the partners' limits, with the same headers and 429. A valid key is
 // never counted here, and an address over its budget is refused before any key is looked up.
-import { createHash } from 'node:crypto';
+import { hash as digest } from 'node:crypto';
 import { parseIpv6 } from '@pits/domain';
 import type { GatewayContext, GatewayLogger, GatewayMiddleware } from './gateway-state.js';
 import { type BucketCounter, type BucketState, bucketCounter } from './rate-limit.js';
@@ -65,7 +65,10 @@ export function clientAddressKey(address: string | undefined): string {
   return `${[48n, 32n, 16n, 0n].map((shift) => ((block >> shift) & 0xffffn).toString(16)).join(':')}::/64`;
 }
 
-const hashKey = (key: string): string => createHash('sha256').update(key).digest('base64url');
+/** How often a key seen valid again moves to the young end of the list and gets its full time back. */
+const REFRESH_MS = 60_000;
+
+const hashKey = (key: string): string => digest('sha256', key, 'base64url');
 
 /**
  * @example
@@ -78,6 +81,7 @@ export function anonymousLimit(options: AnonymousLimitOptions): AnonymousLimit {
   const counter: BucketCounter = bucketCounter(options);
   const maxValidKeys = options.validKeys ?? 10_000;
   const validKeyTtlMs = options.validKeyTtlMs ?? 3_600_000;
+  const refreshMs = Math.min(REFRESH_MS, validKeyTtlMs / 10);
   /** Addresses this process has seen over their budget, until the window's end: refused without asking the store. */
   const over = new Map<string, number>();
   /** Hashes of keys that recently authenticated, with when they are forgotten; oldest use first. */
@@ -130,6 +134,8 @@ export function anonymousLimit(options: AnonymousLimitOptions): AnonymousLimit {
 
   const guard: AuthenticationGuard = {
     beforeLookup(ctx, key) {
+      // No address is over its budget (the usual case): nothing to look up.
+      if (over.size === 0) return;
       const at = counter.now();
       const resetAt = overUntil(addressOf(ctx), at);
       if (resetAt === undefined) return;
@@ -143,12 +149,15 @@ export function anonymousLimit(options: AnonymousLimitOptions): AnonymousLimit {
     },
     succeeded(key) {
       const hash = hashKey(key);
+      const at = counter.now();
+      // Seen valid within the last minute (a tenth of its time, if shorter): its place and time are fresh enough.
+      if ((valid.get(hash) ?? 0) > at + validKeyTtlMs - refreshMs) return;
       valid.delete(hash);
       if (valid.size >= maxValidKeys) {
         const oldest = valid.keys().next();
         if (!oldest.done) valid.delete(oldest.value);
       }
-      valid.set(hash, counter.now() + validKeyTtlMs);
+      valid.set(hash, at + validKeyTtlMs);
     },
   };
 

@@ -2,7 +2,7 @@
 // and the `request_id` of every envelope. Incoming `X-Request-Id` headers are ignored on purpose
 // (docs/envelopes-and-pagination.md#request-ids: a fresh id on every response).
 import { randomUUID } from 'node:crypto';
-import type { GatewayAppMiddleware } from './gateway-state.js';
+import { type GatewayAppMiddleware, setHeaders } from './gateway-state.js';
 
 export interface RequestIdOptions {
   /** Id generator; `crypto.randomUUID` unless a test needs fixed ids. */
@@ -21,7 +21,7 @@ export function requestId(options: RequestIdOptions = {}): GatewayAppMiddleware 
   return async (ctx, next) => {
     const id = generate();
     ctx.state.requestId = id;
-    ctx.set('X-Request-Id', id);
+    setHeaders(ctx, { 'X-Request-Id': id });
     await next();
   };
 }

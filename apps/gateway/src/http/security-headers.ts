@@ -1,7 +1,7 @@
 // Response headers a security review expects on a JSON API: the browser never sniffs a type, no
 // response with partner data is stored by a cache or a browser, API responses may not be framed
 // or load anything, and no header advertises the server's software.
-import type { GatewayAppMiddleware } from './gateway-state.js';
+import { type GatewayAppMiddleware, setHeaders } from './gateway-state.js';
 
 /** Pages meant for people (the reference, its renderer and its document) may be revalidated from a cache; everything else never. */
 const PUBLIC_PAGES = new Set(['/docs', '/docs/scalar.js', '/openapi.json']);
@@ -21,7 +21,7 @@ const HEADERS: Readonly<Record<string, string>> = {
  */
 export function securityHeaders(): GatewayAppMiddleware {
   return async (ctx, next) => {
-    ctx.set(HEADERS);
+    setHeaders(ctx, HEADERS);
     ctx.remove('X-Powered-By');
     // Decided when the answer is known: the errors of those paths stay uncacheable too.
     const settle = () => {
