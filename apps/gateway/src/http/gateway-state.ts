@@ -162,8 +162,8 @@ export function nameRoute(name: string): GatewayMiddleware {
 /**
  * Sets string-valued response headers straight on Node's response (`setHeader`), and nothing once
  * the headers are sent, as `ctx.set` does. Koa's `ctx.set` builds an entry array and a normalised
- * copy of every header it is given; the gateway sets about ten on every request, and those arrays
- * were a measurable part of a detail read (docs/benchmarks.md#the-request-path-in-steps).
+ * copy of every header it is given, and the gateway sets about ten on every request
+ * (docs/benchmarks.md#the-request-path-in-steps).
  *
  * @example setHeaders(ctx, { 'X-Request-Id': id });
  */

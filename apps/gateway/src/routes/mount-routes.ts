@@ -2,8 +2,8 @@
 //   name → authenticate → rate limit → JSON body (writes) → tenant guard (tenant routes)
 //   → idempotency (writes) → validate path parameters/body/query → handler in its envelope.
 // Each route is one middleware: its checks are steps run one after the other (a promise only for
-// those that wait), not a chain of middleware, which cost a frame and a promise per check on
-// every request (docs/benchmarks.md#the-request-path-in-steps).
+// those that wait), not a chain of middleware with a frame and a promise per check
+// (docs/benchmarks.md#the-request-path-in-steps).
 import type Router from '@koa/router';
 import {
   type GatewayContext,
