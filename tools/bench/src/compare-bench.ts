@@ -9,8 +9,13 @@
 // Each side measures its own bare route and checks its statements as it always has; their
 // warnings are printed here too.
 //
+// With BENCH_COMPARE_PAIRED=1 the two gateways run at the same time instead, each on its own
+// database, and main ÷ old is the median of the pairs (paired-bench.ts): on a machine whose speed
+// drifts between runs (a shared virtual machine), runs in turn cannot tell 10 % apart.
+//
 // Environment: BENCH_COMPARE_ROUNDS (2: pairs of runs), BENCH_COMPARE_KEEP (1: leave the worktree,
-// which a later run at the same commit then reuses), and what bench:inventory reads
+// which a later run at the same commit then reuses), BENCH_COMPARE_PAIRED (1: the paired mode,
+// reading BENCH_PAIRS, BENCH_SECONDS, BENCH_DIALECTS and BENCH_CASES as paired-bench.ts does), and what bench:inventory reads
 // (BENCH_SECONDS, BENCH_DIALECTS, BENCH_CASES, BENCH_ROUNDS, …), passed to both sides alike.
 // Without BENCH_CASES each side runs its own default cases; those only one side has are named.
 import { type SpawnOptions, spawn } from 'node:child_process';
@@ -141,35 +146,45 @@ try {
     { cwd: tree, env: childEnv({ NX_NO_CLOUD: 'true', NX_DAEMON: 'false' }), log: join(logs, 'build.log') },
   );
 
-  const passed = ['BENCH_SECONDS', 'BENCH_DIALECTS', 'BENCH_CASES', 'BENCH_ROUNDS'].map((k) => `${k}=${process.env[k] ?? '(its default)'}`).join(' ');
-  const order = runOrder<Side>(['old', 'main'], settings.rounds);
-  const outputs: Record<Side, InventoryOutput[]> = { old: [], main: [] };
-  const loads: string[] = [];
-  for (const [i, side] of order.entries()) {
-    if (interrupted) throw new Error('interrupted');
-    const label = side === 'main' ? `main (${head})` : short;
-    const log = join(logs, `run-${i + 1}-${side}.log`);
-    const before = loadNow();
-    const started = Date.now();
-    console.log(`run ${i + 1}/${order.length}: ${label} …`);
-    const stdout = await mustRun(`run ${i + 1} (${label})`, 'npm', ['run', 'inventory', '-w', '@pits/bench'], { cwd: side === 'main' ? ROOT : tree, env: childEnv(), log });
-    const read = readInventoryOutput(stdout);
-    if (read.tables.every((t) => t.rows.length === 0)) throw new Error(`run ${i + 1} (${label}) printed no table to read; its output is in ${log}`);
-    outputs[side].push(read);
-    const line = `run ${i + 1} ${label.padEnd(14)} ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s, load average ${before} → ${loadNow()}`;
-    loads.push(line);
-    console.log(`  ${line}`);
-  }
+  if (settings.paired) {
+    console.log('paired: both gateways at once, each on its own database …');
+    const paired = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tools/bench/src/paired-bench.ts'), tree, short, `main (${head})`], { cwd: ROOT, env: childEnv(), stdio: 'inherit' });
+    const code = await new Promise<number | null>((resolve, reject) => {
+      paired.on('error', reject);
+      paired.on('close', resolve);
+    });
+    if (code !== 0) throw new Error(`the paired run failed (exit ${code})`);
+  } else {
+    const passed = ['BENCH_SECONDS', 'BENCH_DIALECTS', 'BENCH_CASES', 'BENCH_ROUNDS'].map((k) => `${k}=${process.env[k] ?? '(its default)'}`).join(' ');
+    const order = runOrder<Side>(['old', 'main'], settings.rounds);
+    const outputs: Record<Side, InventoryOutput[]> = { old: [], main: [] };
+    const loads: string[] = [];
+    for (const [i, side] of order.entries()) {
+      if (interrupted) throw new Error('interrupted');
+      const label = side === 'main' ? `main (${head})` : short;
+      const log = join(logs, `run-${i + 1}-${side}.log`);
+      const before = loadNow();
+      const started = Date.now();
+      console.log(`run ${i + 1}/${order.length}: ${label} …`);
+      const stdout = await mustRun(`run ${i + 1} (${label})`, 'npm', ['run', 'inventory', '-w', '@pits/bench'], { cwd: side === 'main' ? ROOT : tree, env: childEnv(), log });
+      const read = readInventoryOutput(stdout);
+      if (read.tables.every((t) => t.rows.length === 0)) throw new Error(`run ${i + 1} (${label}) printed no table to read; its output is in ${log}`);
+      outputs[side].push(read);
+      const line = `run ${i + 1} ${label.padEnd(14)} ${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s, load average ${before} → ${loadNow()}`;
+      loads.push(line);
+      console.log(`  ${line}`);
+    }
 
-  console.log(`\nmain (${head}) against ${short}: ${settings.rounds * 2} runs in turn (${order.map((s) => (s === 'main' ? 'main' : short)).join(', ')}), ${passed}\n`);
-  for (const dialect of compareRuns(outputs.main, outputs.old)) console.log(`${comparisonTable(dialect, labels).join('\n')}\n`);
-  for (const side of ['old', 'main'] as const) {
-    const runs = outputs[side];
-    const warnings = runs.flatMap((r, i) => r.warnings.map((w) => `run of ${side === 'main' ? 'main' : short} #${i + 1}: ${w}`));
-    const matched = runs.map((r) => r.statementChecksMatched).join(', ');
-    console.log(`${side === 'main' ? 'main' : short}: statement checks matched per run: ${matched}${warnings.length ? `\n  ${warnings.join('\n  ')}` : '; no warnings'}`);
+    console.log(`\nmain (${head}) against ${short}: ${settings.rounds * 2} runs in turn (${order.map((s) => (s === 'main' ? 'main' : short)).join(', ')}), ${passed}\n`);
+    for (const dialect of compareRuns(outputs.main, outputs.old)) console.log(`${comparisonTable(dialect, labels).join('\n')}\n`);
+    for (const side of ['old', 'main'] as const) {
+      const runs = outputs[side];
+      const warnings = runs.flatMap((r, i) => r.warnings.map((w) => `run of ${side === 'main' ? 'main' : short} #${i + 1}: ${w}`));
+      const matched = runs.map((r) => r.statementChecksMatched).join(', ');
+      console.log(`${side === 'main' ? 'main' : short}: statement checks matched per run: ${matched}${warnings.length ? `\n  ${warnings.join('\n  ')}` : '; no warnings'}`);
+    }
+    console.log(`\nload average (1, 5, 15 min) before → after each run, on ${cpus().length} CPUs:\n  ${loads.join('\n  ')}`);
   }
-  console.log(`\nload average (1, 5, 15 min) before → after each run, on ${cpus().length} CPUs:\n  ${loads.join('\n  ')}`);
 } finally {
   if (settings.keep && owned) {
     console.log(`kept ${tree} (BENCH_COMPARE_KEEP=1): a later run at ${short} reuses it`);

@@ -237,6 +237,8 @@ export interface CompareSettings {
   /** Pairs of runs, each pair one run of each side: old main, main old, … */
   rounds: number;
   keep: boolean;
+  /** Both gateways loaded at the same time, each on its own database (paired-bench.ts), instead of runs in turn. */
+  paired: boolean;
 }
 
 /** The command line and environment of bench:compare; throws on what it cannot use, before anything runs. */
@@ -245,5 +247,5 @@ export function compareSettings(argv: readonly string[], env: Readonly<Record<st
   if (!commit || rest.length) throw new Error('usage: npm run bench:compare -- <commit>   (one earlier commit to measure main against)');
   const rounds = Number(env.BENCH_COMPARE_ROUNDS ?? 2);
   if (!Number.isSafeInteger(rounds) || rounds < 1) throw new Error(`BENCH_COMPARE_ROUNDS: a whole number of at least 1, got ${env.BENCH_COMPARE_ROUNDS}`);
-  return { commit, rounds, keep: env.BENCH_COMPARE_KEEP === '1' };
+  return { commit, rounds, keep: env.BENCH_COMPARE_KEEP === '1', paired: env.BENCH_COMPARE_PAIRED === '1' };
 }

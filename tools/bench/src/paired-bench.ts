@@ -1,0 +1,115 @@
+// tsx tools/bench/src/paired-bench.ts <old tree> <old label> <main label> — the paired mode of
+// bench:compare (BENCH_COMPARE_PAIRED=1), which prepares the old tree and builds both gateways
+// first. Each tree's gateway runs on a database of its own, migrated by that tree's persistence
+// and seeded by that tree's own bench (`seedForLoad`), and both are loaded at the same time with
+// that tree's own `runCase` (25 connections each), case by case, pair after pair: a machine whose
+// speed drifts from one run to the next (a shared virtual machine) moves both sides of a pair
+// alike. Printed per database: main ÷ old of the gateway's CPU per request, the median of the
+// pairs after the warm-up (paired-model.ts).
+//
+// Environment: BENCH_DIALECTS (sqlite,postgres), BENCH_CASES (create,detail,list,approve,count:
+// cases both trees have), BENCH_SECONDS (3 per pair), BENCH_PAIRS (5, the first a warm-up),
+// BENCH_PG_URL (as bench:inventory).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
+import { MEAN_CASES } from './compare-model.js';
+import { type PairedCase, pairedTable } from './paired-model.js';
+
+const [oldTree, oldLabel, mainLabel] = process.argv.slice(2);
+if (!oldTree || !oldLabel || !mainLabel) throw new Error('usage: paired-bench.ts <old tree> <old label> <main label>');
+const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean);
+const cases = (process.env.BENCH_CASES ?? MEAN_CASES.join(',')).split(',').map((c) => c.trim()).filter(Boolean);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const pairs = Number(process.env.BENCH_PAIRS ?? 5);
+const warmUp = 1;
+if (!Number.isSafeInteger(pairs) || pairs <= warmUp) throw new Error(`BENCH_PAIRS: more than ${warmUp}, got ${process.env.BENCH_PAIRS}`);
+const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** What a tree's own bench offers: the same names in every tree that has bench:compare's cases. */
+interface TreeBench {
+  persistence: { createDatabase(target: object): { destroy(): Promise<void> }; migrateOrThrow(db: object): Promise<void> };
+  load: {
+    CREDENTIALS_KEY: string;
+    seedForLoad(db: object, writer: object, label: string): Promise<unknown[]>;
+    runCase(run: object, label: string): Promise<{ measured: { cpuUs: number | null } }>;
+    createPostgresDatabase(adminUrl: string, name: string): Promise<string>;
+    dropPostgresDatabase(adminUrl: string, name: string): Promise<void>;
+  };
+  seed: { openBulkWriter(target: object): Promise<{ close(): Promise<void> }> };
+}
+
+interface Side {
+  side: 'old' | 'main';
+  tree: string;
+  bench: TreeBench;
+  url: string;
+  pid: number;
+  tenants: unknown[];
+  writer: { close(): Promise<void> };
+  cleanup: () => Promise<void>;
+}
+
+async function treeBench(tree: string): Promise<TreeBench> {
+  return {
+    persistence: (await import(join(tree, 'packages/persistence/dist/index.js'))) as TreeBench['persistence'],
+    load: (await import(join(tree, 'tools/bench/src/inventory-load.ts'))) as TreeBench['load'],
+    seed: (await import(join(tree, 'tools/bench/src/inventory-seed.ts'))) as TreeBench['seed'],
+  };
+}
+
+async function startSide(side: 'old' | 'main', tree: string, dialect: string, children: Child[]): Promise<Side> {
+  const bench = await treeBench(tree);
+  const dir = mkdtempSync(join(tmpdir(), `pits-paired-${side}-`));
+  const pgName = `pits_paired_${side}_${process.pid}`;
+  const target = dialect === 'sqlite' ? { dialect: 'sqlite', location: join(dir, 'bench.sqlite') } : { dialect: 'postgres', url: await bench.load.createPostgresDatabase(pgAdminUrl, pgName) };
+  const databaseUrl = 'location' in target ? target.location : target.url;
+  const database = bench.persistence.createDatabase(target);
+  await bench.persistence.migrateOrThrow(database);
+  const writer = await bench.seed.openBulkWriter(target);
+  const tenants = await bench.load.seedForLoad(database, writer, `${dialect} ${side}`);
+  await database.destroy();
+  const port = await freePort();
+  const child = await startNode(
+    [join(tree, 'apps/gateway/dist/main.js')],
+    { DATABASE_URL: databaseUrl, CREDENTIALS_KEY: bench.load.CREDENTIALS_KEY, LOG_LEVEL: 'warn', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port), RATE_LIMIT_SMALL: '1000000' },
+    port,
+  );
+  children.push(child);
+  const cleanup = async () => {
+    await writer.close();
+    if (dialect === 'sqlite') rmSync(dir, { recursive: true, force: true });
+    else await bench.load.dropPostgresDatabase(pgAdminUrl, pgName);
+  };
+  return { side, tree, bench, url: `http://127.0.0.1:${port}`, pid: child.process.pid!, tenants, writer, cleanup };
+}
+
+for (const dialect of dialects) {
+  const children: Child[] = [];
+  const sides: Side[] = [];
+  const cpu = new Map(cases.map((kind) => [kind, { kind, old: [] as number[], main: [] as number[] }]));
+  try {
+    sides.push(await startSide('old', oldTree, dialect, children), await startSide('main', ROOT, dialect, children));
+    for (let pair = 0; pair < pairs; pair += 1) {
+      for (const kind of cases) {
+        const measured = await Promise.all(
+          sides.map((s) =>
+            s.bench.load.runCase(
+              { kind, url: s.url, pids: [s.pid], tenants: s.tenants, writer: s.writer, seconds, warmupSeconds: 1, connections: 25, approvePerSecond: 4000, poolSeed: 11 + pair },
+              `${s.side} ${kind}`,
+            ),
+          ),
+        );
+        sides.forEach((s, i) => cpu.get(kind)![s.side].push(Math.round(measured[i]!.measured.cpuUs ?? 0)));
+      }
+      console.log(`[${dialect}] pair ${pair + 1}/${pairs} done, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    }
+  } finally {
+    for (const child of children) child.process.kill('SIGTERM');
+    await Promise.all(children.map((c) => new Promise((resolve) => (c.process.exitCode !== null ? resolve(null) : c.process.once('exit', resolve)))));
+    for (const s of sides) await s.cleanup().catch((error: unknown) => console.log(`[${dialect}] cleanup of ${s.side}: ${(error as Error).message}`));
+  }
+  const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
+  console.log(`\n${pairedTable(label, [...cpu.values()] as PairedCase[], { main: mainLabel, old: oldLabel }, warmUp).join('\n')}\n`);
+}

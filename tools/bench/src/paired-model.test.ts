@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { median, pairRatios, pairedTable } from './paired-model.js';
+
+describe('paired comparison', () => {
+  it('takes the median, of an odd or an even count', () => {
+    expect(median([3, 1, 2])).toBe(2);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNull();
+  });
+
+  it('divides each pair run at the same time, after the warm-up, leaving out a side that measured nothing', () => {
+    expect(pairRatios({ kind: 'detail', old: [900, 200, 400, 300], main: [100, 220, 380, 0] }, 1)).toEqual([1.1, 0.95]);
+    expect(() => pairRatios({ kind: 'list', old: [1, 2], main: [1] }, 0)).toThrow(/pairs need both/);
+  });
+
+  it('prints each case with its pairs and both sides, then the mean of the five cases', () => {
+    const cases = ['create', 'detail', 'list', 'approve', 'count'].map((kind, i) => ({ kind, old: [1000, 100, 100, 100], main: [5, 100 + 10 * i, 110 + 10 * i, 90 + 10 * i] }));
+    const lines = pairedTable('SQLite', cases, { main: 'main', old: '70fc51f' }, 1);
+    expect(lines[0]).toBe('SQLite: gateway CPU per request, main ÷ 70fc51f, both loaded at the same time; median of the pairs after 1 warm-up pair');
+    expect(lines).toContain('| detail | 1.100 | 1.10 1.20 1.00 | 5 110 120 100 | 1000 100 100 100 |');
+    // Medians 1.0, 1.1, 1.2, 1.3, 1.4: their mean.
+    expect(lines.at(-1)).toBe('| mean of create, detail, list, approve, count | 1.200 | | | |');
+  });
+
+  it('prints no mean when a case of the five is missing', () => {
+    const lines = pairedTable('PostgreSQL', [{ kind: 'detail', old: [1, 1], main: [1, 1] }], { main: 'main', old: 'abc1234' }, 1);
+    expect(lines.some((l) => l.startsWith('| mean'))).toBe(false);
+  });
+});

@@ -1,0 +1,50 @@
+// The arithmetic of a paired comparison (bench:compare with BENCH_COMPARE_PAIRED=1): both gateways
+// loaded at the same time, pair after pair, so whatever else the machine does falls on both at
+// once; the figure per case is the median of the per-pair ratios main ÷ old of the gateway's CPU
+// per request, the first pairs left out as the warm-up of the processes.
+import { MEAN_CASES } from './compare-model.js';
+
+/** One case's gateway CPU per request (µs), pair by pair: `old[i]` and `main[i]` ran at the same time. */
+export interface PairedCase {
+  kind: string;
+  old: readonly number[];
+  main: readonly number[];
+}
+
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** main ÷ old of each pair after the first `warmUp`; a pair with a side that measured nothing is left out. */
+export function pairRatios(c: PairedCase, warmUp: number): number[] {
+  if (c.old.length !== c.main.length) throw new Error(`${c.kind}: ${c.old.length} old runs against ${c.main.length} main runs; pairs need both`);
+  return c.main.flatMap((m, i) => (i < warmUp || !(m > 0) || !(c.old[i]! > 0) ? [] : [m / c.old[i]!]));
+}
+
+const fixed = (value: number | null, digits: number) => (value === null ? '-' : value.toFixed(digits));
+
+/**
+ * The printed table of one database: per case the median ratio, every pair's ratio, and each
+ * side's runs; then the mean of the medians of create, detail, list, approve and count.
+ */
+export function pairedTable(dialect: string, cases: readonly PairedCase[], labels: { main: string; old: string }, warmUp: number): string[] {
+  const lines = [
+    `${dialect}: gateway CPU per request, main ÷ ${labels.old}, both loaded at the same time; median of the pairs after ${warmUp} warm-up pair${warmUp === 1 ? '' : 's'}`,
+    '',
+    `| case | main ÷ ${labels.old} | each pair | CPU µs/req ${labels.main} | CPU µs/req ${labels.old} |`,
+    '|---|---|---|---|---|',
+  ];
+  const medians = new Map<string, number | null>();
+  for (const c of cases) {
+    const ratios = pairRatios(c, warmUp);
+    const m = median(ratios);
+    medians.set(c.kind, m);
+    lines.push(`| ${c.kind} | ${fixed(m, 3)} | ${ratios.map((r) => r.toFixed(2)).join(' ')} | ${c.main.join(' ')} | ${c.old.join(' ')} |`);
+  }
+  const counted = MEAN_CASES.map((kind) => medians.get(kind)).filter((m): m is number => typeof m === 'number');
+  if (counted.length === MEAN_CASES.length) lines.push(`| mean of ${MEAN_CASES.join(', ')} | ${(counted.reduce((a, b) => a + b, 0) / counted.length).toFixed(3)} | | | |`);
+  return lines;
+}
