@@ -49,10 +49,6 @@ export async function up(db: Kysely<unknown>, { types: t, idColumn }: MigrationC
   await s.createIndex('lot_stock_location_lot_key').on('lot_stock').columns(['location_id', 'product_id', 'lot_id']).unique().execute();
   await s.createIndex('lot_stock_lot_idx').on('lot_stock').columns(['lot_id']).execute();
   await s.createIndex('lot_stock_tenant_idx').on('lot_stock').columns(['tenant_id', 'product_id']).execute();
-  // The day-boundary job reads only what it has not announced yet: these stay small however many
-  // lots have come and gone.
-  await s.createIndex('lot_stock_expiring_due_idx').on('lot_stock').column('lot_id').where(sql.ref('expiring_sent'), '=', 0).execute();
-  await s.createIndex('lot_stock_unsellable_due_idx').on('lot_stock').column('lot_id').where(sql.ref('unsellable_sent'), '=', 0).execute();
 
   await s
     .createTable('lot_allocations')

@@ -11,6 +11,7 @@ import * as m008 from './008-reservations.js';
 import * as m009 from './009-webhook-endpoint-active.js';
 import * as m010 from './010-ledger-bucket-index.js';
 import * as m011 from './011-lots.js';
+import * as m012 from './012-lot-notice-indexes.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
@@ -24,4 +25,5 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '009-webhook-endpoint-active': m009,
   '010-ledger-bucket-index': m010,
   '011-lots': m011,
+  '012-lot-notice-indexes': m012,
 };

@@ -135,8 +135,6 @@ create table "lot_stock" ("id" integer primary key autoincrement, "tenant_id" te
 create unique index "lot_stock_location_lot_key" on "lot_stock" ("location_id", "product_id", "lot_id");
 create index "lot_stock_lot_idx" on "lot_stock" ("lot_id");
 create index "lot_stock_tenant_idx" on "lot_stock" ("tenant_id", "product_id");
-create index "lot_stock_expiring_due_idx" on "lot_stock" ("lot_id") where "expiring_sent" = 0;
-create index "lot_stock_unsellable_due_idx" on "lot_stock" ("lot_id") where "unsellable_sent" = 0;
 create table "lot_allocations" ("id" integer primary key autoincrement, "tenant_id" text not null references "tenants" ("id") on delete cascade, "document" text not null check (document in ('reservation', 'transfer')), "item_id" integer not null, "seq" integer not null, "lot_id" integer not null references "lots" ("id") on delete cascade, "quantity" integer not null check (quantity > 0));
 create unique index "lot_allocations_item_key" on "lot_allocations" ("document", "item_id", "seq");
 alter table "stock_ledger" add column "lot_number" text;
@@ -165,6 +163,12 @@ insert into lot_allocations (tenant_id, document, item_id, seq, lot_id, quantity
     where tr.status in ('approved', 'in_transit');
 update reservation_items set has_lots = 1 where id in (select item_id from lot_allocations where document = 'reservation');
 update transfer_items set has_lots = 1 where id in (select item_id from lot_allocations where document = 'transfer');
+-- up 012-lot-notice-indexes
+create index "lot_stock_expiring_due_idx" on "lot_stock" ("lot_id") where "expiring_sent" = 0;
+create index "lot_stock_unsellable_due_idx" on "lot_stock" ("lot_id") where "unsellable_sent" = 0;
+-- down 012-lot-notice-indexes
+drop index "lot_stock_unsellable_due_idx";
+drop index "lot_stock_expiring_due_idx";
 -- down 011-lots
 drop table "calendar_shift";
 alter table "adjustment_items" drop column "lot_id";
