@@ -42,7 +42,6 @@ interface TreeBench {
 
 interface Side {
   side: 'old' | 'main';
-  tree: string;
   bench: TreeBench;
   url: string;
   pid: number;
@@ -82,7 +81,7 @@ async function startSide(side: 'old' | 'main', tree: string, dialect: string, ch
     if (dialect === 'sqlite') rmSync(dir, { recursive: true, force: true });
     else await bench.load.dropPostgresDatabase(pgAdminUrl, pgName);
   };
-  return { side, tree, bench, url: `http://127.0.0.1:${port}`, pid: child.process.pid!, tenants, writer, cleanup };
+  return { side, bench, url: `http://127.0.0.1:${port}`, pid: child.process.pid!, tenants, writer, cleanup };
 }
 
 for (const dialect of dialects) {
