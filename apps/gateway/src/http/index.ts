@@ -1,17 +1,20 @@
 // The HTTP middleware of the partner gateway. Intended order:
 //
-//   app:        requestId() → accessLog({ logger }) → errorMapper({ logger })
+//   app:        requestId() → securityHeaders() → accessLog({ logger, metrics }) → errorMapper({ logger })
+//               → requestDeadline({ timeoutMs }) → the ready gate (create-gateway.ts)
 //               → router.routes() → methodNotAllowed(router)
-//   each partner route (or router.use for the shared head):
-//               nameRoute('inbound.list')      (or register the route under that name)
-//               → authenticate(resolveApiKey, { tenantScoped, guard })   (key and installation, every request;
+//   each partner route, one middleware running its checks as steps (mountRoutes, runSteps):
+//               nameStep('inbound.list')
+//               → authenticationStep(resolveApiKey, { tenantScoped, guard })   (key and installation, every request;
 //                 the guard spends the address's anonymous budget on a 401)
-//               → rateLimit({ store, logger })
-//               → jsonBody()                     (POST/PUT/PATCH)
-//               → requireTenant()                     (tenant-scoped endpoints)
-//               → idempotency({ store, logger })     (POST/PUT/PATCH)
-//               → validateParams() (routes with :params) → validateBody(schema) / validateQuery(schema)
+//               → rateLimitStep({ store, logger })
+//               → jsonBodyStep()                     (POST/PUT/PATCH)
+//               → tenantStep                         (tenant-scoped endpoints)
+//               → idempotency({ store, logger })     (POST/PUT/PATCH; the rest runs inside its claim)
+//               → paramsStep (routes with :params) → validateBodyStep(schema) / validateQueryStep(schema)
 //               → handler: sendEnvelopeA / sendEnvelopeB, or throw AppError
+//   Each step has a middleware form (authenticate(), rateLimit(), …: the step, then next) for a
+//   router built by hand.
 //
 // Authentication comes first on routes so unauthenticated callers get 401 before any body is
 // read; 404 and 405 are answered before authentication, as they reveal only the public route table.
