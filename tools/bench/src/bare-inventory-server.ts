@@ -28,6 +28,7 @@ import {
   type NewAdjustmentFields,
   type NewReservation,
   type NewReservationItem,
+  type WrittenLedgerRow,
   countChanges,
   emptyLevelRow,
   inventoryStatements,
@@ -39,8 +40,10 @@ import {
   lotStatements,
   newAdjustmentItemRow,
   newAdjustmentRow,
+  newestLedgerIds,
   openSqlite,
   postgresTypeParsers,
+  stockKey,
   todayOf,
 } from '@pits/persistence/bench';
 import type { BenchDialect } from './inventory-sql.js';
@@ -370,8 +373,8 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
       level[bucket] = after;
       return ledgerRow(tenantId, { locationId, productId: line.productId, bucket, delta: line.delta, before, after }, cause, at);
     });
-    await tx.run(sql.writeStock({ rows: lines.map((line) => levelRow(tenantId, { locationId, productId: line.productId, ...levels.get(line.productId)! }, at)) }));
-    await tx.run(sql.insertLedger({ rows: ledger }));
+    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: ledger }))) as WrittenLedgerRow[]);
+    await tx.run(sql.writeStock({ rows: lines.map((line) => levelRow(tenantId, { locationId, productId: line.productId, ...levels.get(line.productId)! }, at, newest.get(stockKey({ locationId, productId: line.productId })))) }));
     // The gateway's event fan-out reads the subscribed endpoints (once per transaction, first for
     // the stock.level_changed events of the write above); the benchmark registers none, so, as in
     // the gateway, nothing more is written.
@@ -448,8 +451,8 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
       return ledgerRow(tenantId, { locationId, productId: c.productId, bucket, delta: c.delta, before: c.before, after: c.counted }, cause, at);
     });
     const written = [...changed].sort((a, b) => a.productId - b.productId);
-    await tx.run(sql.writeStock({ rows: written.map((c) => levelRow(tenantId, { locationId, productId: c.productId, ...c.level }, at)) }));
-    await tx.run(sql.insertLedger({ rows: ledger }));
+    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: ledger }))) as WrittenLedgerRow[]);
+    await tx.run(sql.writeStock({ rows: written.map((c) => levelRow(tenantId, { locationId, productId: c.productId, ...c.level }, at, newest.get(stockKey({ locationId, productId: c.productId })))) }));
     await tx.all(sql.subscribedEndpoints({ tenantId }));
     return { row, location, items, levels };
   });
@@ -672,8 +675,8 @@ async function createHold(ctx: Context, partner: Partner, tenantId: string): Pro
       });
     });
     const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
-    await tx.all(sql.writeStock({ rows: parsed.map((l) => levelRow(tenantId, { locationId, productId: l.productId, ...levels.get(l.productId)! }, at)) }));
-    await tx.run(sql.insertLedger({ rows: ledgerRows.map((m) => ledgerRow(tenantId, m, cause, at)) }));
+    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: ledgerRows.map((m) => ledgerRow(tenantId, m, cause, at)) }))) as WrittenLedgerRow[]);
+    await tx.all(sql.writeStock({ rows: parsed.map((l) => levelRow(tenantId, { locationId, productId: l.productId, ...levels.get(l.productId)! }, at, newest.get(stockKey({ locationId, productId: l.productId })))) }));
     return { ...created, allocations: lineLots };
   });
   ctx.status = 201;
@@ -733,8 +736,8 @@ async function consumeHold(ctx: Context, partner: Partner, tenantId: string, num
       await tx.run(lots.writeLotStock({ rows: [...touched.values()].map((lot) => lotStockRow(tenantId, lot, at)) }));
     }
     const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
-    await tx.all(sql.writeStock({ rows: lines.map((l) => levelRow(tenantId, { locationId, productId: Number(l.product_id), ...levels.get(Number(l.product_id))! }, at)) }));
-    await tx.run(sql.insertLedger({ rows: movements.map((m) => ledgerRow(tenantId, { locationId, ...m }, cause, at)) }));
+    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: movements.map((m) => ledgerRow(tenantId, { locationId, ...m }, cause, at)) }))) as WrittenLedgerRow[]);
+    await tx.all(sql.writeStock({ rows: lines.map((l) => levelRow(tenantId, { locationId, productId: Number(l.product_id), ...levels.get(Number(l.product_id))! }, at, newest.get(stockKey({ locationId, productId: Number(l.product_id) })))) }));
     await tx.all(sql.subscribedEndpoints({ tenantId }));
     for (const l of lines) await tx.run(sql.setConsumedQuantity({ reservationId: Number(row.id), lineNo: Number(l.line_no), consumed: Number(l.quantity) }));
     await tx.run(sql.updateActiveReservation({ status: 'consumed', consumed_at: at, updated_at: at, id: Number(row.id) }));

@@ -54,7 +54,7 @@ describe.each(dialects)('[%s] bench statements', (dialect) => {
       adjustment_items: s.insertItems({
         rows: [newAdjustmentItemRow(1, 0, { productId: 2, productName: 'n', sku: 's', type: 'increase', quantity: 10_000, unitCost: '1', totalCost: '1', notes: '' })],
       }),
-      stock_levels: s.lockStock({ rows: [emptyLevelRow('t', key, AT)] }),
+      stock_levels: s.writeStock({ rows: [levelRow('t', { ...key, good: 0, damaged: 0, reserved: 0 }, AT)] }),
       stock_ledger: s.insertLedger({
         rows: [ledgerRow('t', { ...key, bucket: 'good', delta: 1, before: 0, after: 1 }, { type: 'adjustment', id: 'ADJ-1', documentNumber: 'ADJ-1', actor: 'a' }, AT)],
       }),

@@ -51,7 +51,9 @@ import type { DB } from '../schema/index.js';
 
 // The row builders the operations use, so the bare routes write the same columns.
 export { newAdjustmentItemRow, newAdjustmentRow, type NewAdjustmentFields, type NewAdjustmentLineFields } from '../operations/adjustment-operations.js';
-export { emptyLevelRow, ledgerActor, ledgerRow, levelRow } from '../repositories/stock-repository.js';
+export { type WrittenLedgerRow, emptyLevelRow, ledgerActor, ledgerRow, levelRow, newestLedgerIds } from '../repositories/stock-repository.js';
+// The key `newestLedgerIds` maps a stock row by.
+export { stockKey } from '@pits/domain';
 export { countChanges } from '../repositories/list-count-repository.js';
 export type { NewReservation, NewReservationItem } from '../repositories/reservation-repository.js';
 export type { LotStockRow, NewLotAllocation } from '../repositories/lot-repository.js';
@@ -121,6 +123,7 @@ export function inventoryStatements(dialect: DialectName) {
     lockStock: bind(lockStockQuery),
     /** The new levels of locked rows (rows from `levelRow`). */
     writeStock: bind(writeStockQuery),
+    /** Inserts ledger rows, returning what `newestLedgerIds` needs; written before the levels that name them. */
     insertLedger: bind(insertLedgerQuery),
     markApproved: bind(markApprovedQuery),
     subscribedEndpoints: bind(subscribedEndpointsQuery),

@@ -12,6 +12,7 @@ import * as m009 from './009-webhook-endpoint-active.js';
 import * as m010 from './010-ledger-bucket-index.js';
 import * as m011 from './011-lots.js';
 import * as m012 from './012-lot-notice-indexes.js';
+import * as m013 from './013-newest-ledger-ids.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
@@ -26,4 +27,5 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '010-ledger-bucket-index': m010,
   '011-lots': m011,
   '012-lot-notice-indexes': m012,
+  '013-newest-ledger-ids': m013,
 };

@@ -6,6 +6,7 @@ import {
   type Dec,
   type LotChange,
   type PlacedStockLevel,
+  type StockBucket,
   type StockKey,
   type StockLevel,
   type StockOutcome,
@@ -79,12 +80,37 @@ export function emptyLevelRow(tenantId: string, key: StockKey, at: string): Inse
   return { tenant_id: tenantId, location_id: key.locationId, product_id: key.productId, good: 0, damaged: 0, reserved: 0, reserved_for_orders: 0, version: 0, updated_at: at };
 }
 
-/** A stock row's new levels, each bucket scaled (`toScaled`); `version` is the database's to count. */
+/** The ids of a stock row's newest ledger rows, per bucket: the ones a write added (absent: unchanged). */
+export type NewestLedgerIds = Partial<Record<StockBucket, number>>;
+
+/** What a ledger insert returns of each row: enough to tell each stock row's newest per bucket. */
+export type WrittenLedgerRow = Pick<StockLedgerTable, 'location_id' | 'product_id' | 'bucket'> & { id: number };
+
+/**
+ * The newest ledger row of each bucket of each stock row among `written` (what `insertLedgerQuery`
+ * returned), by `stockKey`: what `levelRow` records, so the stock row names where its ledger ends.
+ */
+export function newestLedgerIds(written: Iterable<WrittenLedgerRow>, into = new Map<string, NewestLedgerIds>()): Map<string, NewestLedgerIds> {
+  for (const row of written) {
+    const key = stockKey({ locationId: row.location_id, productId: row.product_id });
+    const ids = into.get(key) ?? {};
+    const id = Number(row.id);
+    if ((ids[row.bucket] ?? 0) < id) ids[row.bucket] = id;
+    into.set(key, ids);
+  }
+  return into;
+}
+
+/**
+ * A stock row's new levels, each bucket scaled (`toScaled`), and the ids of the ledger rows this
+ * write added to it (`newestLedgerIds`); `version` is the database's to count.
+ */
 export function levelRow(
   tenantId: string,
   level: StockKey & { good: number; damaged: number; reserved: number; reservedForOrders?: number },
   at: string,
-): Insertable<StockLevelTable> {
+  ledger: NewestLedgerIds = {},
+): Insertable<StockLevelTable> & WrittenLevelIds {
   return {
     tenant_id: tenantId,
     location_id: level.locationId,
@@ -95,8 +121,13 @@ export function levelRow(
     reserved_for_orders: level.reservedForOrders ?? 0,
     version: 0,
     updated_at: at,
+    good_ledger_id: ledger.good ?? null,
+    damaged_ledger_id: ledger.damaged ?? null,
+    reserved_ledger_id: ledger.reserved ?? null,
   };
 }
+
+type WrittenLevelIds = { good_ledger_id: number | null; damaged_ledger_id: number | null; reserved_ledger_id: number | null };
 
 /** One ledger row: a bucket of a stock row moved by `delta` from `before` to `after` (all scaled), and why. */
 export function ledgerRow(
@@ -175,17 +206,23 @@ export async function lockStockRows(tx: Tx, keys: readonly TenantStockKey[], now
  * Writes new levels of rows locked in this transaction, all in one statement (the conflict path
  * always applies), each row's version one higher; returns the versions written.
  */
+const WRITTEN_COLUMNS = [...LEVEL_COLUMNS, 'good_ledger_id', 'damaged_ledger_id', 'reserved_ledger_id'] as const;
+
 const writeLevels = preparedQuery({
-  shape: (p: { rows: Insertable<StockLevelTable>[] }) => p.rows.length,
-  build: (scope, param: ParamRef<{ rows: Insertable<StockLevelTable>[] }>, count) =>
+  shape: (p: { rows: (Insertable<StockLevelTable> & WrittenLevelIds)[] }) => p.rows.length,
+  build: (scope, param: ParamRef<{ rows: (Insertable<StockLevelTable> & WrittenLevelIds)[] }>, count) =>
     scope.dialect.insertReturning(
-      scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, LEVEL_COLUMNS)), ['location_id', 'product_id'], (eb) => ({
+      scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, WRITTEN_COLUMNS)), ['location_id', 'product_id'], (eb) => ({
         good: eb.ref('excluded.good'),
         damaged: eb.ref('excluded.damaged'),
         reserved: eb.ref('excluded.reserved'),
         reserved_for_orders: eb.ref('excluded.reserved_for_orders'),
         version: eb(eb.ref('stock_levels.version'), '+', 1),
         updated_at: eb.ref('excluded.updated_at'),
+        // A bucket this write left alone keeps the ledger row it had.
+        good_ledger_id: eb.fn.coalesce('excluded.good_ledger_id', 'stock_levels.good_ledger_id'),
+        damaged_ledger_id: eb.fn.coalesce('excluded.damaged_ledger_id', 'stock_levels.damaged_ledger_id'),
+        reserved_ledger_id: eb.fn.coalesce('excluded.reserved_ledger_id', 'stock_levels.reserved_ledger_id'),
       })),
       ['location_id', 'product_id', 'version'],
     ),
@@ -210,7 +247,7 @@ const LEDGER_COLUMNS = [
 const insertLedgerRows = preparedQuery({
   shape: (p: { rows: Insertable<StockLedgerTable>[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: Insertable<StockLedgerTable>[] }>, count) =>
-    scope.db.insertInto('stock_ledger').values(markedRows(param, 'rows', count, LEDGER_COLUMNS)),
+    scope.dialect.insertReturning(scope.db.insertInto('stock_ledger').values(markedRows(param, 'rows', count, LEDGER_COLUMNS)), ['id', 'location_id', 'product_id', 'bucket']),
 });
 
 /** One change of stock a transaction makes: the domain's outcome on one tenant's rows, and why. */
@@ -286,7 +323,13 @@ export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], 
   for (const { tenantId, outcome, cause } of changes) {
     for (const [key, level] of outcome.levels) last.set(key, { tenantId, level, cause });
   }
-  const levels = [...last.values()].map(({ tenantId, level }) =>
+  // The ledger first: each stock row then records the newest ledger row of each bucket it moved.
+  const rows = changes.flatMap((change) => ledgerRowsOf(change.tenantId, change, at));
+  const newest = new Map<string, NewestLedgerIds>();
+  for (let i = 0; i < rows.length; i += 300) {
+    newestLedgerIds(await execute(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) })), newest);
+  }
+  const levels = [...last.entries()].map(([key, { tenantId, level }]) =>
     levelRow(
       tenantId,
       {
@@ -298,6 +341,7 @@ export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], 
         reservedForOrders: toScaled(level.reservedForOrders),
       },
       at,
+      newest.get(key),
     ),
   );
   const versions = new Map<string, number>();
@@ -305,10 +349,6 @@ export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], 
     for (const row of await execute(tx, writeLevels.with({ rows: levels.slice(i, i + 500) }))) {
       versions.set(stockKey({ locationId: row.location_id, productId: row.product_id }), Number(row.version));
     }
-  }
-  const rows = changes.flatMap((change) => ledgerRowsOf(change.tenantId, change, at));
-  for (let i = 0; i < rows.length; i += 300) {
-    await executeWrite(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) }));
   }
   const byTenant = new Map<string, { level: PlacedStockLevel; cause: StockCause }[]>();
   for (const { tenantId, level, cause } of last.values()) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), { level, cause }]);

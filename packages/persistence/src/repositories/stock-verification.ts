@@ -40,16 +40,15 @@ export interface StockDiscrepancy {
   lotNumber?: string;
 }
 
-/** The newest ledger row's `quantity_after` of one bucket of the outer stock row (null: no row yet). */
+/**
+ * The `quantity_after` of the newest ledger row of one bucket of the outer stock row, which the
+ * row names (`<bucket>_ledger_id`, written with its levels): one primary-key read (null: no row yet).
+ */
 function newestLedgerAfter(eb: ExpressionBuilder<DB, 'stock_levels'>, bucket: StockBucket) {
   return eb
     .selectFrom('stock_ledger')
     .select('stock_ledger.quantity_after')
-    .whereRef('stock_ledger.location_id', '=', 'stock_levels.location_id')
-    .whereRef('stock_ledger.product_id', '=', 'stock_levels.product_id')
-    .where('stock_ledger.bucket', '=', bucket)
-    .orderBy('stock_ledger.id', 'desc')
-    .limit(1);
+    .whereRef('stock_ledger.id', '=', `stock_levels.${bucket}_ledger_id`);
 }
 
 /**
@@ -58,8 +57,8 @@ function newestLedgerAfter(eb: ExpressionBuilder<DB, 'stock_levels'>, bucket: St
  * committing meanwhile is seen whole or not at all: on a healthy database the answer is empty at
  * any moment, mid-sale too. Its cost grows with stock rows and the documents that hold stock, not
  * with the ledger's history: each bucket's balance is checked against the newest ledger row of that
- * bucket (its `quantity_after`; every row's own before + delta = after is a CHECK, and the rows of a
- * bucket are written in a chain from the locked level). `findLedgerMismatches` sums the whole
+ * bucket, which the stock row names (its `quantity_after`; every row's own before + delta = after is
+ * a CHECK, and the rows of a bucket are written in a chain from the locked level). `findLedgerMismatches` sums the whole
  * ledger instead, for an audit off the sale's hours.
  *
  * @example expect(await verifyStock(database)).toEqual([]);

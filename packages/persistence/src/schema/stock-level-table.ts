@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface StockLevelTable {
   tenant_id: string;
   location_id: number;
@@ -11,4 +13,11 @@ export interface StockLevelTable {
   /** Grows by one with every change of the row's quantities (stock.level_changed carries it). */
   version: number;
   updated_at: string;
+  /**
+   * The newest ledger row of each bucket (migration 013; null: none yet), set by the statement
+   * that writes the levels, so `stock.verify` finds where each ledger ends by primary key.
+   */
+  good_ledger_id: Generated<number | null>;
+  damaged_ledger_id: Generated<number | null>;
+  reserved_ledger_id: Generated<number | null>;
 }

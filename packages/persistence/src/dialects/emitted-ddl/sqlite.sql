@@ -166,6 +166,22 @@ update transfer_items set has_lots = 1 where id in (select item_id from lot_allo
 -- up 012-lot-notice-indexes
 create index "lot_stock_expiring_due_idx" on "lot_stock" ("lot_id") where "expiring_sent" = 0;
 create index "lot_stock_unsellable_due_idx" on "lot_stock" ("lot_id") where "unsellable_sent" = 0;
+-- up 013-newest-ledger-ids
+alter table "stock_levels" add column "good_ledger_id" integer;
+alter table "stock_levels" add column "damaged_ledger_id" integer;
+alter table "stock_levels" add column "reserved_ledger_id" integer;
+
+    update stock_levels set
+      good_ledger_id = (select max(l.id) from stock_ledger l where l.location_id = stock_levels.location_id and l.product_id = stock_levels.product_id and l.bucket = 'good'),
+      damaged_ledger_id = (select max(l.id) from stock_ledger l where l.location_id = stock_levels.location_id and l.product_id = stock_levels.product_id and l.bucket = 'damaged'),
+      reserved_ledger_id = (select max(l.id) from stock_ledger l where l.location_id = stock_levels.location_id and l.product_id = stock_levels.product_id and l.bucket = 'reserved')
+  ;
+drop index "stock_ledger_bucket_idx";
+-- down 013-newest-ledger-ids
+create index "stock_ledger_bucket_idx" on "stock_ledger" ("location_id", "product_id", "bucket", "id");
+alter table "stock_levels" drop column "reserved_ledger_id";
+alter table "stock_levels" drop column "damaged_ledger_id";
+alter table "stock_levels" drop column "good_ledger_id";
 -- down 012-lot-notice-indexes
 drop index "lot_stock_unsellable_due_idx";
 drop index "lot_stock_expiring_due_idx";
