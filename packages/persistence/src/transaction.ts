@@ -5,7 +5,7 @@ import { AppError, CommittedRefusal } from '@pits/domain';
 import { DatabaseUnavailableError } from './database-unavailable-error.js';
 import { buildOnlyKysely } from './execution/kysely-bridge.js';
 import { type Scope, type Tx, IN_TRANSACTION, isTransaction } from './execution/scope.js';
-import type { DatabaseRunner, StatementRunner } from './execution/statement-runner.js';
+import type { DatabaseRunner, SessionRunner, StatementRunner } from './execution/statement-runner.js';
 import type { DB } from './schema/index.js';
 
 export type { CallerDeadline, Scope, Tx } from './execution/scope.js';
@@ -16,7 +16,8 @@ function deadlinePassed(): DatabaseUnavailableError {
   return new DatabaseUnavailableError('the caller’s deadline passed before the transaction could commit');
 }
 
-const startsTransactions = (runner: StatementRunner): runner is DatabaseRunner => typeof (runner as Partial<DatabaseRunner>).transaction === 'function';
+const startsTransactions = (runner: StatementRunner): runner is SessionRunner => typeof (runner as Partial<SessionRunner>).transaction === 'function';
+const startsSessions = (runner: StatementRunner): runner is DatabaseRunner => typeof (runner as Partial<DatabaseRunner>).session === 'function';
 
 /**
  * Runs `work` in one transaction; commits when it returns, rolls back when it throws, except for a
@@ -76,4 +77,17 @@ export async function withSnapshot<T>(scope: Scope, work: (snapshot: Scope) => P
   if (!startsTransactions(runner)) throw new Error('withSnapshot: this scope’s runner cannot start a transaction');
   const db = buildOnlyKysely<DB>(dialect.queryDialect);
   return runner.snapshot((connection) => work({ db, dialect, signal, runner: connection }));
+}
+
+/**
+ * Runs `work`'s statements on one connection of the scope's database (`DatabaseRunner.session`): a
+ * read of several statements takes one pooled connection, not one per statement. A transaction
+ * begun inside runs on it too. A scope that is a transaction, or a session already, is used as it is.
+ *
+ * @example const adjustment = await withSession(scope, (session) => findAdjustment(session, tenantId, number));
+ */
+export async function withSession<T>(scope: Scope, work: (session: Scope) => Promise<T>): Promise<T> {
+  const { dialect, runner, signal } = scope;
+  if (isTransaction(scope) || !startsSessions(runner)) return work(scope);
+  return runner.session((session) => work({ db: scope.db, dialect, signal, runner: session }));
 }

@@ -29,7 +29,7 @@ import {
   validateQueryStep,
 } from '../http/index.js';
 import { AppError, domainError } from '@pits/domain';
-import { type Database, type Scope, scopeOf, withTransaction } from '@pits/persistence';
+import { type Database, type Scope, scopeOf, withSession, withTransaction } from '@pits/persistence';
 import type { HttpMethod, Route } from './route-spec.js';
 import type { GatewayMetrics } from '../http/gateway-metrics.js';
 
@@ -85,7 +85,8 @@ function handle(spec: Route, database: Database, now: () => Date): GatewayMiddle
     };
     const claim = state.idempotency;
     if (claim === undefined && !WRITES.has(ctx.method)) {
-      await respond(scope);
+      // A read's statements share one pooled connection (docs/benchmarks.md#one-connection-per-read).
+      await withSession(scope, respond);
       return;
     }
     if (spec.outsideTransaction) {

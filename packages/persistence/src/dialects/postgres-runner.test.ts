@@ -1,10 +1,12 @@
 // The PostgreSQL runner's own behaviour: fixed-shape statements are named, prepared once per
-// connection and then only executed; the names a connection holds are bounded.
+// connection and then only executed; the names a connection holds are bounded. A session runs
+// several statements, and the transactions begun in it, on one pooled connection.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execute } from '../execution/execute.js';
+import { execute, executeWrite } from '../execution/execute.js';
+import type { Scope } from '../execution/scope.js';
 import { type TestDatabase, openTestDatabase, testDialects } from '../testing/index.js';
-import { withTransaction } from '../transaction.js';
+import { withSession, withSnapshot, withTransaction } from '../transaction.js';
 import { StatementNames } from './postgres-runner.js';
 
 describe('statement names', () => {
@@ -56,5 +58,61 @@ describe.each(postgres)('[%s] named statements on a real connection', (dialect) 
     expect(rows).toEqual([{ name: expect.stringMatching(/^k/) as string, n: 1 }]);
     const { rows: all } = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where name like 'k%'`.execute(t.database.db);
     expect(all[0]!.n).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe.each(postgres)('[%s] a session: one pooled connection for several statements', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    // One connection: a session that asked the pool for a second one would wait forever.
+    t = await openTestDatabase(dialect, { poolSize: 1 });
+  });
+  afterAll(() => t.cleanup());
+
+  const backend = async (scope: Scope): Promise<number> => (await execute(scope, sql<{ pid: number }>`select pg_backend_pid() as pid`))[0]!.pid;
+
+  it('runs its statements, and a transaction and a snapshot begun in it, on its one connection, then gives it back', async () => {
+    const pids = await withSession(t.database, async (session) => [
+      await backend(session),
+      await withTransaction(session, (tx) => backend(tx)),
+      await withSnapshot(session, (snapshot) => backend(snapshot)),
+      await backend(session),
+    ]);
+    expect(new Set(pids).size).toBe(1);
+    expect(t.database.runner.connections()).toEqual({ total: 1, idle: 1, waiting: 0 });
+  });
+
+  it('holds a statement sent while its transaction is open until that transaction ends, so it never runs inside it', async () => {
+    const id = '00000000-0000-4000-8000-0000000000aa';
+    const count = sql<{ n: number }>`select count(*)::int as n from tenants where id = ${id}`;
+    const seen = await withSession(t.database, async (session) => {
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let inserted!: () => void;
+      const written = new Promise<void>((resolve) => (inserted = resolve));
+      const rolledBack = withTransaction(session, async (tx) => {
+        const at = new Date().toISOString();
+        await executeWrite(tx, tx.db.insertInto('tenants').values({ id, name: 'Session', tenant_type: 'live', created_at: at, updated_at: at }));
+        inserted();
+        await released;
+        throw new Error('roll back');
+      }).catch((error: unknown) => error);
+      await written;
+      // Sent while the transaction is open, after its insert: inside it, it would count the uncommitted row.
+      const counted = execute(session, count);
+      release();
+      expect(await rolledBack).toEqual(new Error('roll back'));
+      return (await counted)[0]!.n;
+    });
+    expect(seen).toBe(0);
+  });
+
+  it('gives its connection back when its work throws, and the pool of one serves the next', async () => {
+    await expect(withSession(t.database, async (session) => {
+      await backend(session);
+      throw new Error('work failed');
+    })).rejects.toThrow('work failed');
+    expect(await withSession(t.database, (session) => backend(session))).toBeGreaterThan(0);
+    expect(t.database.runner.connections()).toEqual({ total: 1, idle: 1, waiting: 0 });
   });
 });

@@ -14,6 +14,7 @@ import {
   type DatabaseConnections,
   type DatabaseEvents,
   type DatabaseRunner,
+  type SessionRunner,
   type OpenTransaction,
   type StatementRunner,
   inReadOnlySnapshot,
@@ -140,10 +141,18 @@ export class PostgresRunner implements DatabaseRunner {
   /** One pooled connection for the transaction's life; a connection whose ROLLBACK failed is destroyed. */
   async begin(start: CompiledQuery = BEGIN): Promise<OpenTransaction> {
     const client = await this.#connect();
+    return this.#beginOn(client, start, (error) => this.#release(client, error));
+  }
+
+  /**
+   * A transaction on `client`, which `end` takes back when it commits or rolls back (with the
+   * error that leaves the connection in an unknown state, if any).
+   */
+  async #beginOn(client: pg.PoolClient, start: CompiledQuery, end: (error?: Error) => void): Promise<OpenTransaction> {
     try {
       await this.#runOn(client, start);
     } catch (error) {
-      this.#release(client, asError(error));
+      end(asError(error));
       throw error;
     }
     let open = true;
@@ -153,7 +162,7 @@ export class PostgresRunner implements DatabaseRunner {
       let broken = this.#broken.get(client);
       // A connection still waiting for an abandoned answer would queue ROLLBACK behind it: destroy it instead.
       if (!broken) await this.#runOn(client, ROLLBACK).catch((error: unknown) => (broken = asError(error)));
-      this.#release(client, broken);
+      end(broken);
     };
     return {
       run: <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => (open ? this.#runOn<R>(client, compiled) : Promise.reject(transactionEnded())),
@@ -166,10 +175,50 @@ export class PostgresRunner implements DatabaseRunner {
           throw error;
         }
         open = false;
-        this.#release(client);
+        end();
       },
       rollback,
     };
+  }
+
+  /**
+   * One pooled connection for all of `work`'s statements (see DatabaseRunner.session). Its
+   * transactions run on it one at a time; a statement sent while one is open waits for its end, so
+   * it never runs inside it. A connection a transaction left in an unknown state fails the
+   * session's later statements and is destroyed when the session ends.
+   */
+  async session<T>(work: (session: SessionRunner) => Promise<T>): Promise<T> {
+    const client = await this.#connect();
+    let broken: Error | undefined;
+    /** Pending while one of the session's transactions is open. */
+    let held: Promise<void> | undefined;
+    const begin = async (start: CompiledQuery): Promise<OpenTransaction> => {
+      while (held) await held;
+      if (broken) throw broken;
+      let ended!: () => void;
+      held = new Promise((resolve) => (ended = resolve));
+      return this.#beginOn(client, start, (error) => {
+        broken ??= error;
+        held = undefined;
+        ended();
+      });
+    };
+    const run = <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
+      if (held) return held.then(() => run<R>(compiled));
+      return broken ? Promise.reject(broken) : this.#runOn<R>(client, compiled);
+    };
+    const session: SessionRunner = {
+      run,
+      transaction: (inner) => inTransaction(() => begin(BEGIN), inner),
+      snapshot: (inner) => inReadOnlySnapshot(() => begin(BEGIN_SNAPSHOT), inner),
+      autonomous: this.autonomous,
+    };
+    try {
+      return await work(session);
+    } finally {
+      // A transaction still open here was abandoned by `work` (it returned without awaiting it).
+      this.#release(client, broken ?? (held ? new Error('a session ended with its transaction open') : undefined));
+    }
   }
 
   connections(): DatabaseConnections {

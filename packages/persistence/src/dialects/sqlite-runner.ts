@@ -16,6 +16,7 @@ import {
   type DatabaseConnections,
   type DatabaseEvents,
   type DatabaseRunner,
+  type SessionRunner,
   type OpenTransaction,
   type StatementRunner,
   inReadOnlySnapshot,
@@ -164,6 +165,11 @@ export class SqliteRunner implements DatabaseRunner {
   // One writer: a transaction holds the whole database, so a statement that must not wait for it
   // runs inside it (see DatabaseRunner.autonomous).
   readonly autonomous = undefined;
+
+  /** One connection already: a session is the database's own runner. */
+  session<T>(work: (session: SessionRunner) => Promise<T>): Promise<T> {
+    return work(this);
+  }
 
   /** The transaction just begun on the connection this caller holds from the queue. */
   #opened(): OpenTransaction {

@@ -24,8 +24,8 @@ export interface OpenTransaction extends StatementRunner {
   rollback(): Promise<void>;
 }
 
-/** An open database's statement runner. */
-export interface DatabaseRunner extends StatementRunner {
+/** A runner that can also start transactions: an open database's, or one session of it. */
+export interface SessionRunner extends StatementRunner {
   /** `work` in one transaction: commit when it returns, rollback when it throws. */
   transaction<T>(work: (tx: StatementRunner) => Promise<T>): Promise<T>;
   /**
@@ -42,6 +42,18 @@ export interface DatabaseRunner extends StatementRunner {
    * anyway, and runs such a statement itself.
    */
   readonly autonomous: StatementRunner | undefined;
+}
+
+/** An open database's statement runner. */
+export interface DatabaseRunner extends SessionRunner {
+  /**
+   * `work`'s statements on one connection, taken once for all of them (a request's reads: one pool
+   * checkout instead of one per statement). A transaction or snapshot begun in the session runs on
+   * that connection too, so a session never waits for a second connection a full pool cannot
+   * lend; a statement sent while one is open waits for it to end. Where the database has one
+   * connection anyway, `work` gets the database's own runner.
+   */
+  session<T>(work: (session: SessionRunner) => Promise<T>): Promise<T>;
   /** A transaction whose end the caller decides (Kysely's transactions, for the Migrator). Prefer `transaction`. */
   begin(): Promise<OpenTransaction>;
   /** How its connections are used right now (metrics); cheap. */
