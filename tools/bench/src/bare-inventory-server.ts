@@ -250,6 +250,23 @@ function item(row: Row) {
   };
 }
 
+/** A line of the one-statement detail read (its columns prefixed `item_`, its lot's joined). */
+function detailItem(row: Row) {
+  return {
+    id: row.item_id,
+    product_id: String(row.item_product_id),
+    product_name: row.item_product_name,
+    sku: row.item_sku,
+    type: row.item_type,
+    quantity: quantity(row.item_quantity),
+    unit_cost: Number(row.item_unit_cost),
+    total_cost: Number(row.item_total_cost),
+    notes: row.item_notes,
+    lot_number: row.item_lot_number,
+    expiry_date: row.item_expiry_date,
+  };
+}
+
 const envelope = (data: unknown) => ({ status: 'ok', data, errors: null, request_id: randomUUID() });
 const joinedLocation = (row: Row) => ({ id: row.location_id, code: row.location_code, name: row.location_name, address: row.location_address });
 
@@ -313,15 +330,17 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
 }
 
 async function adjustmentDetail(ctx: Context, tenantId: string, number: string): Promise<void> {
-  const row = await driver.one(sql.adjustmentByNumber({ tenantId, number }));
+  const rows = await driver.all(sql.adjustmentDetail({ tenantId, number }));
+  const row = rows[0];
   if (!row) throw new HttpError(404, 'NOT_FOUND');
-  const items = await driver.all(sql.items({ adjustmentId: Number(row.id) }));
-  const productIds = [...new Set(items.map((i) => Number(i.product_id)))].sort((a, b) => a - b);
-  const locationId = Number(row.location_id);
-  const levels = await driver.all(sql.stockRead({ keys: productIds.map((productId) => ({ locationId, productId })) }));
-  const bucket = String(row.stock_source);
-  const current = new Map(levels.map((l) => [Number(l.product_id), quantity(l[bucket])]));
-  ctx.body = envelope({ adjustment: { ...head(row, joinedLocation(row)), items: items.map((i) => ({ ...item(i), current_stock: current.get(Number(i.product_id)) ?? 0 })) } });
+  const bucket = `stock_${String(row.stock_source)}`;
+  const items = rows.filter((r) => r.item_id !== null);
+  ctx.body = envelope({
+    adjustment: {
+      ...head(row, joinedLocation(row)),
+      items: items.map((r) => ({ ...detailItem(r), current_stock: r[bucket] === null ? 0 : quantity(r[bucket]) })),
+    },
+  });
 }
 
 async function listAdjustments(ctx: Context, tenantId: string): Promise<void> {
@@ -330,8 +349,9 @@ async function listAdjustments(ctx: Context, tenantId: string): Promise<void> {
   if (!Number.isSafeInteger(page) || page < 1 || !Number.isSafeInteger(perPage) || perPage < 1 || perPage > 100) throw new HttpError(422, 'VALIDATION_ERROR');
   const status = typeof ctx.query.status === 'string' && ctx.query.status !== '' ? (ctx.query.status as ListStatus) : undefined;
   const params = { tenantId, status, locationId: undefined, type: undefined, limit: perPage, offset: (page - 1) * perPage };
-  const [count, rows] = await Promise.all([driver.one(sql.listTotal(params)), driver.all(sql.listPage(params))]);
-  const total = Number(count?.total ?? 0);
+  // The kept total rides on the page's rows; an empty page reads it alone.
+  const rows = await driver.all(sql.listPage(params));
+  const total = Number((rows[0] === undefined ? (await driver.one(sql.listTotal(params)))?.total : rows[0].list_total) ?? 0);
   ctx.body = envelope({
     adjustments: rows.map((r) => ({
       id: r.number,

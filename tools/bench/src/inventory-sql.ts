@@ -52,7 +52,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
   const ledger = s.insertLedger({ rows: keys(lines).map((k) => ledgerRow(tenantId, { ...k, bucket: 'good', delta: 1, before: 0, after: 1 }, CAUSE, AT)) });
   const list = (status: 'pending' | undefined) => {
     const params = { tenantId, status, locationId: undefined, type: undefined, limit: 10, offset: 0 };
-    return [s.listTotal(params), s.listPage(params)];
+    return [s.listPage(params)];
   };
   const created = (status: 'pending' | 'approved') => [
     s.nextSequence({ tenantId, prefix: 'ADJ' }),
@@ -102,8 +102,8 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
           writeLots,
         ]
       : []),
-    write,
     reservedLedger(lines),
+    write,
   ];
   const holdConsume = (lots: boolean) => [
     // consume, whole: each line leaves reserved and good (two movements each)
@@ -113,8 +113,8 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
     lock,
     // the lots the lines took, their rows' lots, and the products' lot settings
     ...(lots ? [allocations, ...lotBook, l.policies({ ids: keys(lines).map((k) => k.productId) }), writeLots] : []),
-    write,
     reservedLedger(2 * lines),
+    write,
     s.subscribedEndpoints({ tenantId }),
     ...holdLines.map((line) => s.setConsumedQuantity({ reservationId: 1, lineNo: line.line_no, consumed: 1 })),
     s.updateActiveReservation({ status: 'consumed', consumed_at: AT, updated_at: AT, id: 1 }),
@@ -126,7 +126,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
       case 'create':
         return [...catalogue, ...created('pending')];
       case 'detail':
-        return [s.adjustmentByNumber(byNumber), s.items({ adjustmentId: 1 }), s.stockRead({ keys: keys(lines) })];
+        return [s.adjustmentDetail(byNumber)];
       case 'list':
         return list(undefined);
       case 'list-status':
@@ -136,14 +136,14 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
           s.lockAdjustment(byNumber),
           s.items({ adjustmentId: 1 }),
           lock,
-          write,
           ledger,
+          write,
           s.subscribedEndpoints({ tenantId }),
           s.markApproved({ id: 1, approvedAt: AT, approvedBy: JSON.stringify(ACTOR), updatedAt: AT }),
           s.changeCounts({ rows: countChanges(tenantId, { ...counted, status: 'pending' }, { ...counted, status: 'approved' }) }),
         ];
       case 'count':
-        return [...catalogue, lock, ...created('approved'), write, ledger, s.subscribedEndpoints({ tenantId })];
+        return [...catalogue, lock, ...created('approved'), ledger, write, s.subscribedEndpoints({ tenantId })];
       case 'reserve':
         return [...holdCreate(false), ...holdConsume(false)];
       case 'reserve-lots':

@@ -15,7 +15,7 @@ import {
   simplePageExample,
 } from '@pits/contract';
 import type * as contract from '@pits/contract';
-import { type Dec, pageFacts, simplePagination, stockKey, toJsonNumber, ZERO } from '@pits/domain';
+import { type Dec, pageFacts, simplePagination, toJsonNumber, ZERO } from '@pits/domain';
 import {
   type AdjustmentItemRecord,
   type AdjustmentRecord,
@@ -25,7 +25,6 @@ import {
   createAdjustment,
   findAdjustment,
   listAdjustments,
-  readStockLevels,
   rejectAdjustment,
 } from '@pits/persistence';
 import { actorOf, lotOf, notFound, pageOf } from './route-helpers.js';
@@ -112,11 +111,10 @@ export function adjustmentRoutes(): Route[] {
       errors: ['NOT_FOUND'],
       responseExample: { adjustment: adjustmentDetailExample },
       handler: async ({ db, tenantId, params }) => {
+        // One statement: the adjustment, its lines and their products' stock rows.
         const adjustment = await findAdjustment(db, tenantId, params.id ?? '');
         if (!adjustment) throw notFound('adjustment', params.id);
-        const levels = await readStockLevels(db, adjustment.items.map((i) => ({ locationId: adjustment.location.id, productId: i.productId })));
-        const current = (productId: number) => levels.get(stockKey({ locationId: adjustment.location.id, productId }))?.[adjustment.stockSource] ?? ZERO;
-        return { adjustment: presentAdjustmentDetail(adjustment, current) };
+        return { adjustment: presentAdjustmentDetail(adjustment, (productId) => adjustment.currentStock.get(productId) ?? ZERO) };
       },
     }),
     defineRoute({

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findAdjustment } from '../repositories/adjustment-repository.js';
 import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
-import { adjustmentByNumberQuery } from '../repositories/adjustment-repository.js';
+import { adjustmentDetailQuery } from '../repositories/adjustment-repository.js';
 import type { Scope, Tx } from '../execution/scope.js';
 import { createProduct } from '../repositories/product-repository.js';
 import { databaseToday, insertAllocations, listAllocations, productPolicies, readLotLevels, writeLotLevels } from '../repositories/lot-repository.js';
@@ -71,8 +71,8 @@ describe.each(dialects)('[%s] bench statements', (dialect) => {
     const w = await seedTenantWorld(t.database, { label: 'bench-statements' });
     const s = inventoryStatements(dialect);
     const params = { tenantId: w.tenant.id, number: 'ADJ-20261122-000001' };
-    const statement = s.adjustmentByNumber(params);
-    const repository = adjustmentByNumberQuery.compile(t.database, params);
+    const statement = s.adjustmentDetail(params);
+    const repository = adjustmentDetailQuery.compile(t.database, params);
     expect({ sql: statement.sql, parameters: statement.parameters }).toEqual({ sql: repository.sql, parameters: repository.parameters });
 
     const [location] = w.locations;
@@ -99,6 +99,7 @@ describe.each(dialects)('[%s] bench statements', (dialect) => {
     const found = await findAdjustment(t.database, w.tenant.id, params.number);
     expect(found).toMatchObject({ status: 'pending', reason: 'bench', itemCount: 1, createdBy: w.actor, location: { id: location.id } });
     expect(found!.items.map((i) => [i.productId, i.quantity.toFixed(), i.totalCost.toFixed()])).toEqual([[product.id, '2', '3']]);
+    expect(found!.currentStock.get(product.id)?.toFixed()).toBe('2');
     const [level] = await execute(t.database, s.stockRead({ keys: [key] }));
     expect(Number(level!.good)).toBe(20_000);
   });

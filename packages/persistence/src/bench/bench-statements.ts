@@ -11,7 +11,7 @@ import type { Scope } from '../execution/scope.js';
 import type { StatementRunner } from '../execution/statement-runner.js';
 import type { PreparedQuery } from '../parameterised-query.js';
 import {
-  adjustmentByNumberQuery,
+  adjustmentDetailQuery,
   adjustmentItemsQuery,
   adjustmentPageQuery,
   insertAdjustmentItemsQuery,
@@ -113,7 +113,8 @@ export function inventoryStatements(dialect: DialectName) {
     insertItems: bind(insertAdjustmentItemsQuery),
     /** The kept list counts moved (rows from `countChanges`). */
     changeCounts: bind(changeAdjustmentCountsQuery),
-    adjustmentByNumber: bind(adjustmentByNumberQuery),
+    /** An adjustment with its lines, their lots and their products' stock rows: one row per line. */
+    adjustmentDetail: bind(adjustmentDetailQuery),
     items: bind(adjustmentItemsQuery),
     stockRead: bind(stockLevelsQuery),
     listTotal: bind(adjustmentTotalQuery),

@@ -12,6 +12,7 @@ import { listStockLevels, listStockLots, listStockMovements } from '../repositor
 import { verifyStock } from '../repositories/stock-verification.js';
 import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
 import { type TestDatabase, type TenantWorld, ageReservation, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { findAdjustment } from '../repositories/adjustment-repository.js';
 import { approveAdjustment, createAdjustment, recordStockCount } from './adjustment-operations.js';
 import { createInbound, receiveInbound } from './inbound-operations.js';
 import { announceLotBoundaries } from './lot-boundary-operations.js';
@@ -208,6 +209,9 @@ describe.each(dialects)('[%s] lots and expiry dates', (dialect) => {
     const created = await adjust([{ productId: lotted.id, quantity: 2, unitCost: 1, lotNumber: 'NEW-1', expiryDate: addDays(today, 40), productionDate: addDays(today, -10) }]);
     await approveAdjustment(t.database, { tenantId: w.tenant.id, number: created.number, actor: w.actor }, NOW);
     expect(await lots()).toMatchObject({ 'NEW-1': { good: '2', sellable: true, expiry: addDays(today, 40) } });
+    // Its detail names the lot of the line, read in the same statement as the line.
+    const detail = (await findAdjustment(t.database, w.tenant.id, created.number))!;
+    expect(detail.items.map((i) => [i.lotNumber, i.expiryDate])).toEqual([['NEW-1', addDays(today, 40)]]);
   });
 
   it('refuses a receipt below inbound_expired with SHELF_LIFE_TOO_SHORT and applies nothing of it', async () => {

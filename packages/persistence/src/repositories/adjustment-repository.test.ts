@@ -1,9 +1,13 @@
 // The two projections of an adjustment row: a list page reads summaries (what the list shows,
-// without the actors' JSON), a detail reads the whole record; the fields they share agree.
+// without the actors' JSON), a detail reads the whole record; the fields they share agree. A
+// detail with its lines and their stock is one statement.
+import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../execution/scope.js';
+import type { StatementRunner } from '../execution/statement-runner.js';
 import { approveAdjustment, createAdjustment, rejectAdjustment } from '../operations/adjustment-operations.js';
 import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { findAdjustmentRecord, listAdjustments } from './adjustment-repository.js';
+import { findAdjustment, findAdjustmentRecord, listAdjustments } from './adjustment-repository.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -14,6 +18,19 @@ describe.each(dialects)('[%s] adjustment projections', (dialect) => {
     t = await openTestDatabase(dialect);
   });
   afterAll(() => t.cleanup());
+
+  /** The test database, counting the statements run through it. */
+  const counting = () => {
+    const counted = { statements: 0, scope: undefined as unknown as Scope };
+    const runner: StatementRunner = {
+      run: <R>(compiled: CompiledQuery) => {
+        counted.statements += 1;
+        return t.database.runner.run<R>(compiled);
+      },
+    };
+    counted.scope = { db: t.database.db, dialect: t.database.dialect, runner };
+    return counted;
+  };
 
   it('a list page holds every field of the detail record but the actors, which it never parses', async () => {
     const w = await seedTenantWorld(t.database, { openingGood: '10', label: 'projections' });
@@ -39,5 +56,42 @@ describe.each(dialects)('[%s] adjustment projections', (dialect) => {
       expect(createdBy).toEqual(w.actor);
       expect(row).toEqual(shared);
     }
+  });
+
+  it('a detail reads its lines in order with their products\' stock in its bucket, in one statement', async () => {
+    const w = await seedTenantWorld(t.database, { products: 3, label: 'detail' });
+    const [a] = w.locations;
+    const [p1, p2, p3] = w.products;
+    const create = (stockSource: 'good' | 'damaged', items: { productId: number; quantity: string }[]) =>
+      createAdjustment(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: a!.id, type: 'increase', stockSource, reason: 'count', items: items.map((i) => ({ ...i, unitCost: 1 })) }, NOW);
+    const good = await create('good', [{ productId: p1!.id, quantity: '4' }]);
+    const damaged = await create('damaged', [{ productId: p2!.id, quantity: '1.5' }]);
+    await approveAdjustment(t.database, { tenantId: w.tenant.id, number: good.number, actor: w.actor }, NOW);
+    await approveAdjustment(t.database, { tenantId: w.tenant.id, number: damaged.number, actor: w.actor }, NOW);
+    // Pending, over the three products: p3 has no stock row at the location yet.
+    const pending = await create('damaged', [{ productId: p3!.id, quantity: '2' }, { productId: p1!.id, quantity: '1' }, { productId: p2!.id, quantity: '1' }]);
+    const counted = counting();
+    const detail = (await findAdjustment(counted.scope, w.tenant.id, pending.number))!;
+    expect(counted.statements).toBe(1);
+    expect(detail.items.map((i) => [i.lineNo, i.productId, i.quantity.toFixed()])).toEqual([[1, p3!.id, '2'], [2, p1!.id, '1'], [3, p2!.id, '1']]);
+    // The damaged bucket: p1 has good stock only, p2 damaged, p3 no row.
+    expect([...detail.currentStock].map(([id, q]) => [id, q.toFixed()]).sort()).toEqual([[p1!.id, '0'], [p2!.id, '1.5']].sort());
+    expect(detail.currentStock.has(p3!.id)).toBe(false);
+    const { items: _items, currentStock: _stock, ...record } = detail;
+    expect(record).toEqual(await findAdjustmentRecord(t.database, w.tenant.id, pending.number));
+    expect(await findAdjustment(t.database, w.tenant.id, 'ADJ-20261122-999999')).toBeUndefined();
+  });
+
+  it('a list page with rows is one statement, its total riding on it; an empty page reads the total alone', async () => {
+    const w = await seedTenantWorld(t.database, { products: 1, label: 'list-total' });
+    for (let i = 0; i < 3; i += 1) {
+      await createAdjustment(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: w.locations[0].id, type: 'increase', stockSource: 'good', reason: 'r', items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW);
+    }
+    const page = counting();
+    expect(await listAdjustments(page.scope, w.tenant.id, { status: 'pending' }, { page: 1, perPage: 2 })).toMatchObject({ total: 3, rows: [{}, {}] });
+    expect(page.statements).toBe(1);
+    const past = counting();
+    expect(await listAdjustments(past.scope, w.tenant.id, { status: 'pending' }, { page: 3, perPage: 2 })).toEqual({ rows: [], total: 3 });
+    expect(past.statements).toBe(2);
   });
 });

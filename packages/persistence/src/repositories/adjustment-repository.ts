@@ -14,7 +14,7 @@ import {
 import { type ParamRef, markedColumns, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { AdjustmentItemTable, AdjustmentTable } from '../schema/index.js';
-import { changeAdjustmentCounts, keptAdjustmentTotal } from './list-count-repository.js';
+import { adjustmentTotalOf, changeAdjustmentCounts, keptAdjustmentTotal, keptTotal } from './list-count-repository.js';
 import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 export type AdjustmentRow = Selectable<AdjustmentTable>;
@@ -177,11 +177,80 @@ export async function findAdjustmentRecord(scope: Scope, tenantId: string, numbe
   return row && fromJoined(row);
 }
 
-/** An adjustment of the tenant by its public number, with its items; another tenant's is undefined. */
-export async function findAdjustment(scope: Scope, tenantId: string, number: string): Promise<AdjustmentWithItems | undefined> {
-  const record = await findAdjustmentRecord(scope, tenantId, number);
-  if (!record) return undefined;
-  return { ...record, items: await listAdjustmentItems(scope, record.id) };
+/** An adjustment with its items, and what its location holds now of each line's product. */
+export interface AdjustmentDetail extends AdjustmentWithItems {
+  /** By product id: the live quantity in the adjustment's bucket (`stockSource`) at its location; absent: no stock row (0). */
+  currentStock: ReadonlyMap<number, Dec>;
+}
+
+/**
+ * The adjustment with its location, each line with its lot, and the stock row of each line's
+ * product at that location: one row per line (the adjustment's columns repeated), so a detail
+ * read is one statement. Item columns are prefixed `item_`.
+ */
+const detailByNumber = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
+    withLocation(scope)
+      .leftJoin('adjustment_items', 'adjustment_items.adjustment_id', 'adjustments.id')
+      .leftJoin('lots', 'lots.id', 'adjustment_items.lot_id')
+      .leftJoin('stock_levels', (join) =>
+        join.onRef('stock_levels.location_id', '=', 'adjustments.location_id').onRef('stock_levels.product_id', '=', 'adjustment_items.product_id'),
+      )
+      .select([
+        'adjustment_items.id as item_id',
+        'adjustment_items.line_no as item_line_no',
+        'adjustment_items.product_id as item_product_id',
+        'adjustment_items.product_name as item_product_name',
+        'adjustment_items.sku as item_sku',
+        'adjustment_items.type as item_type',
+        'adjustment_items.quantity as item_quantity',
+        'adjustment_items.unit_cost as item_unit_cost',
+        'adjustment_items.total_cost as item_total_cost',
+        'adjustment_items.notes as item_notes',
+        'adjustment_items.lot_id as item_lot_id',
+        'lots.lot_number as item_lot_number',
+        'lots.expiry_date as item_expiry_date',
+        'stock_levels.good as stock_good',
+        'stock_levels.damaged as stock_damaged',
+      ])
+      .where('adjustments.tenant_id', '=', param('tenantId'))
+      .where('adjustments.number', '=', param('number'))
+      .orderBy('adjustment_items.line_no'),
+});
+
+/**
+ * An adjustment of the tenant by its public number, with its items (and their lots) and the
+ * current stock of their products in its bucket, read in one statement; another tenant's is undefined.
+ */
+export async function findAdjustment(scope: Scope, tenantId: string, number: string): Promise<AdjustmentDetail | undefined> {
+  const rows = await execute(scope, detailByNumber.with({ tenantId, number }));
+  const first = rows[0];
+  if (first === undefined) return undefined;
+  const record = fromJoined(first);
+  const items: AdjustmentItemRecord[] = [];
+  const currentStock = new Map<number, Dec>();
+  for (const row of rows) {
+    if (row.item_id === null) continue;
+    const productId = Number(row.item_product_id);
+    items.push({
+      id: Number(row.item_id),
+      lineNo: Number(row.item_line_no),
+      productId,
+      productName: row.item_product_name!,
+      sku: row.item_sku!,
+      type: row.item_type!,
+      quantity: fromScaled(row.item_quantity!),
+      unitCost: dec(row.item_unit_cost!),
+      totalCost: dec(row.item_total_cost!),
+      notes: row.item_notes!,
+      lotId: row.item_lot_id === null ? null : Number(row.item_lot_id),
+      lotNumber: row.item_lot_number,
+      expiryDate: row.item_expiry_date,
+    });
+    const held = record.stockSource === 'damaged' ? row.stock_damaged : row.stock_good;
+    if (held !== null) currentStock.set(productId, fromScaled(held));
+  }
+  return { ...record, items, currentStock };
 }
 
 /**
@@ -356,13 +425,17 @@ const pageFiltered = preparedQuery({
       .innerJoin('locations', 'locations.id', 'adjustments.location_id')
       .selectAll('adjustments')
       .select(LOCATION_COLUMNS)
+      // The kept total rides on every row (an uncorrelated subquery: evaluated once), so a page
+      // with rows is one statement.
+      .select(adjustmentTotalOf(scope, param, { status: shape.status, locationId: shape.location, type: shape.type }).as('list_total'))
       .orderBy('adjustments.created_at', 'desc')
       .orderBy('adjustments.id', 'desc'),
 });
 
 /**
  * A page of the tenant's adjustments, newest first (created_at, then id, descending), and the
- * total from the kept counts (list-count-repository.ts), which costs the same at any history size.
+ * total from the kept counts (list-count-repository.ts), which costs the same at any history size:
+ * one statement for a page with rows, a second only for an empty page.
  */
 export async function listAdjustments(
   scope: Scope,
@@ -378,7 +451,9 @@ export async function listAdjustments(
     limit: page.perPage,
     offset: pageOffset(page),
   };
-  const [total, rows] = await Promise.all([keptAdjustmentTotal(scope, params), execute(scope, pageFiltered.with(params))]);
+  const rows = await execute(scope, pageFiltered.with(params));
+  // A page past the end (or of no adjustments) has no row to carry the total: it is read alone.
+  const total = rows[0] === undefined ? await keptAdjustmentTotal(scope, params) : keptTotal(rows[0].list_total === undefined ? undefined : { total: rows[0].list_total });
   return { rows: rows.map((row) => toAdjustmentSummary(row, joinedLocation(row))), total };
 }
 
@@ -386,6 +461,7 @@ export async function listAdjustments(
 // which run the statements these compile on the raw drivers.
 export {
   byNumber as adjustmentByNumberQuery,
+  detailByNumber as adjustmentDetailQuery,
   insertAdjustmentRow as insertAdjustmentQuery,
   insertItemRows as insertAdjustmentItemsQuery,
   itemsOf as adjustmentItemsQuery,

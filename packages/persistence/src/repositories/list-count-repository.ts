@@ -113,15 +113,24 @@ interface InboundTotalParams {
   locationId: number | undefined;
 }
 
+/** Which adjustment list filters are set (the total's SQL differs by them alone). */
+export type AdjustmentTotalShape = { status: boolean; locationId: boolean; type: boolean };
+
+/**
+ * The kept total of the adjustment list filters, as a query of one row and one column (`total`):
+ * a statement of its own, or a scalar subquery riding on the page's statement (adjustment-repository.ts).
+ */
+export function adjustmentTotalOf(scope: Scope, param: ParamRef<AdjustmentTotalParams>, set: AdjustmentTotalShape) {
+  let q = scope.db.selectFrom('adjustment_list_counts').where('tenant_id', '=', param('tenantId'));
+  if (set.status) q = q.where('status', '=', param('status')!);
+  if (set.locationId) q = q.where('location_id', '=', param('locationId')!);
+  if (set.type) q = q.where('type', '=', param('type')!);
+  return q.select((eb) => eb.fn.sum<number | string | null>('count').as('total'));
+}
+
 const adjustmentTotal = preparedQuery({
-  shape: (p: AdjustmentTotalParams) => ({ status: p.status !== undefined, locationId: p.locationId !== undefined, type: p.type !== undefined }),
-  build: (scope, param: ParamRef<AdjustmentTotalParams>, set) => {
-    let q = scope.db.selectFrom('adjustment_list_counts').where('tenant_id', '=', param('tenantId'));
-    if (set.status) q = q.where('status', '=', param('status')!);
-    if (set.locationId) q = q.where('location_id', '=', param('locationId')!);
-    if (set.type) q = q.where('type', '=', param('type')!);
-    return q.select((eb) => eb.fn.sum<number | string | null>('count').as('total'));
-  },
+  shape: (p: AdjustmentTotalParams): AdjustmentTotalShape => ({ status: p.status !== undefined, locationId: p.locationId !== undefined, type: p.type !== undefined }),
+  build: (scope, param: ParamRef<AdjustmentTotalParams>, set) => adjustmentTotalOf(scope, param, set),
 });
 
 const transferTotal = preparedQuery({
@@ -146,21 +155,21 @@ const inboundTotal = preparedQuery({
 });
 
 // A sum of bigints may come back as a numeric (a string), and is null over no rows.
-const total = (row: { total: number | string | null } | undefined): number => Number(row?.total ?? 0);
+export const keptTotal = (row: { total: number | string | null } | undefined): number => Number(row?.total ?? 0);
 
 /** The number of the tenant's adjustments matching the list filters, from the kept counts. */
 export async function keptAdjustmentTotal(scope: Scope, params: AdjustmentTotalParams): Promise<number> {
-  return total(await executeTakeFirst(scope, adjustmentTotal.with(params)));
+  return keptTotal(await executeTakeFirst(scope, adjustmentTotal.with(params)));
 }
 
 /** The number of the tenant's transfers matching the list filters other than dates, from the kept counts. */
 export async function keptTransferTotal(scope: Scope, params: TransferTotalParams): Promise<number> {
-  return total(await executeTakeFirst(scope, transferTotal.with(params)));
+  return keptTotal(await executeTakeFirst(scope, transferTotal.with(params)));
 }
 
 /** The number of the tenant's inbound shipments matching the list filters, from the kept counts. */
 export async function keptInboundTotal(scope: Scope, params: InboundTotalParams): Promise<number> {
-  return total(await executeTakeFirst(scope, inboundTotal.with(params)));
+  return keptTotal(await executeTakeFirst(scope, inboundTotal.with(params)));
 }
 
 // ---- recount and check ----------------------------------------------------------------------
