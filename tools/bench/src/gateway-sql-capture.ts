@@ -13,7 +13,6 @@ import {
   findAdjustment,
   resolveApiKey,
   listAdjustments,
-  readStockLevels,
   recordStockCount,
 } from '@pits/persistence';
 import { type BenchDialect, type InventoryCase, authenticationStatement, plannedStatements } from './inventory-sql.js';
@@ -86,10 +85,9 @@ export async function checkBareRoutesAgainstGateway(
     );
     take('create', products.length, plannedStatements('create', dialect, products.length));
 
-    // The detail route: findAdjustment, then readStockLevels for its lines.
+    // The detail route: findAdjustment, with its lines' stock in the same statement.
     const found = await findAdjustment(scope, tenant.tenantId, samples.detailNumber);
     if (!found) throw new Error(`adjustment ${samples.detailNumber} not found`);
-    await readStockLevels(scope, found.items.map((i) => ({ locationId: found.location.id, productId: i.productId })));
     take('detail', found.items.length, plannedStatements('detail', dialect, found.items.length));
 
     await listAdjustments(scope, tenant.tenantId, {}, { page: 3, perPage: 10 });
