@@ -374,10 +374,11 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
   const actor = actorOf(partner);
   const cause = { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
   await driver.transaction(async (tx) => {
-    const row = await tx.one(sql.lockAdjustment({ tenantId, number }));
+    const rows = await tx.all(sql.lockAdjustmentWithItems({ tenantId, number }));
+    const row = rows[0];
     if (!row) throw new HttpError(404, 'NOT_FOUND');
     if (row.status !== 'pending') throw new HttpError(422, 'INVALID_STATE');
-    const items = await tx.all(sql.items({ adjustmentId: Number(row.id) }));
+    const items = rows.filter((r) => r.item_id !== null).map((r) => ({ product_id: r.item_product_id, quantity: r.item_quantity }));
     const locationId = Number(row.location_id);
     const type = row.type as AdjustmentType;
     const bucket = row.stock_source === 'damaged' ? 'damaged' : 'good';

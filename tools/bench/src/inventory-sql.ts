@@ -133,8 +133,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
         return list('pending');
       case 'approve':
         return [
-          s.lockAdjustment(byNumber),
-          s.items({ adjustmentId: 1 }),
+          s.lockAdjustmentWithItems(byNumber),
           lock,
           ledger,
           write,

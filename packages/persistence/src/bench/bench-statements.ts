@@ -12,11 +12,10 @@ import type { StatementRunner } from '../execution/statement-runner.js';
 import type { PreparedQuery } from '../parameterised-query.js';
 import {
   adjustmentDetailQuery,
-  adjustmentItemsQuery,
   adjustmentPageQuery,
   insertAdjustmentItemsQuery,
   insertAdjustmentQuery,
-  lockAdjustmentQuery,
+  lockAdjustmentWithItemsQuery,
   markApprovedQuery,
 } from '../repositories/adjustment-repository.js';
 import { keyOwnerForTenantQuery } from '../repositories/api-key-repository.js';
@@ -115,11 +114,11 @@ export function inventoryStatements(dialect: DialectName) {
     changeCounts: bind(changeAdjustmentCountsQuery),
     /** An adjustment with its lines, their lots and their products' stock rows: one row per line. */
     adjustmentDetail: bind(adjustmentDetailQuery),
-    items: bind(adjustmentItemsQuery),
     stockRead: bind(stockLevelsQuery),
     listTotal: bind(adjustmentTotalQuery),
     listPage: bind(adjustmentPageQuery),
-    lockAdjustment: bind(lockAdjustmentQuery),
+    /** Locks an adjustment and reads its lines (one row per line, item columns prefixed `item_`). */
+    lockAdjustmentWithItems: bind(lockAdjustmentWithItemsQuery),
     /** Creates the missing stock rows and locks all of them (rows from `emptyLevelRow`). */
     lockStock: bind(lockStockQuery),
     /** The new levels of locked rows (rows from `levelRow`). */

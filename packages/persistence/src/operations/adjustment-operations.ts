@@ -39,8 +39,8 @@ import {
   type NewAdjustmentItem,
   insertAdjustment,
   insertAdjustmentItems,
-  listAdjustmentItems,
   lockAdjustment,
+  lockAdjustmentWithItems,
   recordAdjustmentDecision,
 } from '../repositories/adjustment-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
@@ -205,9 +205,11 @@ function notFound(number: string): AppError {
 }
 
 async function lockOrThrow(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRecord> {
-  const record = await lockAdjustment(tx, tenantId, number);
-  if (!record) throw notFound(number);
-  return record;
+  return (await lockAdjustment(tx, tenantId, number)) ?? notFoundFor(number);
+}
+
+function notFoundFor(number: string): never {
+  throw notFound(number);
 }
 
 /** The adjustment.status_changed event, in the transaction of the change. */
@@ -242,10 +244,10 @@ export async function approveAdjustment(
   decide: ApprovalDecision = decideApproval,
 ): Promise<AdjustmentRecord> {
   return withTransaction(scope, async (tx) => {
-    const record = await lockOrThrow(tx, input.tenantId, input.number);
+    // Locked and read with its lines in one statement.
+    const { items, ...record } = (await lockAdjustmentWithItems(tx, input.tenantId, input.number)) ?? notFoundFor(input.number);
     // Refused before any stock row is touched.
     unwrap(requirePending(record.status, 'approved'));
-    const items = await listAdjustmentItems(tx, record.id);
     const adjustment = {
       status: record.status,
       type: record.type,

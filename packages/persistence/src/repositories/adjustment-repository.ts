@@ -1,5 +1,5 @@
 // Adjustments and their items: rows, their mapping to records, and the queries over them.
-import type { Insertable, Selectable } from 'kysely';
+import type { InferResult, Insertable, Selectable } from 'kysely';
 import {
   type Actor,
   type AdjustmentStatus,
@@ -157,15 +157,6 @@ function fromJoined(row: JoinedRow): AdjustmentRecord {
   return toAdjustmentRecord(row, joinedLocation(row));
 }
 
-const itemsOf = preparedQuery({
-  build: (scope, param: ParamRef<{ adjustmentId: number }>) =>
-  scope.db.selectFrom('adjustment_items').selectAll().where('adjustment_id', '=', param('adjustmentId')).orderBy('line_no'),
-});
-
-export async function listAdjustmentItems(scope: Scope, adjustmentId: number): Promise<AdjustmentItemRecord[]> {
-  return withLots(scope, (await execute(scope, itemsOf.with({ adjustmentId }))).map(toAdjustmentItemRecord));
-}
-
 const byNumber = preparedQuery({
   build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
   withLocation(scope).where('adjustments.tenant_id', '=', param('tenantId')).where('adjustments.number', '=', param('number')),
@@ -183,59 +174,44 @@ export interface AdjustmentDetail extends AdjustmentWithItems {
   currentStock: ReadonlyMap<number, Dec>;
 }
 
-/**
- * The adjustment with its location, each line with its lot, and the stock row of each line's
- * product at that location: one row per line (the adjustment's columns repeated), so a detail
- * read is one statement. Item columns are prefixed `item_`.
- */
-const detailByNumber = preparedQuery({
-  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
-    withLocation(scope)
-      .leftJoin('adjustment_items', 'adjustment_items.adjustment_id', 'adjustments.id')
-      .leftJoin('lots', 'lots.id', 'adjustment_items.lot_id')
-      .leftJoin('stock_levels', (join) =>
-        join.onRef('stock_levels.location_id', '=', 'adjustments.location_id').onRef('stock_levels.product_id', '=', 'adjustment_items.product_id'),
-      )
-      .select([
-        'adjustment_items.id as item_id',
-        'adjustment_items.line_no as item_line_no',
-        'adjustment_items.product_id as item_product_id',
-        'adjustment_items.product_name as item_product_name',
-        'adjustment_items.sku as item_sku',
-        'adjustment_items.type as item_type',
-        'adjustment_items.quantity as item_quantity',
-        'adjustment_items.unit_cost as item_unit_cost',
-        'adjustment_items.total_cost as item_total_cost',
-        'adjustment_items.notes as item_notes',
-        'adjustment_items.lot_id as item_lot_id',
-        'lots.lot_number as item_lot_number',
-        'lots.expiry_date as item_expiry_date',
-        'stock_levels.good as stock_good',
-        'stock_levels.damaged as stock_damaged',
-      ])
-      .where('adjustments.tenant_id', '=', param('tenantId'))
-      .where('adjustments.number', '=', param('number'))
-      .orderBy('adjustment_items.line_no'),
-});
+const LINE_COLUMNS = [
+  'adjustment_items.id as item_id',
+  'adjustment_items.line_no as item_line_no',
+  'adjustment_items.product_id as item_product_id',
+  'adjustment_items.product_name as item_product_name',
+  'adjustment_items.sku as item_sku',
+  'adjustment_items.type as item_type',
+  'adjustment_items.quantity as item_quantity',
+  'adjustment_items.unit_cost as item_unit_cost',
+  'adjustment_items.total_cost as item_total_cost',
+  'adjustment_items.notes as item_notes',
+  'adjustment_items.lot_id as item_lot_id',
+  'lots.lot_number as item_lot_number',
+  'lots.expiry_date as item_expiry_date',
+] as const;
 
-/**
- * An adjustment of the tenant by its public number, with its items (and their lots) and the
- * current stock of their products in its bucket, read in one statement; another tenant's is undefined.
- */
-export async function findAdjustment(scope: Scope, tenantId: string, number: string): Promise<AdjustmentDetail | undefined> {
-  const rows = await execute(scope, detailByNumber.with({ tenantId, number }));
-  const first = rows[0];
-  if (first === undefined) return undefined;
-  const record = fromJoined(first);
+/** The adjustment with its location and one row per line, each with its lot (item columns prefixed `item_`). */
+function withLines(scope: Scope, param: ParamRef<{ tenantId: string; number: string }>) {
+  return withLocation(scope)
+    .leftJoin('adjustment_items', 'adjustment_items.adjustment_id', 'adjustments.id')
+    .leftJoin('lots', 'lots.id', 'adjustment_items.lot_id')
+    .select(LINE_COLUMNS)
+    .where('adjustments.tenant_id', '=', param('tenantId'))
+    .where('adjustments.number', '=', param('number'))
+    .orderBy('adjustment_items.line_no');
+}
+
+type LinesRow = InferResult<ReturnType<typeof withLines>>[number];
+
+/** The record and its lines from `withLines` rows (an adjustment always has lines; none read as none). */
+function fromLines(rows: readonly LinesRow[]): AdjustmentWithItems {
   const items: AdjustmentItemRecord[] = [];
-  const currentStock = new Map<number, Dec>();
   for (const row of rows) {
     if (row.item_id === null) continue;
-    const productId = Number(row.item_product_id);
     items.push({
       id: Number(row.item_id),
       lineNo: Number(row.item_line_no),
-      productId,
+      productId: Number(row.item_product_id),
       productName: row.item_product_name!,
       sku: row.item_sku!,
       type: row.item_type!,
@@ -247,10 +223,49 @@ export async function findAdjustment(scope: Scope, tenantId: string, number: str
       lotNumber: row.item_lot_number,
       expiryDate: row.item_expiry_date,
     });
-    const held = record.stockSource === 'damaged' ? row.stock_damaged : row.stock_good;
-    if (held !== null) currentStock.set(productId, fromScaled(held));
   }
-  return { ...record, items, currentStock };
+  return { ...fromJoined(rows[0]!), items };
+}
+
+/**
+ * The adjustment with its location, each line with its lot, and the stock row of each line's
+ * product at that location: one row per line (the adjustment's columns repeated), so a detail
+ * read is one statement.
+ */
+const detailByNumber = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) =>
+    withLines(scope, param)
+      .leftJoin('stock_levels', (join) =>
+        join.onRef('stock_levels.location_id', '=', 'adjustments.location_id').onRef('stock_levels.product_id', '=', 'adjustment_items.product_id'),
+      )
+      .select(['stock_levels.good as stock_good', 'stock_levels.damaged as stock_damaged']),
+});
+
+/**
+ * An adjustment of the tenant by its public number, with its items (and their lots) and the
+ * current stock of their products in its bucket, read in one statement; another tenant's is undefined.
+ */
+export async function findAdjustment(scope: Scope, tenantId: string, number: string): Promise<AdjustmentDetail | undefined> {
+  const rows = await execute(scope, detailByNumber.with({ tenantId, number }));
+  if (rows[0] === undefined) return undefined;
+  const adjustment = fromLines(rows);
+  const currentStock = new Map<number, Dec>();
+  for (const row of rows) {
+    const held = adjustment.stockSource === 'damaged' ? row.stock_damaged : row.stock_good;
+    if (row.item_id !== null && held !== null) currentStock.set(Number(row.item_product_id), fromScaled(held));
+  }
+  return { ...adjustment, currentStock };
+}
+
+/** `lockAdjustment` with the lines (and their lots) read in the same statement: what an approval needs. */
+const lockWithLinesByNumber = preparedQuery({
+  build: (scope, param: ParamRef<{ tenantId: string; number: string }>) => scope.dialect.lockRows(withLines(scope, param), 'adjustments'),
+});
+
+/** Locks the adjustment row (only it) until the transaction ends; returns it with its location and lines. */
+export async function lockAdjustmentWithItems(tx: Tx, tenantId: string, number: string): Promise<AdjustmentWithItems | undefined> {
+  const rows = await execute(tx, lockWithLinesByNumber.with({ tenantId, number }));
+  return rows[0] === undefined ? undefined : fromLines(rows);
 }
 
 /**
@@ -462,10 +477,9 @@ export async function listAdjustments(
 export {
   byNumber as adjustmentByNumberQuery,
   detailByNumber as adjustmentDetailQuery,
+  lockWithLinesByNumber as lockAdjustmentWithItemsQuery,
   insertAdjustmentRow as insertAdjustmentQuery,
   insertItemRows as insertAdjustmentItemsQuery,
-  itemsOf as adjustmentItemsQuery,
-  lockByNumber as lockAdjustmentQuery,
   markApproved as markApprovedQuery,
   pageFiltered as adjustmentPageQuery,
 };
