@@ -9,7 +9,10 @@
 //
 // Environment: BENCH_DIALECTS (sqlite,postgres), BENCH_CASES (create,detail,list,approve,count:
 // cases both trees have), BENCH_SECONDS (3 per pair), BENCH_PAIRS (5, the first a warm-up),
-// BENCH_PG_URL (as bench:inventory).
+// BENCH_RATE (requests per second each side is sent, autocannon's overall rate; unset: as fast as
+// each answers — on two cores the two gateways, the load and the database then fight for the CPU,
+// and a build measured against itself drifts by up to 18 % per case; a rate both keep up with
+// measures each request's own work), BENCH_PG_URL (as bench:inventory).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +26,8 @@ const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').ma
 const cases = (process.env.BENCH_CASES ?? MEAN_CASES.join(',')).split(',').map((c) => c.trim()).filter(Boolean);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const pairs = Number(process.env.BENCH_PAIRS ?? 5);
+const rate = process.env.BENCH_RATE === undefined ? undefined : Number(process.env.BENCH_RATE);
+if (rate !== undefined && !(Number.isSafeInteger(rate) && rate > 0)) throw new Error(`BENCH_RATE: a positive whole number of requests per second, got ${process.env.BENCH_RATE}`);
 const warmUp = 1;
 if (!Number.isSafeInteger(pairs) || pairs <= warmUp) throw new Error(`BENCH_PAIRS: more than ${warmUp}, got ${process.env.BENCH_PAIRS}`);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -95,7 +100,7 @@ for (const dialect of dialects) {
         const measured = await Promise.all(
           sides.map((s) =>
             s.bench.load.runCase(
-              { kind, url: s.url, pids: [s.pid], tenants: s.tenants, writer: s.writer, seconds, warmupSeconds: 1, connections: 25, approvePerSecond: 4000, poolSeed: 11 + pair },
+              { kind, url: s.url, pids: [s.pid], tenants: s.tenants, writer: s.writer, seconds, warmupSeconds: 1, connections: 25, approvePerSecond: 4000, poolSeed: 11 + pair, ...(rate ? { rate } : {}) },
               `${s.side} ${kind}`,
             ),
           ),
