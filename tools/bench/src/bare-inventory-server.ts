@@ -272,10 +272,11 @@ const joinedLocation = (row: Row) => ({ id: row.location_id, code: row.location_
 
 /** The tenant's location and the products of the lines, by id; 422 when any is not the tenant's. */
 async function locationAndProducts(tx: Queries, tenantId: string, locationId: number, productIds: number[]): Promise<{ location: Row; byId: Map<number, Row> }> {
-  const location = await tx.one(sql.location({ tenantId, id: locationId }));
+  const rows = await tx.all(sql.locationWithProducts({ tenantId, locationId, ids: [...new Set(productIds)] }));
+  const location = rows[0];
   if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
-  const products = await tx.all(sql.products({ tenantId, ids: productIds }));
-  const byId = new Map(products.map((p) => [Number(p.id), p]));
+  const products = rows.filter((r) => r.product_id !== null).map((r) => ({ id: r.product_id, name: r.product_name, sku: r.product_sku, cost_price: r.product_cost_price }));
+  const byId = new Map(products.map((p) => [Number(p.id), p as Row]));
   if (productIds.some((id) => !byId.has(id))) throw new HttpError(422, 'VALIDATION_ERROR');
   return { location, byId };
 }

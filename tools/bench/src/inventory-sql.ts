@@ -60,7 +60,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
     s.changeCounts({ rows: countChanges(tenantId, null, { ...counted, status }) }),
     s.insertItems({ rows: items }),
   ];
-  const catalogue = [s.location({ tenantId, id: 1 }), s.products({ tenantId, ids: keys(lines).map((k) => k.productId) })];
+  const catalogue = [s.locationWithProducts({ tenantId, locationId: 1, ids: keys(lines).map((k) => k.productId) })];
   const hold: NewReservation = {
     tenant_id: tenantId, partner_id: 1, number: 'RSV', reference: 'plan', location_id: 1, status: 'active', expires_at: AT,
     consumed_at: null, released_at: null, release_reason: null, created_by: JSON.stringify(ACTOR), created_at: AT, updated_at: AT,

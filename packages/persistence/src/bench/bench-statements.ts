@@ -21,7 +21,6 @@ import {
 import { keyOwnerForTenantQuery } from '../repositories/api-key-repository.js';
 import { nextDocumentSequenceQuery } from '../repositories/document-sequence-repository.js';
 import { adjustmentTotalQuery, changeAdjustmentCountsQuery } from '../repositories/list-count-repository.js';
-import { tenantLocationQuery } from '../repositories/location-repository.js';
 import {
   databaseTodayQuery,
   insertLotAllocationsQuery,
@@ -30,7 +29,7 @@ import {
   productPoliciesQuery,
   writeLotStockQuery,
 } from '../repositories/lot-repository.js';
-import { tenantProductsQuery } from '../repositories/product-repository.js';
+import { tenantLocationWithProductsQuery } from '../repositories/product-repository.js';
 import {
   databaseNowQuery,
   insertReservationItemsQuery,
@@ -105,8 +104,8 @@ export function inventoryStatements(dialect: DialectName) {
   return {
     /** authenticate() on a tenant-scoped route: the key's partner and its installation for the tenant. */
     keyAndInstallation: bind(keyOwnerForTenantQuery),
-    location: bind(tenantLocationQuery),
-    products: bind(tenantProductsQuery),
+    /** A document's location with its lines' products, one statement (one row per product found). */
+    locationWithProducts: bind(tenantLocationWithProductsQuery),
     nextSequence: bind(nextDocumentSequenceQuery),
     insertAdjustment: bind(insertAdjustmentQuery),
     insertItems: bind(insertAdjustmentItemsQuery),

@@ -49,7 +49,7 @@ import { type LotRecord, productPolicies } from '../repositories/lot-repository.
 import { type LotBook, commitLots, openLotBook, resolveLots } from './lot-effects.js';
 import { enqueueEvent } from '../repositories/webhook-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
-import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
+import { type ProductRef, requireLocationAndLineProducts } from './catalogue-checks.js';
 
 export interface CreateAdjustmentInput {
   tenantId: string;
@@ -166,8 +166,7 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
   const totals = adjustmentTotals(lines);
   const at = now.toISOString();
   return withTransaction(scope, async (tx) => {
-    const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
-    const products = await requireLineProducts(tx, input.tenantId, lines);
+    const { location, products } = await requireLocationAndLineProducts(tx, input.tenantId, input.locationId, 'location_id', lines);
     const lots = await resolveLots(tx, input.tenantId, lines.map((line, index) => ({ productId: products[index]!.id, policy: products[index]!.policy, lot: line, path: `items[${index}]` })), now);
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
     const record = await insertNewAdjustment(tx, {
@@ -337,8 +336,7 @@ export interface StockCountResult {
 export async function recordStockCount(scope: Scope, input: StockCountInput, now: Date): Promise<StockCountResult> {
   const at = now.toISOString();
   return withTransaction(scope, async (tx) => {
-    const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
-    const products = await requireLineProducts(tx, input.tenantId, input.items);
+    const { location, products } = await requireLocationAndLineProducts(tx, input.tenantId, input.locationId, 'location_id', input.items);
     const lots = await resolveLots(tx, input.tenantId, input.items.map((item, index) => ({ productId: products[index]!.id, policy: products[index]!.policy, lot: item, path: `items[${index}]` })), now);
     const keys = products.map((p) => ({ locationId: location.id, productId: p.id }));
     const levels = await lockStockLevels(tx, input.tenantId, keys, now);

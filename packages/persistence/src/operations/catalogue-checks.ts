@@ -1,16 +1,24 @@
 // Checks shared by documents that name a tenant's locations and products: each must exist and
 // belong to the tenant, else a VALIDATION_ERROR naming the input.
 import { AppError, type FieldIssue, domainError } from '@pits/domain';
-import { findTenantLocation, type LocationRecord } from '../repositories/location-repository.js';
-import { type LineProduct, findTenantProducts, findTenantProductsBySku } from '../repositories/product-repository.js';
+import { findTenantLocation, type LocationRecord, toLocationRecord } from '../repositories/location-repository.js';
+import {
+  type LineProduct,
+  PRODUCTS_WITH_LOCATION,
+  findTenantLocationWithProducts,
+  findTenantProducts,
+  findTenantProductsBySku,
+} from '../repositories/product-repository.js';
 import type { Scope } from '../transaction.js';
+
+function unknownLocation(id: number, field: string): AppError {
+  const issue = `location ${id} does not exist for this tenant`;
+  return new AppError(domainError('VALIDATION_ERROR', issue, { field, issue }));
+}
 
 export async function requireTenantLocation(scope: Scope, tenantId: string, id: number, field: string): Promise<LocationRecord> {
   const location = await findTenantLocation(scope, tenantId, id);
-  if (!location) {
-    const issue = `location ${id} does not exist for this tenant`;
-    throw new AppError(domainError('VALIDATION_ERROR', issue, { field, issue }));
-  }
+  if (!location) throw unknownLocation(id, field);
   return location;
 }
 
@@ -57,6 +65,11 @@ export async function requireLineProducts(scope: Scope, tenantId: string, refs: 
   // One after the other: in a transaction the statements share one connection anyway.
   const byId = ids.length === 0 ? new Map<number, LineProduct>() : await findTenantProducts(scope, tenantId, ids);
   const bySku = skus.length === 0 ? new Map<string, LineProduct>() : await findTenantProductsBySku(scope, tenantId, skus);
+  return lineProductsOf(refs, byId, bySku);
+}
+
+/** Each line's product from those found, in line order, or every unknown and repeated line refused together. */
+function lineProductsOf(refs: readonly ProductRef[], byId: ReadonlyMap<number, LineProduct>, bySku: ReadonlyMap<string, LineProduct>): LineProduct[] {
   const issues: FieldIssue[] = [];
   const rows: LineProduct[] = [];
   const firstLine = new Map<number, number>();
@@ -75,4 +88,28 @@ export async function requireLineProducts(scope: Scope, tenantId: string, refs: 
   });
   if (issues.length > 0) throw refused(issues);
   return rows;
+}
+
+/**
+ * `requireTenantLocation` then `requireLineProducts`, refusing as they do (the location first).
+ * Lines that all name their product by id (at most PRODUCTS_WITH_LOCATION products) are read with
+ * the location in one statement.
+ *
+ * @example const { location, products } = await requireLocationAndLineProducts(tx, tenantId, 3, 'location_id', [{ productId: 7 }]);
+ */
+export async function requireLocationAndLineProducts(
+  scope: Scope,
+  tenantId: string,
+  locationId: number,
+  field: string,
+  refs: readonly ProductRef[],
+): Promise<{ location: LocationRecord; products: LineProduct[] }> {
+  const ids = refs.flatMap((r) => (r.productId === undefined ? [] : [r.productId]));
+  if (ids.length === 0 || ids.length < refs.length || new Set(ids).size > PRODUCTS_WITH_LOCATION) {
+    const location = await requireTenantLocation(scope, tenantId, locationId, field);
+    return { location, products: await requireLineProducts(scope, tenantId, refs) };
+  }
+  const found = await findTenantLocationWithProducts(scope, tenantId, locationId, ids);
+  if (!found) throw unknownLocation(locationId, field);
+  return { location: toLocationRecord(found.location), products: lineProductsOf(refs, found.products, new Map()) };
 }

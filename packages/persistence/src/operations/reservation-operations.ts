@@ -71,7 +71,7 @@ import type { ReservationItemTable } from '../schema/index.js';
 import { type DatabaseErrorKind, classifyDatabaseError } from '../database-errors.js';
 import { isTransaction } from '../execution/scope.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
-import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
+import { type ProductRef, requireLineProducts, requireLocationAndLineProducts } from './catalogue-checks.js';
 
 export interface CreateReservationInput {
   tenantId: string;
@@ -273,8 +273,7 @@ export async function createReservation(scope: Scope, input: CreateReservationIn
     return await withTransaction(scope, async (tx) => {
       const at = await databaseNow(tx);
       const now = new Date(at);
-      const location = await requireTenantLocation(tx, input.tenantId, input.locationId, 'location_id');
-      const products = await requireLineProducts(tx, input.tenantId, input.items);
+      const { location, products } = await requireLocationAndLineProducts(tx, input.tenantId, input.locationId, 'location_id', input.items);
       const previous = await lockActiveReservationOf(tx, input.tenantId, input.reference);
       if (previous && effectiveStatus({ status: previous.status, expiresAt: previous.expires_at }, at) === 'active') throw referenceTaken(input.reference);
       const lines = input.items.map((item, index) => ({ productId: products[index]!.id, quantity: dec(item.quantity), lotNumber: item.lotNumber ?? null, policy: products[index]!.policy }));

@@ -198,5 +198,3 @@ export async function listLocations(scope: Scope, tenantId: string, page: PageRe
   return { rows: rows.map(toLocationRecord), total: Number(count?.n ?? 0) };
 }
 
-// For the benchmarks' bare routes (bench/bench-statements.ts).
-export { tenantLocation as tenantLocationQuery };

@@ -6,6 +6,7 @@ import { boolValue, fromBoolValue } from './boolean-values.js';
 import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import type { ProductTable } from '../schema/index.js';
+import type { LocationRow } from './location-repository.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow } from '../execution/execute.js';
 
 export type ProductRow = Selectable<ProductTable>;
@@ -194,6 +195,72 @@ export async function findTenantProducts(scope: Scope, tenantId: string, ids: re
   return new Map(products.map((p) => [p.id, p]));
 }
 
+/**
+ * A live location of the tenant with the tenant's live products among `ids` (one row per product
+ * found, one row with null product columns when none is): what a document's lines check in one
+ * statement. No row: the location is not the tenant's, or deleted.
+ */
+const tenantLocationWithProducts = preparedQuery({
+  shape: (p: { tenantId: string; locationId: number; ids: number[] }) => p.ids.length,
+  build: (scope, param: ParamRef<{ tenantId: string; locationId: number; ids: number[] }>, count) =>
+    scope.db
+      .selectFrom('locations')
+      .leftJoin('products', (join) =>
+        join
+          .onRef('products.tenant_id', '=', 'locations.tenant_id')
+          .on('products.id', 'in', markedList(param, 'ids', count))
+          .on('products.deleted_at', 'is', null),
+      )
+      .selectAll('locations')
+      .select([
+        'products.id as product_id',
+        'products.name as product_name',
+        'products.sku as product_sku',
+        'products.cost_price as product_cost_price',
+        'products.production_batch as product_production_batch',
+        'products.inbound_expired as product_inbound_expired',
+        'products.outbound_expired as product_outbound_expired',
+      ])
+      .where('locations.tenant_id', '=', param('tenantId'))
+      .where('locations.id', '=', param('locationId'))
+      .where('locations.deleted_at', 'is', null),
+});
+
+/** At most this many products are read with their location in one statement (`findTenantLocationWithProducts`). */
+export const PRODUCTS_WITH_LOCATION = 500;
+
+/**
+ * The tenant's live location `locationId` and its live products among `ids` (at most
+ * PRODUCTS_WITH_LOCATION distinct), by id, in one statement; undefined when the location is not a
+ * live one of the tenant's.
+ */
+export async function findTenantLocationWithProducts(
+  scope: Scope,
+  tenantId: string,
+  locationId: number,
+  ids: readonly number[],
+): Promise<{ location: LocationRow; products: Map<number, LineProduct> } | undefined> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0 || unique.length > PRODUCTS_WITH_LOCATION) throw new Error(`findTenantLocationWithProducts: 1 to ${PRODUCTS_WITH_LOCATION} products, got ${unique.length}`);
+  const rows = await execute(scope, tenantLocationWithProducts.with({ tenantId, locationId, ids: unique }));
+  if (rows[0] === undefined) return undefined;
+  const products = new Map<number, LineProduct>();
+  for (const row of rows) {
+    if (row.product_id === null) continue;
+    const product = toLineProduct({
+      id: Number(row.product_id),
+      name: row.product_name!,
+      sku: row.product_sku!,
+      cost_price: row.product_cost_price!,
+      production_batch: row.product_production_batch!,
+      inbound_expired: row.product_inbound_expired!,
+      outbound_expired: row.product_outbound_expired!,
+    });
+    products.set(product.id, product);
+  }
+  return { location: rows[0], products };
+}
+
 const tenantProductsBySku = preparedQuery({
   shape: (p: { tenantId: string; skus: string[] }) => p.skus.length,
   build: (scope, param: ParamRef<{ tenantId: string; skus: string[] }>, count) =>
@@ -377,4 +444,4 @@ export async function listProducts(scope: Scope, tenantId: string, filters: Prod
 }
 
 // For the benchmarks' bare routes (bench/bench-statements.ts).
-export { tenantProducts as tenantProductsQuery };
+export { tenantLocationWithProducts as tenantLocationWithProductsQuery };
