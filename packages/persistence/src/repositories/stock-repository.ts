@@ -21,7 +21,7 @@ import {
 import { type ParamRef, markedList, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { StockChangeCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
-import { execute, executeWrite } from '../execution/execute.js';
+import { execute } from '../execution/execute.js';
 import { type EventInput, enqueueEvents, hasSubscribers } from './webhook-repository.js';
 
 /** Why stock moved: the document that caused it. */
