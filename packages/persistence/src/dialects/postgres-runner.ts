@@ -184,8 +184,8 @@ export class PostgresRunner implements DatabaseRunner {
   /**
    * One pooled connection for all of `work`'s statements (see DatabaseRunner.session). Its
    * transactions run on it one at a time; a statement sent while one is open waits for its end, so
-   * it never runs inside it. A connection a transaction left in an unknown state fails the
-   * session's later statements and is destroyed when the session ends.
+   * it never runs inside it. A connection left in an unknown state (a statement's answer lost, a
+   * failed ROLLBACK) fails the session's later statements at once and is destroyed when it ends.
    */
   async session<T>(work: (session: SessionRunner) => Promise<T>): Promise<T> {
     const client = await this.#connect();
@@ -205,7 +205,9 @@ export class PostgresRunner implements DatabaseRunner {
     };
     const run = <R>(compiled: CompiledQuery): Promise<QueryResult<R>> => {
       if (held) return held.then(() => run<R>(compiled));
-      return broken ? Promise.reject(broken) : this.#runOn<R>(client, compiled);
+      // A connection still waiting for an abandoned answer would queue this statement behind it.
+      const failed = broken ?? this.#broken.get(client);
+      return failed ? Promise.reject(failed) : this.#runOn<R>(client, compiled);
     };
     const session: SessionRunner = {
       run,
