@@ -233,37 +233,25 @@ function head(row: Row, location: { id: unknown; code: unknown; name: unknown; a
   };
 }
 
-function item(row: Row) {
+/**
+ * A line as the API shows it, from an adjustment_items row, or with `prefix` from a joined row whose
+ * line columns carry it (the detail read's `item_`, which also joins the line's lot). The
+ * adjustment cases' inserted lines name no lot.
+ */
+function item(row: Row, prefix = '') {
+  const at = (column: string) => row[`${prefix}${column}`];
   return {
-    id: row.id,
-    product_id: String(row.product_id),
-    product_name: row.product_name,
-    sku: row.sku,
-    type: row.type,
-    quantity: quantity(row.quantity),
-    unit_cost: Number(row.unit_cost),
-    total_cost: Number(row.total_cost),
-    notes: row.notes,
-    // The adjustment cases' products have no lots (a lot-tracked line's would be read from lots).
-    lot_number: null,
-    expiry_date: null,
-  };
-}
-
-/** A line of the one-statement detail read (its columns prefixed `item_`, its lot's joined). */
-function detailItem(row: Row) {
-  return {
-    id: row.item_id,
-    product_id: String(row.item_product_id),
-    product_name: row.item_product_name,
-    sku: row.item_sku,
-    type: row.item_type,
-    quantity: quantity(row.item_quantity),
-    unit_cost: Number(row.item_unit_cost),
-    total_cost: Number(row.item_total_cost),
-    notes: row.item_notes,
-    lot_number: row.item_lot_number,
-    expiry_date: row.item_expiry_date,
+    id: at('id'),
+    product_id: String(at('product_id')),
+    product_name: at('product_name'),
+    sku: at('sku'),
+    type: at('type'),
+    quantity: quantity(at('quantity')),
+    unit_cost: Number(at('unit_cost')),
+    total_cost: Number(at('total_cost')),
+    notes: at('notes'),
+    lot_number: at('lot_number') ?? null,
+    expiry_date: at('expiry_date') ?? null,
   };
 }
 
@@ -275,8 +263,9 @@ async function locationAndProducts(tx: Queries, tenantId: string, locationId: nu
   const rows = await tx.all(sql.locationWithProducts({ tenantId, locationId, ids: [...new Set(productIds)] }));
   const location = rows[0];
   if (!location) throw new HttpError(422, 'VALIDATION_ERROR');
-  const products = rows.filter((r) => r.product_id !== null).map((r) => ({ id: r.product_id, name: r.product_name, sku: r.product_sku, cost_price: r.product_cost_price }));
-  const byId = new Map(products.map((p) => [Number(p.id), p as Row]));
+  // Each product's columns come prefixed `product_`: its row is them without the prefix.
+  const products = rows.filter((r) => r.product_id !== null).map((r): Row => Object.fromEntries(Object.entries(r).flatMap(([k, v]) => (k.startsWith('product_') ? [[k.slice(8), v]] : []))));
+  const byId = new Map(products.map((p) => [Number(p.id), p]));
   if (productIds.some((id) => !byId.has(id))) throw new HttpError(422, 'VALIDATION_ERROR');
   return { location, byId };
 }
@@ -326,7 +315,7 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
   });
   ctx.status = 201;
   ctx.body = envelope({
-    adjustment: { ...head(created.row, { id: created.location.id, code: created.location.code, name: created.location.name, address: created.location.address }), items: created.items.map(item) },
+    adjustment: { ...head(created.row, { id: created.location.id, code: created.location.code, name: created.location.name, address: created.location.address }), items: created.items.map((i) => item(i)) },
   });
 }
 
@@ -339,7 +328,7 @@ async function adjustmentDetail(ctx: Context, tenantId: string, number: string):
   ctx.body = envelope({
     adjustment: {
       ...head(row, joinedLocation(row)),
-      items: items.map((r) => ({ ...detailItem(r), current_stock: r[bucket] === null ? 0 : quantity(r[bucket]) })),
+      items: items.map((r) => ({ ...item(r, 'item_'), current_stock: r[bucket] === null ? 0 : quantity(r[bucket]) })),
     },
   });
 }
