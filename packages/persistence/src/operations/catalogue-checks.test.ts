@@ -1,12 +1,10 @@
 // A document's location and its lines' products: refused the same way whether they are read in one
 // statement (lines naming products by id) or two (lines naming any by SKU), the location first.
 import { AppError, type FieldIssue } from '@pits/domain';
-import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeWrite } from '../execution/execute.js';
 import type { Scope } from '../execution/scope.js';
-import type { StatementRunner } from '../execution/statement-runner.js';
-import { type TenantWorld, type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { type TenantWorld, type TestDatabase, countingScope, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { type ProductRef, requireLocationAndLineProducts } from './catalogue-checks.js';
 
 const dialects = await testDialects();
@@ -31,22 +29,10 @@ describe.each(dialects)('[%s] a document\'s location and line products', (dialec
   });
   afterAll(() => t.cleanup());
 
-  /** The test database, counting the statements run through it. */
-  const counting = () => {
-    const counted = { statements: 0, scope: undefined as unknown as Scope };
-    const runner: StatementRunner = {
-      run: <R>(compiled: CompiledQuery) => {
-        counted.statements += 1;
-        return t.database.runner.run<R>(compiled);
-      },
-    };
-    counted.scope = { db: t.database.db, dialect: t.database.dialect, runner };
-    return counted;
-  };
   const check = (scope: Scope, locationId: number, refs: ProductRef[]) => requireLocationAndLineProducts(scope, w.tenant.id, locationId, 'location_id', refs);
 
   it('reads lines that name products by id with their location in one statement, in line order', async () => {
-    const counted = counting();
+    const counted = countingScope(t.database);
     const [p1, p2, p3] = w.products;
     const { location, products } = await check(counted.scope, w.locations[1].id, [{ productId: p3!.id }, { productId: p1!.id }, { productId: p2!.id }]);
     expect(counted.statements).toBe(1);
@@ -69,7 +55,7 @@ describe.each(dialects)('[%s] a document\'s location and line products', (dialec
     expect(byId.issues.map((i) => i.field)).toEqual(['items[1].product_id', 'items[2].product_id', 'items[3].product_id']);
     expect(byId.issues[2]!.issue).toBe('is the same product as items[0]');
     // A line by SKU reads the products apart from the location; the refusals are the same.
-    const counted = counting();
+    const counted = countingScope(t.database);
     const mixed = await refusal(check(counted.scope, w.locations[0].id, [{ sku: p2!.sku }, { productId: other.products[0]!.id }, { productId: p2!.id }]));
     expect(counted.statements).toBe(3);
     expect(mixed.issues.map((i) => i.field)).toEqual(['items[1].product_id', 'items[2].product_id']);

@@ -1,12 +1,9 @@
 // The two projections of an adjustment row: a list page reads summaries (what the list shows,
 // without the actors' JSON), a detail reads the whole record; the fields they share agree. A
 // detail with its lines and their stock is one statement.
-import type { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Scope } from '../execution/scope.js';
-import type { StatementRunner } from '../execution/statement-runner.js';
 import { approveAdjustment, createAdjustment, rejectAdjustment } from '../operations/adjustment-operations.js';
-import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
+import { type TestDatabase, countingScope, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { findAdjustment, findAdjustmentRecord, listAdjustments } from './adjustment-repository.js';
 
 const dialects = await testDialects();
@@ -19,18 +16,6 @@ describe.each(dialects)('[%s] adjustment projections', (dialect) => {
   });
   afterAll(() => t.cleanup());
 
-  /** The test database, counting the statements run through it. */
-  const counting = () => {
-    const counted = { statements: 0, scope: undefined as unknown as Scope };
-    const runner: StatementRunner = {
-      run: <R>(compiled: CompiledQuery) => {
-        counted.statements += 1;
-        return t.database.runner.run<R>(compiled);
-      },
-    };
-    counted.scope = { db: t.database.db, dialect: t.database.dialect, runner };
-    return counted;
-  };
 
   it('a list page holds every field of the detail record but the actors, which it never parses', async () => {
     const w = await seedTenantWorld(t.database, { openingGood: '10', label: 'projections' });
@@ -70,7 +55,7 @@ describe.each(dialects)('[%s] adjustment projections', (dialect) => {
     await approveAdjustment(t.database, { tenantId: w.tenant.id, number: damaged.number, actor: w.actor }, NOW);
     // Pending, over the three products: p3 has no stock row at the location yet.
     const pending = await create('damaged', [{ productId: p3!.id, quantity: '2' }, { productId: p1!.id, quantity: '1' }, { productId: p2!.id, quantity: '1' }]);
-    const counted = counting();
+    const counted = countingScope(t.database);
     const detail = (await findAdjustment(counted.scope, w.tenant.id, pending.number))!;
     expect(counted.statements).toBe(1);
     expect(detail.items.map((i) => [i.lineNo, i.productId, i.quantity.toFixed()])).toEqual([[1, p3!.id, '2'], [2, p1!.id, '1'], [3, p2!.id, '1']]);
@@ -87,10 +72,10 @@ describe.each(dialects)('[%s] adjustment projections', (dialect) => {
     for (let i = 0; i < 3; i += 1) {
       await createAdjustment(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: w.locations[0].id, type: 'increase', stockSource: 'good', reason: 'r', items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW);
     }
-    const page = counting();
+    const page = countingScope(t.database);
     expect(await listAdjustments(page.scope, w.tenant.id, { status: 'pending' }, { page: 1, perPage: 2 })).toMatchObject({ total: 3, rows: [{}, {}] });
     expect(page.statements).toBe(1);
-    const past = counting();
+    const past = countingScope(t.database);
     expect(await listAdjustments(past.scope, w.tenant.id, { status: 'pending' }, { page: 3, perPage: 2 })).toEqual({ rows: [], total: 3 });
     expect(past.statements).toBe(2);
   });
