@@ -204,11 +204,9 @@ function notFound(number: string): AppError {
 }
 
 async function lockOrThrow(tx: Tx, tenantId: string, number: string): Promise<AdjustmentRecord> {
-  return (await lockAdjustment(tx, tenantId, number)) ?? notFoundFor(number);
-}
-
-function notFoundFor(number: string): never {
-  throw notFound(number);
+  const record = await lockAdjustment(tx, tenantId, number);
+  if (!record) throw notFound(number);
+  return record;
 }
 
 /** The adjustment.status_changed event, in the transaction of the change. */
@@ -244,7 +242,9 @@ export async function approveAdjustment(
 ): Promise<AdjustmentRecord> {
   return withTransaction(scope, async (tx) => {
     // Locked and read with its lines in one statement.
-    const { items, ...record } = (await lockAdjustmentWithItems(tx, input.tenantId, input.number)) ?? notFoundFor(input.number);
+    const locked = await lockAdjustmentWithItems(tx, input.tenantId, input.number);
+    if (!locked) throw notFound(input.number);
+    const { items, ...record } = locked;
     // Refused before any stock row is touched.
     unwrap(requirePending(record.status, 'approved'));
     const adjustment = {

@@ -92,7 +92,7 @@ function lineProductsOf(refs: readonly ProductRef[], byId: ReadonlyMap<number, L
 
 /**
  * `requireTenantLocation` then `requireLineProducts`, refusing as they do (the location first).
- * Lines that all name their product by id (at most PRODUCTS_WITH_LOCATION products) are read with
+ * Lines that all name their product by id (at most PRODUCTS_WITH_LOCATION lines) are read with
  * the location in one statement.
  *
  * @example const { location, products } = await requireLocationAndLineProducts(tx, tenantId, 3, 'location_id', [{ productId: 7 }]);
@@ -105,7 +105,7 @@ export async function requireLocationAndLineProducts(
   refs: readonly ProductRef[],
 ): Promise<{ location: LocationRecord; products: LineProduct[] }> {
   const ids = refs.flatMap((r) => (r.productId === undefined ? [] : [r.productId]));
-  if (ids.length === 0 || ids.length < refs.length || new Set(ids).size > PRODUCTS_WITH_LOCATION) {
+  if (ids.length === 0 || ids.length < refs.length || ids.length > PRODUCTS_WITH_LOCATION) {
     const location = await requireTenantLocation(scope, tenantId, locationId, field);
     return { location, products: await requireLineProducts(scope, tenantId, refs) };
   }

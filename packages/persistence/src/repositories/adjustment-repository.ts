@@ -205,25 +205,30 @@ type LinesRow = InferResult<ReturnType<typeof withLines>>[number];
 
 /** The record and its lines from `withLines` rows (an adjustment always has lines; none read as none). */
 function fromLines(rows: readonly LinesRow[]): AdjustmentWithItems {
-  const items: AdjustmentItemRecord[] = [];
-  for (const row of rows) {
-    if (row.item_id === null) continue;
-    items.push({
-      id: Number(row.item_id),
-      lineNo: Number(row.item_line_no),
-      productId: Number(row.item_product_id),
-      productName: row.item_product_name!,
-      sku: row.item_sku!,
-      type: row.item_type!,
-      quantity: fromScaled(row.item_quantity!),
-      unitCost: dec(row.item_unit_cost!),
-      totalCost: dec(row.item_total_cost!),
-      notes: row.item_notes!,
-      lotId: row.item_lot_id === null ? null : Number(row.item_lot_id),
-      lotNumber: row.item_lot_number,
-      expiryDate: row.item_expiry_date,
-    });
-  }
+  const items = rows.flatMap((row): AdjustmentItemRecord[] =>
+    row.item_id === null
+      ? []
+      : [
+          {
+            ...toAdjustmentItemRecord({
+              id: row.item_id,
+              adjustment_id: row.id,
+              line_no: row.item_line_no!,
+              product_id: row.item_product_id!,
+              product_name: row.item_product_name!,
+              sku: row.item_sku!,
+              type: row.item_type!,
+              quantity: row.item_quantity!,
+              unit_cost: row.item_unit_cost!,
+              total_cost: row.item_total_cost!,
+              notes: row.item_notes!,
+              lot_id: row.item_lot_id,
+            }),
+            lotNumber: row.item_lot_number,
+            expiryDate: row.item_expiry_date,
+          },
+        ],
+  );
   return { ...fromJoined(rows[0]!), items };
 }
 
@@ -468,7 +473,7 @@ export async function listAdjustments(
   };
   const rows = await execute(scope, pageFiltered.with(params));
   // A page past the end (or of no adjustments) has no row to carry the total: it is read alone.
-  const total = rows[0] === undefined ? await keptAdjustmentTotal(scope, params) : keptTotal(rows[0].list_total === undefined ? undefined : { total: rows[0].list_total });
+  const total = rows[0] === undefined ? await keptAdjustmentTotal(scope, params) : keptTotal({ total: rows[0].list_total });
   return { rows: rows.map((row) => toAdjustmentSummary(row, joinedLocation(row))), total };
 }
 

@@ -202,12 +202,13 @@ export async function lockStockRows(tx: Tx, keys: readonly TenantStockKey[], now
   return byStockKey(locked);
 }
 
-/**
- * Writes new levels of rows locked in this transaction, all in one statement (the conflict path
- * always applies), each row's version one higher; returns the versions written.
- */
 const WRITTEN_COLUMNS = [...LEVEL_COLUMNS, 'good_ledger_id', 'damaged_ledger_id', 'reserved_ledger_id'] as const;
 
+/**
+ * Writes new levels of rows locked in this transaction, and the newest ledger row of each bucket
+ * moved, all in one statement (the conflict path always applies), each row's version one higher;
+ * returns the versions written.
+ */
 const writeLevels = preparedQuery({
   shape: (p: { rows: (Insertable<StockLevelTable> & WrittenLevelIds)[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: (Insertable<StockLevelTable> & WrittenLevelIds)[] }>, count) =>
