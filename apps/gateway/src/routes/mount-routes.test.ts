@@ -1,6 +1,7 @@
 // What every mounted route gets from mountRoutes whatever its spec says: path parameters checked
-// with the text rule, and deep bodies refused before the idempotency layer reads them. Run
-// through the assembled gateway on both dialects, over every route of its OpenAPI document.
+// with the text rule, deep bodies refused before the idempotency layer reads them, and a read's
+// statements on one session of the database. Run through the assembled gateway on both dialects,
+// over every route of its OpenAPI document.
 import { errorEnvelope } from '@pits/contract';
 import { createApiKey } from '@pits/persistence';
 import { type TenantWorld, type TestDatabase, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '@pits/persistence/testing';
@@ -93,5 +94,33 @@ describe.each(dialects)('[%s] mountRoutes', (dialect) => {
     expect(res.body.error).toMatchObject({ code: 'VALIDATION_ERROR', details: { field: 'items[0].quantity', issue: expect.stringContaining('149999999999.99985') } });
     const list = await fetch(`${url}/api/engine/v1/transfers`, { headers: headers() });
     expect(((await list.json()) as { data: { transfers: unknown[] } }).data.transfers).toEqual([]);
+  });
+
+  it('runs a read route\'s handler in one session of the database, and a write in a transaction of its own', async () => {
+    // The same database, its runner counting the sessions it opens.
+    const sessions: string[] = [];
+    let current = '';
+    const runner = new Proxy(t.database.runner, {
+      get(target, name) {
+        if (name === 'session') return (work: Parameters<typeof target.session>[0]) => (sessions.push(current), target.session(work));
+        const value: unknown = Reflect.get(target, name, target);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const config = loadGatewayConfig({ CREDENTIALS_KEY: 'c'.repeat(64), GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: '0' });
+    const counted = createGateway(config, { database: { ...t.database, runner }, logger: pino({ level: 'silent' }) });
+    const at = (await counted.listen()).url;
+    try {
+      current = 'list';
+      const list = await fetch(`${at}/api/engine/v1/adjustments`, { headers: headers() });
+      expect(list.status).toBe(200);
+      current = 'create';
+      const body = { location_id: w.locations[0].id, type: 'increase', stock_source: 'good', reason: 'session', items: [{ product_id: String(w.products[0]!.id), quantity: 1, unit_cost: 1 }] };
+      const created = await fetch(`${at}/api/partner/v1/adjustments`, { method: 'POST', headers: headers(), body: JSON.stringify(body) });
+      expect(created.status).toBe(201);
+      expect(sessions).toEqual(['list']);
+    } finally {
+      await counted.close();
+    }
   });
 });
