@@ -11,11 +11,14 @@
 //
 // With BENCH_COMPARE_PAIRED=1 the two gateways run at the same time instead, each on its own
 // database, and main ÷ old is the median of the pairs (paired-bench.ts): on a machine whose speed
-// drifts between runs (a shared virtual machine), runs in turn cannot tell 10 % apart.
+// drifts between runs (a shared virtual machine), runs in turn cannot tell 10 % apart. With
+// BENCH_COMPARE_INSTRUCTIONS=1 both run under valgrind's callgrind and the figure is instructions
+// per request (instruction-bench.ts): it does not move with the machine's load.
 //
 // Environment: BENCH_COMPARE_ROUNDS (2: pairs of runs), BENCH_COMPARE_KEEP (1: leave the worktree,
 // which a later run at the same commit then reuses), BENCH_COMPARE_PAIRED (1: the paired mode,
-// reading BENCH_PAIRS, BENCH_SECONDS, BENCH_RATE, BENCH_DIALECTS and BENCH_CASES as paired-bench.ts does), and what bench:inventory reads
+// reading BENCH_PAIRS, BENCH_SECONDS, BENCH_RATE, BENCH_DIALECTS and BENCH_CASES as paired-bench.ts does),
+// BENCH_COMPARE_INSTRUCTIONS (1: the instruction mode, reading what instruction-bench.ts reads), and what bench:inventory reads
 // (BENCH_SECONDS, BENCH_DIALECTS, BENCH_CASES, BENCH_ROUNDS, …), passed to both sides alike.
 // Without BENCH_CASES each side runs its own default cases; those only one side has are named.
 import { type SpawnOptions, spawn } from 'node:child_process';
@@ -146,14 +149,15 @@ try {
     { cwd: tree, env: childEnv({ NX_NO_CLOUD: 'true', NX_DAEMON: 'false' }), log: join(logs, 'build.log') },
   );
 
-  if (settings.paired) {
-    console.log('paired: both gateways at once, each on its own database …');
-    const paired = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tools/bench/src/paired-bench.ts'), tree, short, `main (${head})`], { cwd: ROOT, env: childEnv(), stdio: 'inherit' });
+  if (settings.mode !== 'turns') {
+    const [script, what] = settings.mode === 'paired' ? ['paired-bench.ts', 'both gateways at once, each on its own database'] : ['instruction-bench.ts', 'both gateways under callgrind, their instructions counted'];
+    console.log(`${settings.mode}: ${what} …`);
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tools/bench/src', script), tree, short, `main (${head})`], { cwd: ROOT, env: childEnv(), stdio: 'inherit' });
     const code = await new Promise<number | null>((resolve, reject) => {
-      paired.on('error', reject);
-      paired.on('close', resolve);
+      child.on('error', reject);
+      child.on('close', resolve);
     });
-    if (code !== 0) throw new Error(`the paired run failed (exit ${code})`);
+    if (code !== 0) throw new Error(`the ${settings.mode} run failed (exit ${code})`);
   } else {
     const passed = ['BENCH_SECONDS', 'BENCH_DIALECTS', 'BENCH_CASES', 'BENCH_ROUNDS'].map((k) => `${k}=${process.env[k] ?? '(its default)'}`).join(' ');
     const order = runOrder<Side>(['old', 'main'], settings.rounds);

@@ -189,9 +189,11 @@ describe('the comparison', () => {
 
 describe('the command line', () => {
   it('takes one commit, two pairs of runs and removes its worktree unless told otherwise', () => {
-    expect(compareSettings(['70fc51f'], {})).toEqual({ commit: '70fc51f', rounds: 2, keep: false, paired: false });
-    expect(compareSettings(['HEAD~3'], { BENCH_COMPARE_ROUNDS: '3', BENCH_COMPARE_KEEP: '1' })).toEqual({ commit: 'HEAD~3', rounds: 3, keep: true, paired: false });
-    expect(compareSettings(['70fc51f'], { BENCH_COMPARE_PAIRED: '1' })).toMatchObject({ paired: true });
+    expect(compareSettings(['70fc51f'], {})).toEqual({ commit: '70fc51f', rounds: 2, keep: false, mode: 'turns' });
+    expect(compareSettings(['HEAD~3'], { BENCH_COMPARE_ROUNDS: '3', BENCH_COMPARE_KEEP: '1' })).toEqual({ commit: 'HEAD~3', rounds: 3, keep: true, mode: 'turns' });
+    expect(compareSettings(['70fc51f'], { BENCH_COMPARE_PAIRED: '1' })).toMatchObject({ mode: 'paired' });
+    expect(compareSettings(['70fc51f'], { BENCH_COMPARE_INSTRUCTIONS: '1' })).toMatchObject({ mode: 'instructions' });
+    expect(() => compareSettings(['70fc51f'], { BENCH_COMPARE_PAIRED: '1', BENCH_COMPARE_INSTRUCTIONS: '1' })).toThrow(/one mode at a time/);
   });
 
   it('refuses what it cannot use before anything runs', () => {

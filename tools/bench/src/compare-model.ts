@@ -237,8 +237,12 @@ export interface CompareSettings {
   /** Pairs of runs, each pair one run of each side: old main, main old, … */
   rounds: number;
   keep: boolean;
-  /** Both gateways loaded at the same time, each on its own database (paired-bench.ts), instead of runs in turn. */
-  paired: boolean;
+  /**
+   * `turns`: each tree's bench:inventory in turns; `paired`: both gateways loaded at the same time,
+   * each on its own database (paired-bench.ts); `instructions`: both under callgrind, their
+   * instructions per request counted (instruction-bench.ts).
+   */
+  mode: 'turns' | 'paired' | 'instructions';
 }
 
 /** The command line and environment of bench:compare; throws on what it cannot use, before anything runs. */
@@ -247,5 +251,8 @@ export function compareSettings(argv: readonly string[], env: Readonly<Record<st
   if (!commit || rest.length) throw new Error('usage: npm run bench:compare -- <commit>   (one earlier commit to measure main against)');
   const rounds = Number(env.BENCH_COMPARE_ROUNDS ?? 2);
   if (!Number.isSafeInteger(rounds) || rounds < 1) throw new Error(`BENCH_COMPARE_ROUNDS: a whole number of at least 1, got ${env.BENCH_COMPARE_ROUNDS}`);
-  return { commit, rounds, keep: env.BENCH_COMPARE_KEEP === '1', paired: env.BENCH_COMPARE_PAIRED === '1' };
+  const paired = env.BENCH_COMPARE_PAIRED === '1';
+  const instructions = env.BENCH_COMPARE_INSTRUCTIONS === '1';
+  if (paired && instructions) throw new Error('BENCH_COMPARE_PAIRED and BENCH_COMPARE_INSTRUCTIONS: one mode at a time');
+  return { commit, rounds, keep: env.BENCH_COMPARE_KEEP === '1', mode: paired ? 'paired' : instructions ? 'instructions' : 'turns' };
 }
