@@ -209,10 +209,14 @@ describe.each(dialects)('[%s] error table of the tenant endpoints', (dialect) =>
       });
 
       it('a streamed body without Content-Length that passes 1 MiB', async () => {
+        // 1 MiB, then the byte that passes it: the gateway answers once it has read that byte and
+        // closes, and nothing more of the upload is left in flight. Bytes still arriving at a
+        // closed socket would reset the connection, and the client could lose the answer.
         const res = await chunkedRequest(gw.url, 'POST', AUTHORIZE, {
           headers: { authorization: auth(), 'content-type': 'application/json' },
           chunk: 'x'.repeat(64 * 1024),
-          count: 20,
+          count: 16,
+          tail: 'x',
         });
         expectError(res, 'PAYLOAD_TOO_LARGE');
       });

@@ -8,14 +8,16 @@ export interface ChunkedUpload {
   headers: Record<string, string>;
   chunk: string;
   count: number;
+  /** Sent after the copies, as the last chunk. */
+  tail?: string;
 }
 
 /**
- * Streams `count` copies of `chunk` (chunked transfer encoding) and returns the response, after the
- * contract check for `method` and `path`.
+ * Streams `count` copies of `chunk`, then `tail` (chunked transfer encoding), and returns the
+ * response, after the contract check for `method` and `path`.
  *
  * @example
- * const res = await chunkedRequest(gateway.url, 'POST', '/api/partner/v1/tenants/authorize', { headers, chunk: 'x'.repeat(65536), count: 20 });
+ * const res = await chunkedRequest(gateway.url, 'POST', '/api/partner/v1/tenants/authorize', { headers, chunk: 'x'.repeat(65536), count: 16, tail: 'x' });
  */
 export async function chunkedRequest(baseUrl: string, method: string, path: string, upload: ChunkedUpload): Promise<GatewayResponse> {
   const url = new URL(path, baseUrl);
@@ -48,7 +50,7 @@ export async function chunkedRequest(baseUrl: string, method: string, path: stri
           return;
         }
       }
-      req.end();
+      req.end(upload.tail);
     };
     pump();
   });
