@@ -116,3 +116,47 @@ describe.each(postgres)('[%s] a session: one pooled connection for several state
     expect(t.database.runner.connections()).toEqual({ total: 1, idle: 1, waiting: 0 });
   });
 });
+
+describe.each(postgres)('[%s] rows built from arrays', (dialect) => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await openTestDatabase(dialect);
+  });
+  afterAll(() => t.cleanup());
+
+  it('gives a wide row every column in order, with the values pg parsed', async () => {
+    const columns = Array.from({ length: 45 }, (_, i) => `column_${i}`);
+    const { rows } = await sql.raw<Record<string, unknown>>(`select ${columns.map((c, i) => (i % 2 ? `'text ${i}' as ${c}` : `${i}::int as ${c}`)).join(', ')}`).execute(t.database.db);
+    expect(rows).toHaveLength(1);
+    expect(Object.keys(rows[0]!)).toEqual(columns);
+    expect(rows[0]!['column_0']).toBe(0);
+    expect(rows[0]!['column_43']).toBe('text 43');
+    expect(rows[0]!['column_44']).toBe(44);
+  });
+
+  it('gives a name that comes twice its first place and its last value, and __proto__ as a plain key', async () => {
+    const { rows } = await sql.raw<Record<string, unknown>>(`select 1 as x, 2 as id, 3 as x, 4 as "__proto__"`).execute(t.database.db);
+    expect(Object.keys(rows[0]!)).toEqual(['x', 'id', '__proto__']);
+    expect(rows[0]!['x']).toBe(3);
+    expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+  });
+
+  it('follows a statement whose columns change (select * after a column is added)', async () => {
+    await sql`create table row_builder_probe (a int)`.execute(t.database.db);
+    await sql`insert into row_builder_probe values (1)`.execute(t.database.db);
+    // Longer than a named statement may be, so PostgreSQL plans it afresh and the new column shows.
+    const text = `select * from row_builder_probe /* ${'x'.repeat(8100)} */`;
+    expect((await sql.raw(text).execute(t.database.db)).rows).toEqual([{ a: 1 }]);
+    await sql`alter table row_builder_probe add column b text default 'new'`.execute(t.database.db);
+    expect((await sql.raw(text).execute(t.database.db)).rows).toEqual([{ a: 1, b: 'new' }]);
+  });
+
+  it('gives no rows for a statement that returns none, and rows for one that returns some', async () => {
+    await sql`create table row_builder_writes (id int primary key, label text)`.execute(t.database.db);
+    const inserted = await sql<{ id: number; label: string }>`insert into row_builder_writes values (1, 'one') returning id, label`.execute(t.database.db);
+    expect(inserted.rows).toEqual([{ id: 1, label: 'one' }]);
+    const updated = await sql`update row_builder_writes set label = 'uno' where id = 1`.execute(t.database.db);
+    expect(updated.rows).toEqual([]);
+    expect(updated.numAffectedRows).toBe(1n);
+  });
+});

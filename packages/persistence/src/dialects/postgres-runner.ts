@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { CompiledQuery, type QueryResult } from 'kysely';
 import type pg from 'pg';
+import { type RowBuilder, rowBuilder } from './row-builder.js';
 import {
   type DatabaseConnections,
   type DatabaseEvents,
@@ -59,6 +60,16 @@ export class StatementNames {
   }
 }
 
+/** Row builders by statement text; past this many texts, a new one's builder is made on every run. */
+const MAX_ROW_BUILDERS = 2000;
+
+interface Columns {
+  readonly names: readonly string[];
+  readonly build: RowBuilder;
+}
+
+const sameNames = (names: readonly string[], fields: readonly pg.FieldDef[]): boolean => names.length === fields.length && fields.every((field, i) => field.name === names[i]);
+
 const AFFECTING = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 const BEGIN = CompiledQuery.raw('begin');
 const BEGIN_SNAPSHOT = CompiledQuery.raw('begin isolation level repeatable read read only');
@@ -74,6 +85,8 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 export class PostgresRunner implements DatabaseRunner {
   readonly #pool: pg.Pool;
   readonly #names = new StatementNames();
+  /** Shared with `autonomous`: the same statements' rows are built the same way. */
+  readonly #columns: Map<string, Columns>;
   readonly #onQuery: DatabaseEvents['onQuery'];
   readonly #onQueryError: DatabaseEvents['onQueryError'];
   /** Connections that must be destroyed rather than given back. */
@@ -83,11 +96,12 @@ export class PostgresRunner implements DatabaseRunner {
   readonly autonomous: PostgresRunner | undefined;
 
   /** `autonomousPool`: the connections kept for `autonomous` statements; none, and they go to `pool`. */
-  constructor(pool: pg.Pool, events: DatabaseEvents, autonomousPool?: pg.Pool) {
+  constructor(pool: pg.Pool, events: DatabaseEvents, autonomousPool?: pg.Pool, columns = new Map<string, Columns>()) {
     this.#pool = pool;
+    this.#columns = columns;
     this.#onQuery = events.onQuery;
     this.#onQueryError = events.onQueryError;
-    this.autonomous = autonomousPool ? new PostgresRunner(autonomousPool, events) : undefined;
+    this.autonomous = autonomousPool ? new PostgresRunner(autonomousPool, events, undefined, columns) : undefined;
   }
 
   async #connect(): Promise<pg.PoolClient> {
@@ -99,15 +113,32 @@ export class PostgresRunner implements DatabaseRunner {
     }
   }
 
+  /**
+   * The rows of `text` as objects. pg gives them as arrays (`rowMode: 'array'`): its own row
+   * objects are copies of a blank row filled key by key, which costs more than these
+   * (docs/benchmarks.md#rows-built-from-arrays). A statement's builder is kept while its columns stay
+   * the same (`select *` after a migration gives others).
+   */
+  #objects(text: string, fields: readonly pg.FieldDef[], rows: unknown[][]): Record<string, unknown>[] {
+    if (rows.length === 0) return [];
+    let columns = this.#columns.get(text);
+    if (!columns || !sameNames(columns.names, fields)) {
+      const names = fields.map((field) => field.name);
+      columns = { names, build: rowBuilder(names) };
+      if (this.#columns.size < MAX_ROW_BUILDERS || this.#columns.has(text)) this.#columns.set(text, columns);
+    }
+    return rows.map(columns.build);
+  }
+
   /** Runs `compiled` on `client`, named when it may be, and reports it. */
   async #runOn<R>(client: pg.PoolClient, compiled: CompiledQuery): Promise<QueryResult<R>> {
     const text = compiled.sql;
     const values = compiled.parameters as unknown[];
     const name = this.#names.statementName(client, text);
     try {
-      const { command, rowCount, rows } = await client.query(name === undefined ? { text, values } : { name, text, values });
+      const { command, rowCount, rows, fields } = await client.query<unknown[]>(name === undefined ? { text, values, rowMode: 'array' } : { name, text, values, rowMode: 'array' });
       this.#onQuery?.(text, compiled.parameters);
-      return { rows: (rows ?? []) as R[], ...(AFFECTING.has(command) ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}) };
+      return { rows: this.#objects(text, fields ?? [], rows ?? []) as R[], ...(AFFECTING.has(command) ? { numAffectedRows: BigInt(rowCount ?? 0) } : {}) };
     } catch (error) {
       if (isReadTimeout(error)) this.#broken.set(client, asError(error));
       this.#onQueryError?.(error);

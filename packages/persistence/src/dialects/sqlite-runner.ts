@@ -12,6 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, type QueryResult } from 'kysely';
+import { type RowBuilder, rowBuilder } from './row-builder.js';
 import {
   type DatabaseConnections,
   type DatabaseEvents,
@@ -62,12 +63,32 @@ const ROLLBACK = CompiledQuery.raw('rollback');
 const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)?.code === 'SQLITE_BUSY';
 
 /**
+ * A prepared statement, and for one that returns rows, how its rows become objects. better-sqlite3
+ * (on Node 20) builds each row object property by property through V8's API: per value that cost
+ * more than running the statement, and past about twenty columns V8 gives the object slow
+ * (dictionary) properties, slower again to read (docs/benchmarks.md#rows-built-from-arrays). So a
+ * reader returns arrays (`raw`, better-sqlite3's public API) and each becomes an object through
+ * `rowBuilder`: the same keys in the same order as before, with fast properties.
+ */
+interface Prepared {
+  readonly statement: BetterSqlite3.Statement;
+  readonly row: RowBuilder | null;
+}
+
+function prepare(raw: BetterSqlite3.Database, text: string): Prepared {
+  const statement = raw.prepare(text);
+  if (!statement.reader) return { statement, row: null };
+  statement.raw(true);
+  return { statement, row: rowBuilder(statement.columns().map((column) => column.name)) };
+}
+
+/**
  * The runner of one better-sqlite3 handle (opened by `openSqlite`); `lockWaitMs` bounds how long a
  * write transaction waits for another process's write lock.
  */
 export class SqliteRunner implements DatabaseRunner {
   readonly #raw: BetterSqlite3.Database;
-  readonly #statements = new Map<string, BetterSqlite3.Statement>();
+  readonly #statements = new Map<string, Prepared>();
   readonly #queue = new ConnectionQueue();
   readonly #lockWaitMs: number;
   readonly #onQuery: DatabaseEvents['onQuery'];
@@ -80,27 +101,27 @@ export class SqliteRunner implements DatabaseRunner {
     this.#onQueryError = events.onQueryError;
   }
 
-  #prepare(text: string): BetterSqlite3.Statement {
-    let statement = this.#statements.get(text);
-    if (!statement) {
-      statement = this.#raw.prepare(text);
+  #prepare(text: string): Prepared {
+    let prepared = this.#statements.get(text);
+    if (!prepared) {
+      prepared = prepare(this.#raw, text);
       if (this.#statements.size >= STATEMENT_CACHE_SIZE) {
         const oldest = this.#statements.keys().next().value;
         if (oldest !== undefined) this.#statements.delete(oldest);
       }
-      this.#statements.set(text, statement);
+      this.#statements.set(text, prepared);
     }
-    return statement;
+    return prepared;
   }
 
   /** Runs `compiled` now on the connection (its caller holds it, or no one does), reporting it. */
   #runNow<R>(compiled: CompiledQuery): QueryResult<R> {
     let result: QueryResult<R>;
     try {
-      const statement = this.#prepare(compiled.sql);
+      const { statement, row } = this.#prepare(compiled.sql);
       const parameters = compiled.parameters as unknown[];
-      if (statement.reader) {
-        result = { rows: statement.all(...parameters) as R[] };
+      if (row) {
+        result = { rows: (statement.all(...parameters) as unknown[][]).map(row) as R[] };
       } else {
         const { changes, lastInsertRowid } = statement.run(...parameters);
         result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
@@ -219,7 +240,7 @@ export class SqliteRunner implements DatabaseRunner {
     let pause = 2;
     for (;;) {
       try {
-        this.#prepare(BEGIN.sql).run();
+        this.#prepare(BEGIN.sql).statement.run();
         this.#onQuery?.(BEGIN.sql, BEGIN.parameters);
         return;
       } catch (error) {
