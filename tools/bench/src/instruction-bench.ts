@@ -129,9 +129,9 @@ async function send(s: Side, kind: string, amount: number, pool: { entries: unkn
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${s.side} ${kind}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${amount} requests`);
 }
 
-/** The newest dump callgrind wrote for `s` (callgrind.out.<pid>.<n>). */
+/** The newest dump callgrind wrote for `s`: callgrind.out.<n>, numbered from 1 in the order asked. */
 function newestDump(s: Side): string {
-  const numbered = readdirSync(s.dumps).filter((f) => /^callgrind\.out\.\d+\.\d+$/.test(f));
+  const numbered = readdirSync(s.dumps).filter((f) => /^callgrind\.out\.\d+$/.test(f));
   const n = (f: string) => Number(f.slice(f.lastIndexOf('.') + 1));
   const newest = numbered.sort((a, b) => n(a) - n(b)).at(-1);
   if (!newest) throw new Error(`${s.side}: callgrind wrote no dump`);
