@@ -21,7 +21,7 @@ import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { ROOT, freePort } from './bench-harness.js';
 import { MEAN_CASES } from './compare-model.js';
-import { type CaseCounts, type RoundCount, countRound, instructionTable } from './instruction-model.js';
+import { type CaseCounts, type RoundCount, countRound, dumpNumber, instructionTable } from './instruction-model.js';
 
 const run = promisify(execFile);
 const [oldTree, oldLabel, mainLabel] = process.argv.slice(2);
@@ -131,9 +131,8 @@ async function send(s: Side, kind: string, amount: number, pool: { entries: unkn
 
 /** The newest dump callgrind wrote for `s`: callgrind.out.<n>, numbered from 1 in the order asked. */
 function newestDump(s: Side): string {
-  const numbered = readdirSync(s.dumps).filter((f) => /^callgrind\.out\.\d+$/.test(f));
-  const n = (f: string) => Number(f.slice(f.lastIndexOf('.') + 1));
-  const newest = numbered.sort((a, b) => n(a) - n(b)).at(-1);
+  const numbered = readdirSync(s.dumps).filter((f) => dumpNumber(f) !== null);
+  const newest = numbered.sort((a, b) => dumpNumber(a)! - dumpNumber(b)!).at(-1);
   if (!newest) throw new Error(`${s.side}: callgrind wrote no dump`);
   return join(s.dumps, newest);
 }

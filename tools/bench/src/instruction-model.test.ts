@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RoundCount, countRound, instructionTable, shareOf } from './instruction-model.js';
+import { type RoundCount, countRound, dumpNumber, instructionTable, shareOf } from './instruction-model.js';
 
 // The shape of `callgrind_annotate --inclusive=no --threshold=100` output, shortened.
 const ANNOTATED = `--------------------------------------------------------------------------------
@@ -29,6 +29,16 @@ describe('shareOf', () => {
     expect(shareOf('???:sqlite3VdbeExec [better_sqlite3.node]')).toBe('work');
     expect(shareOf('???:0x000000000d1a5fc0 [???]')).toBe('work');
     expect(shareOf('???:v8::internal::JsonStringifier::SerializeString(v8::internal::Handle<v8::internal::String>) [/usr/bin/node]')).toBe('work');
+  });
+});
+
+describe('dumpNumber', () => {
+  it('numbers the dumps callgrind writes on request, and nothing else', () => {
+    expect(dumpNumber('callgrind.out.1')).toBe(1);
+    expect(dumpNumber('callgrind.out.12')).toBe(12);
+    expect(dumpNumber('callgrind.out')).toBeNull();
+    expect(dumpNumber('bench.sqlite')).toBeNull();
+    expect(dumpNumber('callgrind.out.1.tmp')).toBeNull();
   });
 });
 

@@ -12,6 +12,16 @@ export type Share = 'gc' | 'compiler' | 'work';
 const GC = /Scaveng|MarkCompact|Marking|Sweeper|IteratePointers|Evacuat|RecordMigrated|heap::base::|v8::internal::Heap::|MemoryAllocator|MemoryChunk|PagedSpace|SemiSpace|cppgc::|RememberedSet|SlotSet|FreeList|UpdatingItem|ProcessWeak|GCTracer|LiveObjectRange|ArrayBufferSweeper/;
 const COMPILER = /v8::internal::compiler::|maglev::|Maglev|baseline::|turboshaft::|BytecodeGenerator|v8::internal::Parser|v8::internal::Scanner|RegisterAllocat|InstructionSelector|CodeGenerator|Assembler::|Zone::/;
 
+/**
+ * The number of a dump callgrind wrote with `--callgrind-out-file=<dir>/callgrind.out`
+ * (callgrind.out.1, .2, … in the order they were asked for); null for any other file, the final
+ * dump at exit (callgrind.out) included.
+ */
+export function dumpNumber(file: string): number | null {
+  const match = /^callgrind\.out\.(\d+)$/.exec(file);
+  return match ? Number(match[1]) : null;
+}
+
 /** Which share a `callgrind_annotate` function name (`file:function [object]`) belongs to. */
 export function shareOf(name: string): Share {
   if (GC.test(name)) return 'gc';
