@@ -63,6 +63,13 @@ describe('SqliteRunner rows', () => {
     expect(Object.getOwnPropertyDescriptor(rows[0], '__proto__')?.value).toBe(6);
   });
 
+  it('follows a statement whose columns change (select * after a column is added)', async () => {
+    await run("insert into mixed (id, label) values (1, 'one')");
+    expect((await run('select * from mixed')).rows).toEqual([{ id: 1, label: 'one', amount: null, data: null, gone: null }]);
+    await run("alter table mixed add column extra text default 'new'");
+    expect((await run('select * from mixed')).rows).toEqual([{ id: 1, label: 'one', amount: null, data: null, gone: null, extra: 'new' }]);
+  });
+
   it('gives rows from a write that returns them, and counts from one that does not', async () => {
     const inserted = await run("insert into mixed (id, label) values (3, 'three') returning id, label");
     expect(inserted.rows).toEqual([{ id: 3, label: 'three' }]);

@@ -72,14 +72,21 @@ const isBusy = (error: unknown): boolean => (error as { code?: unknown } | null)
  */
 interface Prepared {
   readonly statement: BetterSqlite3.Statement;
-  readonly row: RowBuilder | null;
+  /** The columns the builder was written for (SQLite re-prepares a statement after a schema change, and `select *` may then give more). */
+  columns: number;
+  row: RowBuilder | null;
 }
 
 function prepare(raw: BetterSqlite3.Database, text: string): Prepared {
   const statement = raw.prepare(text);
-  if (!statement.reader) return { statement, row: null };
+  if (!statement.reader) return { statement, columns: 0, row: null };
   statement.raw(true);
-  return { statement, row: rowBuilder(statement.columns().map((column) => column.name)) };
+  return { statement, ...columnsOf(statement) };
+}
+
+function columnsOf(statement: BetterSqlite3.Statement): { columns: number; row: RowBuilder } {
+  const names = statement.columns().map((column) => column.name);
+  return { columns: names.length, row: rowBuilder(names) };
 }
 
 /**
@@ -118,10 +125,13 @@ export class SqliteRunner implements DatabaseRunner {
   #runNow<R>(compiled: CompiledQuery): QueryResult<R> {
     let result: QueryResult<R>;
     try {
-      const { statement, row } = this.#prepare(compiled.sql);
+      const prepared = this.#prepare(compiled.sql);
+      const { statement } = prepared;
       const parameters = compiled.parameters as unknown[];
-      if (row) {
-        result = { rows: (statement.all(...parameters) as unknown[][]).map(row) as R[] };
+      if (prepared.row) {
+        const values = statement.all(...parameters) as unknown[][];
+        if (values.length > 0 && values[0]!.length !== prepared.columns) Object.assign(prepared, columnsOf(statement));
+        result = { rows: values.map(prepared.row) as R[] };
       } else {
         const { changes, lastInsertRowid } = statement.run(...parameters);
         result = { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
