@@ -14,14 +14,14 @@
 // BENCH_INSTRUCTION_WARMUP (3000 requests per case), BENCH_INSTRUCTION_REQUESTS (1500 per round),
 // BENCH_INSTRUCTION_ROUNDS (3), BENCH_PG_URL (as bench:inventory). valgrind must be installed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { ROOT, freePort } from './bench-harness.js';
 import { MEAN_CASES } from './compare-model.js';
 import { type CaseCounts, type RoundCount, countRound, dumpNumber, instructionTable } from './instruction-model.js';
+import { type SeededSide, type SideName, seedSide } from './tree-bench.js';
 
 const run = promisify(execFile);
 const [oldTree, oldLabel, mainLabel] = process.argv.slice(2);
@@ -38,39 +38,10 @@ const roundRequests = whole('BENCH_INSTRUCTION_REQUESTS', 1500);
 const rounds = whole('BENCH_INSTRUCTION_ROUNDS', 3);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** What a tree's own bench offers (the same names in every tree that has bench:compare's cases). */
-interface TreeBench {
-  persistence: { createDatabase(target: object): { destroy(): Promise<void> }; migrateOrThrow(db: object): Promise<void> };
-  load: {
-    CREDENTIALS_KEY: string;
-    seedForLoad(db: object, writer: object, label: string): Promise<unknown[]>;
-    requestsFor(kind: string, tenants: unknown[], pool: { entries: unknown[]; next: number }): autocannon.Request[];
-    createPostgresDatabase(adminUrl: string, name: string): Promise<string>;
-    dropPostgresDatabase(adminUrl: string, name: string): Promise<void>;
-  };
-  seed: {
-    openBulkWriter(target: object): Promise<{ close(): Promise<void> }>;
-    writePendingPool(writer: object, tenants: unknown[], count: number, now: Date, seed: number): Promise<unknown[]>;
-  };
-}
-
-interface Side {
-  side: 'old' | 'main';
-  bench: TreeBench;
+interface Side extends SeededSide {
+  side: SideName;
   url: string;
   gateway: ChildProcess;
-  dumps: string;
-  tenants: unknown[];
-  writer: { close(): Promise<void> };
-  cleanup: () => Promise<void>;
-}
-
-async function treeBench(tree: string): Promise<TreeBench> {
-  return {
-    persistence: (await import(join(tree, 'packages/persistence/dist/index.js'))) as TreeBench['persistence'],
-    load: (await import(join(tree, 'tools/bench/src/inventory-load.ts'))) as TreeBench['load'],
-    seed: (await import(join(tree, 'tools/bench/src/inventory-seed.ts'))) as TreeBench['seed'],
-  };
 }
 
 /** Waits until the gateway under valgrind answers /readyz (it starts tens of times slower there). */
@@ -88,23 +59,15 @@ async function ready(url: string, gateway: ChildProcess): Promise<void> {
   }
 }
 
-async function startSide(side: 'old' | 'main', tree: string, dialect: string): Promise<Side> {
-  const bench = await treeBench(tree);
-  const dir = mkdtempSync(join(tmpdir(), `pits-instructions-${side}-`));
-  const pgName = `pits_instructions_${side}_${process.pid}`;
-  const target = dialect === 'sqlite' ? { dialect: 'sqlite', location: join(dir, 'bench.sqlite') } : { dialect: 'postgres', url: await bench.load.createPostgresDatabase(pgAdminUrl, pgName) };
-  const database = bench.persistence.createDatabase(target);
-  await bench.persistence.migrateOrThrow(database);
-  const writer = await bench.seed.openBulkWriter(target);
-  const tenants = await bench.load.seedForLoad(database, writer, `${dialect} ${side}`);
-  await database.destroy();
+async function startSide(side: SideName, tree: string, dialect: string): Promise<Side> {
+  const seeded = await seedSide('instructions', side, tree, dialect, pgAdminUrl);
   const port = await freePort();
   const gateway = spawn(
     'valgrind',
-    ['--tool=callgrind', `--callgrind-out-file=${join(dir, 'callgrind.out')}`, '--smc-check=all-non-file', '--cache-sim=no', '--branch-sim=no', process.execPath, '--single-threaded', join(tree, 'apps/gateway/dist/main.js')],
+    ['--tool=callgrind', `--callgrind-out-file=${join(seeded.dir, 'callgrind.out')}`, '--smc-check=all-non-file', '--cache-sim=no', '--branch-sim=no', process.execPath, '--single-threaded', join(tree, 'apps/gateway/dist/main.js')],
     {
       cwd: tree,
-      env: { ...process.env, DATABASE_URL: 'location' in target ? target.location : target.url, CREDENTIALS_KEY: bench.load.CREDENTIALS_KEY, LOG_LEVEL: 'warn', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port), RATE_LIMIT_SMALL: '1000000' },
+      env: { ...process.env, DATABASE_URL: seeded.databaseUrl, CREDENTIALS_KEY: seeded.bench.load.CREDENTIALS_KEY, LOG_LEVEL: 'warn', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port), RATE_LIMIT_SMALL: '1000000' },
       stdio: ['ignore', 'ignore', 'ignore'],
     },
   );
@@ -113,14 +76,10 @@ async function startSide(side: 'old' | 'main', tree: string, dialect: string): P
     await ready(url, gateway);
   } catch (error) {
     gateway.kill('SIGKILL');
+    await seeded.cleanup();
     throw error;
   }
-  const cleanup = async () => {
-    await writer.close();
-    if (dialect === 'postgres') await bench.load.dropPostgresDatabase(pgAdminUrl, pgName);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  return { side, bench, url, gateway, dumps: dir, tenants, writer, cleanup };
+  return { ...seeded, side, url, gateway };
 }
 
 /** `amount` requests of `kind`, one at a time; every answer must be 2xx. */
@@ -131,10 +90,10 @@ async function send(s: Side, kind: string, amount: number, pool: { entries: unkn
 
 /** The newest dump callgrind wrote for `s`: callgrind.out.<n>, numbered from 1 in the order asked. */
 function newestDump(s: Side): string {
-  const numbered = readdirSync(s.dumps).filter((f) => dumpNumber(f) !== null);
+  const numbered = readdirSync(s.dir).filter((f) => dumpNumber(f) !== null);
   const newest = numbered.sort((a, b) => dumpNumber(a)! - dumpNumber(b)!).at(-1);
   if (!newest) throw new Error(`${s.side}: callgrind wrote no dump`);
-  return join(s.dumps, newest);
+  return join(s.dir, newest);
 }
 
 /** One counted round: counters zeroed, the requests, counters dumped and summed by share. */

@@ -13,12 +13,12 @@
 // each answers — on two cores the two gateways, the load and the database then fight for the CPU,
 // and a build measured against itself drifts by up to 18 % per case; a rate both keep up with
 // measures each request's own work), BENCH_PG_URL (as bench:inventory).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
 import { MEAN_CASES } from './compare-model.js';
 import { type PairedCase, pairedTable } from './paired-model.js';
+import { type SeededSide, type SideName, seedSide } from './tree-bench.js';
 
 const [oldTree, oldLabel, mainLabel] = process.argv.slice(2);
 if (!oldTree || !oldLabel || !mainLabel) throw new Error('usage: paired-bench.ts <old tree> <old label> <main label>');
@@ -32,61 +32,22 @@ const warmUp = 1;
 if (!Number.isSafeInteger(pairs) || pairs <= warmUp) throw new Error(`BENCH_PAIRS: more than ${warmUp}, got ${process.env.BENCH_PAIRS}`);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-/** What a tree's own bench offers: the same names in every tree that has bench:compare's cases. */
-interface TreeBench {
-  persistence: { createDatabase(target: object): { destroy(): Promise<void> }; migrateOrThrow(db: object): Promise<void> };
-  load: {
-    CREDENTIALS_KEY: string;
-    seedForLoad(db: object, writer: object, label: string): Promise<unknown[]>;
-    runCase(run: object, label: string): Promise<{ measured: { cpuUs: number | null } }>;
-    createPostgresDatabase(adminUrl: string, name: string): Promise<string>;
-    dropPostgresDatabase(adminUrl: string, name: string): Promise<void>;
-  };
-  seed: { openBulkWriter(target: object): Promise<{ close(): Promise<void> }> };
-}
-
-interface Side {
-  side: 'old' | 'main';
-  bench: TreeBench;
+interface Side extends SeededSide {
+  side: SideName;
   url: string;
   pid: number;
-  tenants: unknown[];
-  writer: { close(): Promise<void> };
-  cleanup: () => Promise<void>;
 }
 
-async function treeBench(tree: string): Promise<TreeBench> {
-  return {
-    persistence: (await import(join(tree, 'packages/persistence/dist/index.js'))) as TreeBench['persistence'],
-    load: (await import(join(tree, 'tools/bench/src/inventory-load.ts'))) as TreeBench['load'],
-    seed: (await import(join(tree, 'tools/bench/src/inventory-seed.ts'))) as TreeBench['seed'],
-  };
-}
-
-async function startSide(side: 'old' | 'main', tree: string, dialect: string, children: Child[]): Promise<Side> {
-  const bench = await treeBench(tree);
-  const dir = mkdtempSync(join(tmpdir(), `pits-paired-${side}-`));
-  const pgName = `pits_paired_${side}_${process.pid}`;
-  const target = dialect === 'sqlite' ? { dialect: 'sqlite', location: join(dir, 'bench.sqlite') } : { dialect: 'postgres', url: await bench.load.createPostgresDatabase(pgAdminUrl, pgName) };
-  const databaseUrl = 'location' in target ? target.location : target.url;
-  const database = bench.persistence.createDatabase(target);
-  await bench.persistence.migrateOrThrow(database);
-  const writer = await bench.seed.openBulkWriter(target);
-  const tenants = await bench.load.seedForLoad(database, writer, `${dialect} ${side}`);
-  await database.destroy();
+async function startSide(side: SideName, tree: string, dialect: string, children: Child[]): Promise<Side> {
+  const seeded = await seedSide('paired', side, tree, dialect, pgAdminUrl);
   const port = await freePort();
   const child = await startNode(
     [join(tree, 'apps/gateway/dist/main.js')],
-    { DATABASE_URL: databaseUrl, CREDENTIALS_KEY: bench.load.CREDENTIALS_KEY, LOG_LEVEL: 'warn', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port), RATE_LIMIT_SMALL: '1000000' },
+    { DATABASE_URL: seeded.databaseUrl, CREDENTIALS_KEY: seeded.bench.load.CREDENTIALS_KEY, LOG_LEVEL: 'warn', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port), RATE_LIMIT_SMALL: '1000000' },
     port,
   );
   children.push(child);
-  const cleanup = async () => {
-    await writer.close();
-    if (dialect === 'sqlite') rmSync(dir, { recursive: true, force: true });
-    else await bench.load.dropPostgresDatabase(pgAdminUrl, pgName);
-  };
-  return { side, bench, url: `http://127.0.0.1:${port}`, pid: child.process.pid!, tenants, writer, cleanup };
+  return { ...seeded, side, url: `http://127.0.0.1:${port}`, pid: child.process.pid! };
 }
 
 for (const dialect of dialects) {

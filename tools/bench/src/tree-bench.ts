@@ -1,0 +1,70 @@
+// An earlier tree's own bench, as bench:compare's paired and instruction modes use it: each tree's
+// persistence migrates its own database and each tree's bench seeds it and builds its requests, so
+// either side may have an older layout. The names below are in every tree that has bench:compare's
+// cases.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type autocannon from 'autocannon';
+
+export type SideName = 'old' | 'main';
+
+export interface TreeBench {
+  persistence: { createDatabase(target: object): { destroy(): Promise<void> }; migrateOrThrow(db: object): Promise<void> };
+  load: {
+    CREDENTIALS_KEY: string;
+    seedForLoad(db: object, writer: object, label: string): Promise<unknown[]>;
+    runCase(run: object, label: string): Promise<{ measured: { cpuUs: number | null } }>;
+    requestsFor(kind: string, tenants: unknown[], pool: { entries: unknown[]; next: number }): autocannon.Request[];
+    createPostgresDatabase(adminUrl: string, name: string): Promise<string>;
+    dropPostgresDatabase(adminUrl: string, name: string): Promise<void>;
+  };
+  seed: {
+    openBulkWriter(target: object): Promise<{ close(): Promise<void> }>;
+    writePendingPool(writer: object, tenants: unknown[], count: number, now: Date, seed: number): Promise<unknown[]>;
+  };
+}
+
+async function treeBench(tree: string): Promise<TreeBench> {
+  return {
+    persistence: (await import(join(tree, 'packages/persistence/dist/index.js'))) as TreeBench['persistence'],
+    load: (await import(join(tree, 'tools/bench/src/inventory-load.ts'))) as TreeBench['load'],
+    seed: (await import(join(tree, 'tools/bench/src/inventory-seed.ts'))) as TreeBench['seed'],
+  };
+}
+
+/** A side's database, migrated and seeded by its own tree; `cleanup` closes the writer and removes the database and `dir`. */
+export interface SeededSide {
+  bench: TreeBench;
+  /** A folder of this side's own (its SQLite file, if any, lives there). */
+  dir: string;
+  databaseUrl: string;
+  tenants: unknown[];
+  writer: { close(): Promise<void> };
+  cleanup(): Promise<void>;
+}
+
+/** `mode` names the databases and folders (pits_<mode>_<side>_<pid>), so runs of two modes never meet. */
+export async function seedSide(mode: string, side: SideName, tree: string, dialect: string, pgAdminUrl: string): Promise<SeededSide> {
+  const bench = await treeBench(tree);
+  const dir = mkdtempSync(join(tmpdir(), `pits-${mode}-${side}-`));
+  const pgName = `pits_${mode}_${side}_${process.pid}`;
+  const target = dialect === 'sqlite' ? { dialect: 'sqlite', location: join(dir, 'bench.sqlite') } : { dialect: 'postgres', url: await bench.load.createPostgresDatabase(pgAdminUrl, pgName) };
+  const database = bench.persistence.createDatabase(target);
+  await bench.persistence.migrateOrThrow(database);
+  const writer = await bench.seed.openBulkWriter(target);
+  const tenants = await bench.load.seedForLoad(database, writer, `${dialect} ${side}`);
+  await database.destroy();
+  return {
+    bench,
+    dir,
+    databaseUrl: 'location' in target ? target.location : target.url,
+    tenants,
+    writer,
+    async cleanup() {
+      await writer.close();
+      if (dialect === 'postgres') await bench.load.dropPostgresDatabase(pgAdminUrl, pgName);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
