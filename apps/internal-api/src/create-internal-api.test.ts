@@ -201,7 +201,9 @@ describe('internal API over HTTP (an embedded database in a file)', () => {
 describe('internal API lifecycle', () => {
   it('/readyz is 503 and calls are a generic INTERNAL_SERVER_ERROR when the database is gone', async () => {
     const t = await openTestDatabase(embeddedTestDialect(), { file: true });
-    const api = createInternalApi(testConfig(), { database: t.database, logger: silentLogger() });
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const api = createInternalApi(testConfig(), { database: t.database, logger });
     const { url } = await api.listen();
     try {
       await t.cleanup();
@@ -210,6 +212,7 @@ describe('internal API lifecycle', () => {
       const r = await refusalOver(createInternalClient(url, TEST_SERVICE_TOKEN).partners.list.query());
       expect(r.message).toBe('internal error');
       expect(r.data).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', httpStatus: 500, kind: 'INTERNAL_ERROR' });
+      expect(lines.find((l) => l.msg === 'request finished' && l.route === 'partners.list')).toMatchObject({ status: 500, error_code: 'INTERNAL_SERVER_ERROR' });
     } finally {
       await api.close();
     }
@@ -291,15 +294,24 @@ describe('internal API logs and metrics', () => {
     const line = lines.find((l) => l.request_id === requestId);
     expect(line).toBeDefined();
     for (const field of REQUEST_LOG_FIELDS) expect(line).toHaveProperty(field);
-    expect(line).toMatchObject({ route: 'locations.list', method: 'GET', status: 200, tenant_id: tenant.id, partner_id: null, trace_id: TRACE, parent_span_id: 'b7ad6b7169203331', msg: 'request finished' });
+    expect(line).toMatchObject({ route: 'locations.list', method: 'GET', status: 200, tenant_id: tenant.id, partner_id: null, trace_id: TRACE, parent_span_id: 'b7ad6b7169203331', error_code: null, msg: 'request finished' });
     expect(JSON.stringify(line)).not.toContain(TEST_SERVICE_TOKEN);
 
     // A refused call is logged and counted with its status; an unknown procedure and an unknown path as `unmatched`.
+    // Each line of a refusal carries its tRPC code.
+    const lineOf = (res: Response) => lines.find((l) => l.request_id === res.headers.get('x-request-id'));
     const refused = await fetch(`${url}/trpc/partners.list`, { headers: { traceparent: 'not-a-trace' } });
     expect(refused.status).toBe(401);
-    expect(lines.find((l) => l.request_id === refused.headers.get('x-request-id'))).toMatchObject({ route: 'partners.list', status: 401, trace_id: null });
-    expect((await fetch(`${url}/trpc/no.such.procedure`, { headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` } })).status).toBe(404);
-    expect((await fetch(`${url}/nowhere`)).status).toBe(404);
+    expect(lineOf(refused)).toMatchObject({ route: 'partners.list', status: 401, trace_id: null, error_code: 'UNAUTHORIZED' });
+    const invalid = await fetch(`${url}/trpc/locations.list?input=${encodeURIComponent(JSON.stringify({ tenantId: 'not-a-uuid' }))}`, { headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` } });
+    expect(invalid.status).toBe(400);
+    expect(lineOf(invalid)).toMatchObject({ route: 'locations.list', status: 400, error_code: 'BAD_REQUEST' });
+    const unknown = await fetch(`${url}/trpc/no.such.procedure`, { headers: { authorization: `Bearer ${TEST_SERVICE_TOKEN}` } });
+    expect(unknown.status).toBe(404);
+    expect(lineOf(unknown)).toMatchObject({ route: 'unmatched', status: 404, error_code: 'NOT_FOUND' });
+    const nowhere = await fetch(`${url}/nowhere`);
+    expect(nowhere.status).toBe(404);
+    expect(lineOf(nowhere)).toMatchObject({ route: 'unmatched', status: 404, error_code: 'NOT_FOUND' });
 
     const scrape = await fetch(metricsUrl);
     expect(scrape.status).toBe(200);

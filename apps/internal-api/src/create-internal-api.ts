@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HostResolver } from '@pits/domain';
 import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
@@ -100,16 +101,26 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
     },
     // A refusal a retry can get past says when: Retry-After on SERVICE_UNAVAILABLE.
     responseMeta: ({ errors }) => (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}),
-    onError({ error, ctx, path }) {
+    onError({ error, ctx, path, req }) {
+      // For the request's own line, written only when no procedure ran (an unknown procedure, an
+      // unreadable body); a procedure's line has its code from recordCall.
+      const request = requests.get(req);
+      if (request !== undefined) request.errorCode = error.code;
       // Errors inside procedures are logged by the error middleware; this catches those outside any procedure.
       if (ctx === undefined && error.code === 'INTERNAL_SERVER_ERROR') logger.error({ err: error.cause ?? error, path }, 'unexpected error');
     },
   });
 
-  async function probe(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  /** An answer of this HTTP edge that is a refusal, logged under the tRPC code it stands for (no procedure ran). */
+  function refuse(request: RequestRecord, res: ServerResponse, status: number, errorCode: TRPC_ERROR_CODE_KEY, body: unknown): void {
+    request.errorCode = errorCode;
+    sendJson(res, status, body);
+  }
+
+  async function probe(req: IncomingMessage, res: ServerResponse, path: string, request: RequestRecord): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('allow', 'GET, HEAD');
-      return sendJson(res, 405, { status: 'method_not_allowed' });
+      return refuse(request, res, 405, 'METHOD_NOT_SUPPORTED', { status: 'method_not_allowed' });
     }
     if (path === '/healthz') return sendJson(res, 200, { status: 'ok' });
     const up = ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs));
@@ -121,11 +132,13 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
     calls: CallRecorder;
     /** Procedure calls finished (a batch has several); none: the request is logged as itself. */
     finished: number;
+    /** The tRPC code of a refusal answered outside any procedure; null when there was none. */
+    errorCode: TRPC_ERROR_CODE_KEY | null;
   }
   const requests = new WeakMap<IncomingMessage, RequestRecord>();
 
   /** One line and one observation, in the schema every app shares. */
-  function record(requestId: string, trace: TraceContext | null, method: string, route: string, status: number, elapsedMs: number, input: unknown, level: 'info' | 'debug'): void {
+  function record(requestId: string, trace: TraceContext | null, method: string, route: string, status: number, errorCode: TRPC_ERROR_CODE_KEY | null, elapsedMs: number, input: unknown, level: 'info' | 'debug'): void {
     const ids = (typeof input === 'object' && input !== null ? input : {}) as { tenantId?: unknown; partnerId?: unknown };
     const line: RequestLogFields = {
       request_id: requestId,
@@ -137,6 +150,7 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
       tenant_id: typeof ids.tenantId === 'string' ? ids.tenantId : null,
       trace_id: trace?.traceId ?? null,
       parent_span_id: trace?.parentSpanId ?? null,
+      error_code: errorCode,
     };
     metrics.http.observe(route, method, status, elapsedMs / 1000);
     logger[level](line, 'request finished');
@@ -155,10 +169,11 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
     const isProbe = path === '/healthz' || path === '/readyz';
     const request: RequestRecord = {
       finished: 0,
+      errorCode: null,
       calls: {
-        finished(procedure, status, elapsedMs, input) {
+        finished(procedure, status, errorCode, elapsedMs, input) {
           request.finished += 1;
-          record(requestId, trace, method, procedure, status, elapsedMs, input, 'info');
+          record(requestId, trace, method, procedure, status, errorCode, elapsedMs, input, 'info');
         },
       },
     };
@@ -168,20 +183,20 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
       // path or procedure, a body refused before any call) is logged as itself. Probes come every
       // few seconds: they stay out of the info log.
       if (request.finished > 0) return;
-      record(requestId, trace, method, isProbe ? path : UNMATCHED_ROUTE, res.statusCode, performance.now() - started, undefined, isProbe ? 'debug' : 'info');
+      record(requestId, trace, method, isProbe ? path : UNMATCHED_ROUTE, res.statusCode, request.errorCode, performance.now() - started, undefined, isProbe ? 'debug' : 'info');
     });
     if (isProbe) {
-      probe(req, res, path).catch((error: unknown) => {
+      probe(req, res, path, request).catch((error: unknown) => {
         logger.error({ err: error, path }, 'probe failed');
-        if (!res.headersSent) sendJson(res, 500, { status: 'error' });
+        if (!res.headersSent) refuse(request, res, 500, 'INTERNAL_SERVER_ERROR', { status: 'error' });
       });
       return;
     }
     if (path === '/trpc' || path.startsWith('/trpc/')) {
-      if (!ready) return sendJson(res, 503, { status: 'starting', message: 'the database is not ready yet; retry after the Retry-After delay' });
+      if (!ready) return refuse(request, res, 503, 'SERVICE_UNAVAILABLE', { status: 'starting', message: 'the database is not ready yet; retry after the Retry-After delay' });
       return trpc(req, res);
     }
-    sendJson(res, 404, { status: 'not_found' });
+    refuse(request, res, 404, 'NOT_FOUND', { status: 'not_found' });
   }, config.http);
   const server = http.server;
 

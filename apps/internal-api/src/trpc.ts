@@ -29,8 +29,11 @@ export interface InternalApiContext {
 
 /** Where a finished procedure call is reported. */
 export interface CallRecorder {
-  /** `status` is the HTTP status its answer maps to; `input` the raw input (its tenantId/partnerId are logged). */
-  finished(path: string, status: number, elapsedMs: number, input: unknown): void;
+  /**
+   * `status` is the HTTP status its answer maps to; `errorCode` the tRPC code of a refusal (null on
+   * success); `input` the raw input (its tenantId/partnerId are logged).
+   */
+  finished(path: string, status: number, errorCode: TRPC_ERROR_CODE_KEY | null, elapsedMs: number, input: unknown): void;
 }
 
 /** Kind to tRPC code, the only place that decides it. Kinds the internal API never raises still get their nearest code. */
@@ -171,15 +174,16 @@ const mapErrors = t.middleware(async ({ ctx, next, path, type }) => {
 });
 
 /**
- * Outermost: times each call and reports it with the status its final answer maps to (after
- * mapErrors), so every call, refused or not, is logged and counted once.
+ * Outermost: times each call and reports it with the status and tRPC code its final answer maps to
+ * (after mapErrors), so every call, refused or not, is logged and counted once.
  */
 const recordCall = t.middleware(async ({ ctx, path, next, getRawInput }) => {
   if (ctx.calls === undefined) return next();
   const started = performance.now();
   const result = await next();
   const status = result.ok ? 200 : getHTTPStatusCodeFromError(result.error);
-  ctx.calls.finished(path, status, performance.now() - started, await getRawInput().catch(() => undefined));
+  const errorCode = result.ok ? null : result.error.code;
+  ctx.calls.finished(path, status, errorCode, performance.now() - started, await getRawInput().catch(() => undefined));
   return result;
 });
 

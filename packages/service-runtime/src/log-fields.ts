@@ -25,6 +25,12 @@ export interface RequestLogFields {
   trace_id: string | null;
   /** The caller's span (the parent id of `traceparent`); null without one. */
   parent_span_id: string | null;
+  /**
+   * The code of the error the request was answered with (gateway: the envelope's `error.code`,
+   * `NOT_FOUND`; internal API: the tRPC code, `BAD_REQUEST`); null for an answer that is no error.
+   * Handed over by whatever wrote the error, never read back from the body.
+   */
+  error_code: string | null;
 }
 
 /** What every webhook delivery attempt logs, successful or not. */
@@ -62,6 +68,7 @@ export const REQUEST_LOG_FIELDS = [
   'tenant_id',
   'trace_id',
   'parent_span_id',
+  'error_code',
 ] as const satisfies readonly (keyof RequestLogFields)[];
 
 /** The field names of a delivery line. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { sendEnvelopeA } from './envelope.js';
 import { nameRoute } from './gateway-state.js';
-import { PARTNER, serveRoutes, type LogLine, type RunningServer } from '../testing/test-server.js';
+import { PARTNER, json, serveRoutes, type LogLine, type RunningServer } from '../testing/test-server.js';
 
 const SECRET = 'pk_test_0123456789abcdef0123456789abcdef';
 
@@ -30,6 +30,9 @@ describe('accessLog', () => {
       });
       router.get('/refused', () => {
         throw new AppError(domainError('NOT_FOUND', 'gone'));
+      });
+      router.get('/invalid', () => {
+        throw new AppError(domainError('VALIDATION_ERROR', 'invalid', { field: 'per_page', issue: 'must be at most 100' }));
       });
     });
   });
@@ -74,6 +77,22 @@ describe('accessLog', () => {
     expect(access().at(-1)).toMatchObject({ route: '/refused', status: 404 });
     await fetch(`${server.url}/unknown/path`);
     expect(access().at(-1)).toMatchObject({ route: 'unmatched', operation: null, status: 404 });
+  });
+
+  it('carries the code of the error envelope it answered (4xx and 5xx), and none on a success', async () => {
+    const answer = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${server.url}${path}`, init);
+      const body = await json(res);
+      const line = access().find((l) => l.request_id === res.headers.get('x-request-id'));
+      return { status: res.status, sent: body.error?.code ?? null, logged: line?.error_code };
+    };
+    expect(await answer('/api/engine/v1/adjustments/1', { headers: { Authorization: SECRET } })).toEqual({ status: 200, sent: null, logged: null });
+    expect(await answer('/api/engine/v1/adjustments/1', { headers: { Authorization: 'pk_test_wrong' } })).toEqual({ status: 401, sent: 'UNAUTHORIZED', logged: 'UNAUTHORIZED' });
+    expect(await answer('/refused')).toEqual({ status: 404, sent: 'NOT_FOUND', logged: 'NOT_FOUND' });
+    expect(await answer('/unknown/path')).toEqual({ status: 404, sent: 'NOT_FOUND', logged: 'NOT_FOUND' });
+    expect(await answer('/refused', { method: 'POST' })).toEqual({ status: 405, sent: 'METHOD_NOT_ALLOWED', logged: 'METHOD_NOT_ALLOWED' });
+    expect(await answer('/invalid')).toEqual({ status: 422, sent: 'VALIDATION_ERROR', logged: 'VALIDATION_ERROR' });
+    expect(await answer('/boom')).toEqual({ status: 500, sent: 'INTERNAL_ERROR', logged: 'INTERNAL_ERROR' });
   });
 
   it('uses the field names every app shares, and carries the trace id of a valid traceparent (an invalid one is ignored)', async () => {

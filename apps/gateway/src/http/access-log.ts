@@ -1,7 +1,9 @@
 // One structured line per finished request, in the log schema every app shares
 // (@pits/service-runtime log-fields.ts), and the request's count and latency in the metrics: the
 // timing is taken once here for both. It logs what identifies the call (route pattern, operation,
-// partner, tenant, request id, the caller's trace) and never headers, keys, query strings or bodies.
+// partner, tenant, request id, the caller's trace) and the code of an error answer, and never
+// headers, keys, query strings or bodies.
+import type { ErrorKind } from '@pits/domain';
 import { type HttpMetrics, type RequestLogFields, UNMATCHED_ROUTE, parseTraceparent } from '@pits/service-runtime';
 import { matchedRoutePattern, operationName, type GatewayAppMiddleware, type GatewayLogger } from './gateway-state.js';
 
@@ -17,6 +19,8 @@ export interface AccessLogOptions {
 export interface AccessLogLine extends RequestLogFields {
   /** The operation (`inbound.list`), null when no route matched. */
   operation: string | null;
+  /** The error envelope's `error.code` (docs/errors.md#kinds-and-statuses); null when the answer is no error envelope. */
+  error_code: ErrorKind | null;
 }
 
 /**
@@ -55,6 +59,8 @@ export function accessLog(options: AccessLogOptions): GatewayAppMiddleware {
         tenant_id: ctx.state.tenantId ?? null,
         trace_id: trace?.traceId ?? null,
         parent_span_id: trace?.parentSpanId ?? null,
+        // Left by `sendError` when it wrote the envelope: a field read, not the body parsed.
+        error_code: ctx.state.errorCode ?? null,
       };
       metrics?.observe(route, ctx.method, status, elapsedMs / 1000);
       logger.info(line, 'request finished');

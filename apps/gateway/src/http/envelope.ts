@@ -56,7 +56,7 @@ export interface ErrorEnvelope {
 export interface EnvelopeTarget {
   status: number;
   body: unknown;
-  state: { requestId: string };
+  state: { requestId: string; errorCode?: ErrorKind };
 }
 
 /**
@@ -100,8 +100,13 @@ export function errorBody(error: DomainError, requestId: string): ErrorEnvelope 
   return body;
 }
 
-/** Responds with the error envelope and the kind's HTTP status. */
+/**
+ * Responds with the error envelope and the kind's HTTP status, and leaves the kind on
+ * `ctx.state.errorCode` for the access log (which runs outside the error mapper and must not read
+ * the body back to learn it).
+ */
 export function sendError(ctx: EnvelopeTarget, error: DomainError): void {
+  ctx.state.errorCode = error.kind;
   ctx.status = ERROR_STATUS[error.kind].http;
   ctx.body = errorBody(error, ctx.state.requestId);
 }

@@ -4,6 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
+import type { ErrorKind } from '@pits/domain';
 import type { Scope } from '@pits/persistence';
 import type { Deadline } from '@pits/service-runtime';
 
@@ -46,6 +47,11 @@ export interface GatewayState {
   deadline?: Deadline;
   /** Set by `idempotency` when this request claimed an Idempotency-Key: the route stores its response through it. */
   idempotency?: IdempotencyCompletion;
+  /**
+   * The code of the error envelope the request is answered with, set by `sendError` (and by a
+   * replayed refusal): the access log's `error_code`, so it never reads the body back.
+   */
+  errorCode?: ErrorKind;
 }
 
 /** How a route stores the response of a claimed Idempotency-Key. */

@@ -11,7 +11,7 @@ import {
   requestFingerprint,
   type IdempotencyOptions,
 } from './idempotency.js';
-import { json, PARTNER, recordingLogger, serveRoutes, UUID_V4, type RunningServer } from '../testing/test-server.js';
+import { json, PARTNER, recordingLogger, serveRoutes, UUID_V4, type LogLine, type RunningServer } from '../testing/test-server.js';
 
 const OTHER: AuthenticatedPartner = { ...PARTNER, partnerId: 99 };
 
@@ -24,7 +24,7 @@ const partnerFromHeader: GatewayMiddleware = async (ctx, next) => {
 };
 
 describe('idempotency', () => {
-  let server: RunningServer | undefined;
+  let server: (RunningServer & { lines: LogLine[] }) | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
@@ -171,6 +171,9 @@ describe('idempotency', () => {
     expect(second.error).toEqual(first.error);
     expect(second.request_id).toBe(replay.headers.get('x-request-id'));
     expect(runs).toBe(1);
+    // The replayed refusal's access line names its code, as the first one's did.
+    const logged = (res: Response) => server!.lines.find((l) => l.msg === 'request finished' && l.request_id === res.headers.get('x-request-id'))?.error_code;
+    expect([logged(refused), logged(replay)]).toEqual(['VALIDATION_ERROR', 'VALIDATION_ERROR']);
   });
 
   it('refuses a 2xx the route did not store (500), and releases the key for a retry', async () => {

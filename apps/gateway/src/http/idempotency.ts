@@ -3,7 +3,7 @@
 // repeat with a different fingerprint is 422 IDEMPOTENCY_KEY_REUSED. Keys are per partner.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleepMs } from 'node:timers/promises';
-import { AppError, domainError } from '@pits/domain';
+import { AppError, type ErrorKind, domainError } from '@pits/domain';
 import { errorBody, ERROR_STATUS } from './envelope.js';
 import type { Scope } from '@pits/persistence';
 import type { GatewayLogger, GatewayMiddleware } from './gateway-state.js';
@@ -161,6 +161,15 @@ function keyReused(issue: string): AppError {
   );
 }
 
+/** The `error.code` of a stored refusal's envelope (an object already, read from the store), for the access log. */
+function storedErrorCode(body: unknown): ErrorKind | undefined {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const { error } = body;
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  const { code } = error;
+  return typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code) ? (code as ErrorKind) : undefined;
+}
+
 function replayBody(body: unknown, requestId: string): unknown {
   if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'request_id' in body) {
     return { ...body, request_id: requestId };
@@ -228,6 +237,8 @@ export function idempotency(options: IdempotencyOptions): GatewayMiddleware {
         ctx.set('Idempotent-Replayed', 'true');
         ctx.status = found.status;
         ctx.body = replayBody(found.body, ctx.state.requestId);
+        const code = found.status >= 400 ? storedErrorCode(found.body) : undefined;
+        if (code !== undefined) ctx.state.errorCode = code;
         return;
       }
       if (Date.now() + pause > deadline) throw keyReused('a request with this key is still in progress');
