@@ -24,13 +24,16 @@ export interface AccessLogLine extends RequestLogFields {
 }
 
 /**
- * Goes right after `requestId()` and before `errorMapper()`, so it sees the final status of
- * every response, errors included. `route` is the matched route pattern, `unmatched` when none
- * matched (the metrics label never holds a raw path). A valid W3C `traceparent` header puts its
- * trace id and the caller's span on the line; an invalid one is ignored.
+ * Third middleware of the app, after `requestId()` and `securityHeaders()` and right before
+ * `errorMapper()`: every thrown refusal below it has become an envelope by the time it reads the
+ * status, so it logs the final status (and error code) of every response (the mapper sends
+ * nothing once the headers are out or the client is gone); only what escapes the mapper itself
+ * is logged as 500 without a code. `route` is the matched route pattern, `unmatched`
+ * when none matched (the metrics label never holds a raw path). A valid W3C `traceparent` header
+ * puts its trace id and the caller's span on the line; an invalid one is ignored.
  *
  * @example
- * app.use(requestId()).use(accessLog({ logger, metrics: metrics.http })).use(errorMapper({ logger }));
+ * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger, metrics: metrics.http })).use(errorMapper({ logger }));
  */
 export function accessLog(options: AccessLogOptions): GatewayAppMiddleware {
   const { logger, metrics } = options;

@@ -74,13 +74,16 @@ export function toDomainError(err: unknown): { error: DomainError; unexpected: b
 }
 
 /**
- * Second middleware of the app, right after `requestId()`: catches everything below it and
- * answers with the error envelope; also turns "no middleware answered" (Koa's default 404 with
- * no body) into a NOT_FOUND envelope. Headers already set (X-Request-Id, rate limits, Allow,
- * Retry-After) are kept.
+ * Fourth middleware of the app, after `requestId()`, `securityHeaders()` and `accessLog()` (so the
+ * access line and the security headers see the envelope it answers with, never the thrown value),
+ * and before `requestDeadline()`, the ready gate and the router, whose refusals it maps: catches
+ * everything below it and answers with the error envelope. It also turns "no middleware answered" (Koa's default 404 with no body) into
+ * a NOT_FOUND envelope, for a chain without `methodNotAllowed()` (in the gateway that answers
+ * every unrouted request itself). Headers already set (X-Request-Id, the security headers, rate
+ * limits, Allow, Retry-After) are kept.
  *
  * @example
- * app.use(requestId()).use(accessLog({ logger })).use(errorMapper({ logger }));
+ * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger })).use(errorMapper({ logger }));
  */
 export function errorMapper(options: ErrorMapperOptions): GatewayAppMiddleware {
   const { logger } = options;

@@ -1,5 +1,7 @@
 // The typed `ctx.state` every gateway middleware and route handler shares, and the context types
-// built on it. Middleware fills it in order: request-id, authenticate, tenant guard, validate.
+// built on it. Middleware fills it in the order it runs (http/index.ts): request id, deadline, then a
+// route's steps (name, authenticate, tenant guard, idempotency, validate), and the error envelope's
+// code when one is sent.
 import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type Router from '@koa/router';

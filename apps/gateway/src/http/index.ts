@@ -1,8 +1,11 @@
-// The HTTP middleware of the partner gateway. Intended order:
+// The HTTP middleware of the partner gateway, in the order create-gateway.ts mounts it:
 //
 //   app:        requestId() → securityHeaders() → accessLog({ logger, metrics }) → errorMapper({ logger })
 //               → requestDeadline({ timeoutMs }) → the ready gate (create-gateway.ts)
 //               → router.routes() → methodNotAllowed(router)
+//   The access log sits outside the error mapper, so it logs the status (and error code) of the
+//   envelope every thrown refusal became; the deadline and the ready gate sit inside it, so their
+//   503s are envelopes too.
 //   each partner route, one middleware running its checks as steps (mountRoutes, runSteps):
 //               nameStep('inbound.list')
 //               → authenticationStep(resolveApiKey, { tenantScoped, guard })   (key and installation, every request;
@@ -16,8 +19,10 @@
 //   Each step has a middleware form (authenticate(), rateLimit(), …: the step, then next) for a
 //   router built by hand.
 //
-// Authentication comes first on routes so unauthenticated callers get 401 before any body is
-// read; 404 and 405 are answered before authentication, as they reveal only the public route table.
+// Authentication is a route's first check, so unauthenticated callers get 401 before any body is
+// read. 404 and 405 come from methodNotAllowed once the router found no route for the path and
+// method, so no route check runs for them (they reveal only the public route table); they pass the
+// deadline and the ready gate first, so a gateway not ready yet answers 503 even for an unknown path.
 export {
   type AuthenticatedPartner,
   type GatewayAppMiddleware,

@@ -18,10 +18,11 @@ export interface RequestDeadlineOptions {
 }
 
 /**
- * Goes right after the error mapper.
+ * Goes right after the error mapper (which turns its refusals into envelopes) and before the ready
+ * gate and the router.
  *
  * @example
- * app.use(requestId()).use(accessLog({ logger })).use(errorMapper({ logger })).use(requestDeadline({ timeoutMs: 10_000 }));
+ * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger })).use(errorMapper({ logger })).use(requestDeadline({ timeoutMs: 10_000 }));
  */
 export function requestDeadline(options: RequestDeadlineOptions): GatewayAppMiddleware {
   const { timeoutMs, exempt } = options;
