@@ -5,17 +5,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDocCitations, checkDocLinks, commentsOf, docCitations, hasNumberedCitation, headingAnchors } from './doc-citations.js';
+import { checkDocCitations, commentsOf, docCitations, hasNumberedCitation, headingAnchors } from './doc-citations.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 describe('the repository', () => {
   it('cites only docs/ files and headings that exist, and no numbered section', () => {
     expect(checkDocCitations(ROOT)).toEqual([]);
-  });
-
-  it('links between the files of docs/ only to files and headings that exist', () => {
-    expect(checkDocLinks(ROOT)).toEqual([]);
   });
 });
 
@@ -82,14 +78,6 @@ describe('checkDocCitations', () => {
       { file: join('src', 'a.ts'), line: 2, problem: 'cites docs/holds.md, which does not exist' },
       { file: join('src', 'a.ts'), line: 3, problem: 'cites docs/errors.md#deadlines, a heading docs/errors.md does not have' },
       { file: join('src', 'a.ts'), line: 4, problem: 'cites a numbered section (§N): name the docs/ file instead' },
-    ]);
-  });
-
-  it('reports links of docs/ to missing files and headings, and leaves web addresses alone', () => {
-    writeFileSync(join(root, 'docs', 'index.md'), '[a](errors.md#retry-after) [b](gone.md) [c](errors.md#nope) [d](https://example.com/x.md#y) [e](#top)\n# Top\n');
-    expect(checkDocLinks(root)).toEqual([
-      { file: join('docs', 'index.md'), line: 1, problem: `links to ${join('docs', 'gone.md')}, which does not exist` },
-      { file: join('docs', 'index.md'), line: 1, problem: `links to ${join('docs', 'errors.md')}#nope, a heading it does not have` },
     ]);
   });
 });

@@ -3,7 +3,7 @@
 // numbered citations (a section sign and a number) pointed at a note outside the repository; none
 // may remain.
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, extname, join, normalize, relative } from 'node:path';
+import { extname, join, relative } from 'node:path';
 import ts from 'typescript';
 
 const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs', '.cjs']);
@@ -12,7 +12,7 @@ const SOURCE_EXTENSIONS = new Set(['.ts', '.tsx', '.mts', '.cts', '.js', '.mjs',
  * Folders that hold no sources: installed packages, build output, and the other generated,
  * git-ignored folders (coverage, test reports, local databases, the Nx cache, git itself).
  */
-const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'coverage', 'reports', 'data']);
+export const SKIPPED_FOLDERS: ReadonlySet<string> = new Set(['node_modules', 'dist', 'coverage', 'reports', 'data']);
 
 /**
  * Every source file under `root`, as paths relative to it, sorted.
@@ -152,41 +152,6 @@ export function checkDocCitations(root: string): CitationProblem[] {
         }
       }
     }
-  }
-  return problems;
-}
-
-const MARKDOWN_LINK = /\]\(([^()\s]+)\)/g;
-
-/**
- * Checks the relative links between the files of `docs/`: each must name a file that exists and,
- * for a Markdown file, a heading it has. Links with a scheme (`https:`) are not followed.
- *
- * @example checkDocLinks('/repo') // [] when every link resolves
- */
-export function checkDocLinks(root: string): CitationProblem[] {
-  const problems: CitationProblem[] = [];
-  const docs = readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort();
-  for (const name of docs) {
-    const file = join('docs', name);
-    const lines = readFileSync(join(root, file), 'utf8').split('\n');
-    lines.forEach((text, index) => {
-      for (const [, target] of text.matchAll(MARKDOWN_LINK)) {
-        if (/^[a-z][a-z0-9+.-]*:/i.test(target!)) continue;
-        const [path, anchor] = target!.split('#') as [string, string | undefined];
-        const linked = path === '' ? file : normalize(join(dirname(file), path));
-        let markdown: string;
-        try {
-          markdown = readFileSync(join(root, linked), 'utf8');
-        } catch {
-          problems.push({ file, line: index + 1, problem: `links to ${linked}, which does not exist` });
-          continue;
-        }
-        if (anchor !== undefined && linked.endsWith('.md') && !headingAnchors(markdown).has(anchor)) {
-          problems.push({ file, line: index + 1, problem: `links to ${linked}#${anchor}, a heading it does not have` });
-        }
-      }
-    });
   }
   return problems;
 }
