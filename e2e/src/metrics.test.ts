@@ -7,7 +7,7 @@
 // has the same base keys (hostname among them) and only snake_case keys.
 import { hostname as osHostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BASE_LOG_FIELDS, metricSample } from '@pits/service-runtime';
+import { BASE_LOG_FIELDS, REQUEST_LOG_FIELDS, metricSample } from '@pits/service-runtime';
 import { e2eDialects } from './harness/e2e-database.js';
 import { showOutputOnFailure } from './harness/failure-output.js';
 import { expectError } from './harness/error-envelope.js';
@@ -156,13 +156,12 @@ describe.each(dialects)('[%s] metrics and logs', (dialect) => {
     expect(metricSample(workerText, 'pits_db_pool_connections', { ...w, state: 'total' })).toBeGreaterThanOrEqual(1);
 
     // One log schema: the gateway's line for the traced request, the internal API's per call, the worker's per delivery.
-    const requestFields = ['request_id', 'method', 'route', 'status', 'duration_ms', 'partner_id', 'tenant_id', 'trace_id', 'parent_span_id'];
     const gatewayLine = jsonLines(stack.gateway.output()).find((l) => l.request_id === tracedRequestId);
     expect(gatewayLine).toMatchObject({ app: 'gateway', route: '/api/partner/v1/tenants/locations', status: 200, partner_id: partner.id, tenant_id: tenant.id, trace_id: TRACE_ID });
-    for (const field of requestFields) expect(gatewayLine).toHaveProperty(field);
+    for (const field of REQUEST_LOG_FIELDS) expect(gatewayLine).toHaveProperty(field);
     const internalLine = jsonLines(stack.internalApi.output()).find((l) => l.route === 'inbound.create');
     expect(internalLine).toMatchObject({ app: 'internal-api', method: 'POST', status: 200, tenant_id: tenant.id });
-    for (const field of requestFields) expect(internalLine).toHaveProperty(field);
+    for (const field of REQUEST_LOG_FIELDS) expect(internalLine).toHaveProperty(field);
     const delivered = jsonLines(worker.output()).find((l) => l.outcome === 'delivered');
     expect(delivered).toMatchObject({ app: 'webhook-worker', event_id: receiver.arrivals[0]!.id, status: 200, attempt: 1, msg: 'webhook delivered' });
     for (const field of ['event_id', 'endpoint_id', 'delivery_id', 'attempt', 'status', 'duration_ms', 'outcome']) expect(delivered).toHaveProperty(field);
