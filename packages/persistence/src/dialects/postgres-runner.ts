@@ -245,6 +245,7 @@ export class PostgresRunner implements DatabaseRunner {
       transaction: (inner) => inTransaction(() => begin(BEGIN), inner),
       snapshot: (inner) => inReadOnlySnapshot(() => begin(BEGIN_SNAPSHOT), inner),
       autonomous: this.autonomous,
+      begin: () => begin(BEGIN),
     };
     try {
       return await work(session);

@@ -1,8 +1,9 @@
 // Kysely over a runner, through Kysely's public Dialect/Driver/DatabaseConnection interfaces:
-// the Kysely instance of an open database (migrations run on it, tests build and execute with
-// it) sends every statement to the database's one runner, so builder and prepared statements end
-// in the same place and report to the same events. A transaction scope's Kysely instance builds
-// only: executing it fails loudly instead of running outside the transaction.
+// the Kysely instance of an open database (tests build and execute with it) sends every statement
+// to the database's one runner, so builder and prepared statements end in the same place and report
+// to the same events; the Migrator's instance sends them to one session of that runner. A
+// transaction scope's Kysely instance builds only: executing it fails loudly instead of running
+// outside the transaction.
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -15,7 +16,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import type { DatabaseRunner, OpenTransaction, RunResult } from './statement-runner.js';
+import type { DatabaseRunner, OpenTransaction, RunResult, SessionRunner } from './statement-runner.js';
 
 /** What a dialect gives Kysely besides the driver: its SQL compiler, adapter and introspector. */
 export type QueryDialect = Omit<Dialect, 'createDriver'>;
@@ -32,7 +33,7 @@ const settle = <R>(run: () => RunResult<R>): Promise<QueryResult<R>> => {
 class RunnerConnection implements DatabaseConnection {
   transaction: OpenTransaction | undefined;
 
-  constructor(private readonly runner: DatabaseRunner) {}
+  constructor(private readonly runner: SessionRunner) {}
 
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const on = this.transaction ?? this.runner;
@@ -46,7 +47,11 @@ class RunnerConnection implements DatabaseConnection {
 }
 
 class RunnerDriver implements Driver {
-  constructor(private readonly runner: DatabaseRunner) {}
+  /** `close`: what destroying the Kysely instance closes (the database's runner, or nothing). */
+  constructor(
+    private readonly runner: SessionRunner,
+    private readonly close: () => Promise<void>,
+  ) {}
 
   async init(): Promise<void> {}
 
@@ -81,7 +86,7 @@ class RunnerDriver implements Driver {
   }
 
   destroy(): Promise<void> {
-    return this.runner.destroy();
+    return this.close();
   }
 }
 
@@ -91,12 +96,27 @@ class RunnerDriver implements Driver {
  * @example const db = kyselyOver<DB>(runner, dialect.queryDialect);
  */
 export function kyselyOver<T>(runner: DatabaseRunner, dialect: QueryDialect): Kysely<T> {
+  return kyselyWith<T>(new RunnerDriver(runner, () => runner.destroy()), dialect);
+}
+
+/**
+ * A Kysely instance whose every statement and transaction runs on one session (one connection):
+ * what the Migrator needs, since it takes its lock, runs its transaction and releases the lock as
+ * three steps that must share a connection. Destroying it leaves the session to its owner.
+ *
+ * @example await database.runner.session((session) => new Migrator({ db: kyselyOverSession(session, dialect.queryDialect), provider }).migrateToLatest());
+ */
+export function kyselyOverSession<T>(session: SessionRunner, dialect: QueryDialect): Kysely<T> {
+  return kyselyWith<T>(new RunnerDriver(session, async () => undefined), dialect);
+}
+
+function kyselyWith<T>(driver: RunnerDriver, dialect: QueryDialect): Kysely<T> {
   return new Kysely<T>({
     dialect: {
       createAdapter: (): DialectAdapter => dialect.createAdapter(),
       createQueryCompiler: (): QueryCompiler => dialect.createQueryCompiler(),
       createIntrospector: (db: Kysely<unknown>): DatabaseIntrospector => dialect.createIntrospector(db),
-      createDriver: (): Driver => new RunnerDriver(runner),
+      createDriver: (): Driver => driver,
     },
   });
 }

@@ -42,6 +42,11 @@ export interface SessionRunner extends StatementRunner {
    * anyway, and runs such a statement itself.
    */
   readonly autonomous: StatementRunner | undefined;
+  /**
+   * A transaction whose end the caller decides (Kysely's transactions: the Migrator's, on one
+   * session, see migrate.ts). Prefer `transaction`.
+   */
+  begin(): Promise<OpenTransaction>;
 }
 
 /** An open database's statement runner. */
@@ -54,8 +59,6 @@ export interface DatabaseRunner extends SessionRunner {
    * connection anyway, `work` gets the database's own runner.
    */
   session<T>(work: (session: SessionRunner) => Promise<T>): Promise<T>;
-  /** A transaction whose end the caller decides (Kysely's transactions, for the Migrator). Prefer `transaction`. */
-  begin(): Promise<OpenTransaction>;
   /** How its connections are used right now (metrics); cheap. */
   connections(): DatabaseConnections;
   /** Closes every connection. Idempotent. */
