@@ -26,6 +26,8 @@ export interface Database extends Scope {
   readonly db: Kysely<DB>;
   readonly dialect: SqlDialect;
   readonly runner: DatabaseRunner;
+  /** Which database this is, for messages: its file, or its server and database (never a password). */
+  readonly description: string;
   /** How its connections are used right now (metrics). */
   connections(): DatabaseConnections;
   destroy(): Promise<void>;
@@ -46,6 +48,7 @@ export function createDatabase(config: DatabaseConfig, events: DatabaseEvents = 
     db,
     dialect,
     runner,
+    description: dialect.url.describe(config),
     connections: () => runner.connections(),
     // Kysely destroys its driver only if a statement went through it; the runner is closed either way.
     destroy: async () => {

@@ -103,6 +103,9 @@ const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when tryin
  */
 const CATALOG_RACE = new Set(['3F000', '42P01', '42703', 'XX000']);
 
+/** A statement cancelled by statement_timeout, a lock wait cut by lock_timeout. */
+const LOCK_WAIT_RAN_OUT = new Set(['57014', '55P03']);
+
 // ---------------------------------------------------------------------------------------------
 // Tests
 
@@ -228,6 +231,12 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
       return { migrationTableSchema: rows[0]!.schema };
     },
     lostCatalogRace: (error) => CATALOG_RACE.has(code(error)),
+    // Kysely's adapter serialises migrations with a session-level advisory lock: one key for the
+    // whole database whatever the schema (two schemas' migrations wait for each other too, and
+    // pg_trgm, which 002 installs once per database, is never created twice at once). It belongs
+    // to the connection that took it, so the Migrator runs on one session (migrate.ts). While
+    // another process migrates, the wait is cut by statement_timeout (57014) or lock_timeout (55P03).
+    lockWaitRanOut: (error) => LOCK_WAIT_RAN_OUT.has(code(error)),
     ddl: {
       async makeLedgerImmutable(db) {
         // Ledger rows are immutable: refuse updates and deletes at the database too.

@@ -284,6 +284,7 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
     // Every listed migration ran already and none is listed here: Kysely finds its own table and complains of that.
     expect(String(error)).toMatch(/corrupted migrations/);
     expect(dialect.migrations.lostCatalogRace(new Error('plain'))).toBe(false);
+    expect(dialect.migrations.lockWaitRanOut(new Error('plain'))).toBe(false);
   });
 
   it('test support: a throwaway database another process can reach by URL, dropped afterwards', async () => {

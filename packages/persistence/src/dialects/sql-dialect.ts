@@ -122,6 +122,13 @@ export interface DialectMigrations {
    * changed the catalogue meanwhile (test runs drop their schemas): looking again will do.
    */
   lostCatalogRace(error: unknown): boolean;
+  /**
+   * True when a migration run failed before migrating anything because it waited past its
+   * statement deadline for a lock another connection holds (another process migrating): waiting
+   * again will do, up to the migration lock wait (migrate.ts). Kysely's adapter of this dialect
+   * (`queryDialect.createAdapter`) must serialise migrations across processes.
+   */
+  lockWaitRanOut(error: unknown): boolean;
   readonly ddl: MigrationDdl;
 }
 

@@ -1,6 +1,7 @@
 // SQLite (better-sqlite3) as a SqlDialect. One connection per process (sqlite-runner.ts), write
-// transactions that take the database's write lock at BEGIN IMMEDIATE, FTS5 trigram tables for
-// substring search (their queries live with the area repository, repositories/areas/).
+// transactions that take the database's write lock at BEGIN IMMEDIATE (migrations run in one, which
+// serialises them across processes), FTS5 trigram tables for substring search (their queries live
+// with the area repository, repositories/areas/).
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -67,6 +68,22 @@ export function openSqlite(location: string, busyTimeoutMs = DEFAULT_DATABASE_DE
   return raw;
 }
 
+/**
+ * Kysely's SQLite adapter assumes one connection, so it takes no lock for migrations and runs them
+ * outside any transaction: two processes starting on a new file both found them pending and both
+ * ran them. SQLite's DDL is transactional, and every transaction of this product begins with BEGIN
+ * IMMEDIATE, which takes the write lock of the whole file (sqlite-runner.ts). So the Migrator runs
+ * in one transaction here, and that transaction is its lock: another process waits at BEGIN until
+ * this one commits, then reads what has been applied and finds nothing left to do; a failure
+ * rolls back every migration of the run. (`acquireMigrationLock` stays a no-op: the Migrator calls
+ * it before it begins the transaction.) See docs/operating-guarantees.md#start-up-and-readiness.
+ */
+class SqliteMigrationAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors
 
@@ -97,7 +114,7 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
   },
 
   queryDialect: {
-    createAdapter: () => new SqliteAdapter(),
+    createAdapter: () => new SqliteMigrationAdapter(),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (db: Kysely<unknown>) => new SqliteIntrospector(db),
   },
@@ -118,9 +135,12 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
     idColumn: (column) => column.primaryKey().autoIncrement(),
     // The bookkeeping tables sit in the one database file; nothing else could be taken for them.
     migratorOptions: async () => ({}),
-    // No other process edits a SQLite file's catalogue while a migration introspects it: a
-    // failure is real.
+    // Another process may change the file's catalogue while a migration introspects it (both
+    // starting at once), but each read sees one committed state: a failure is real.
     lostCatalogRace: () => false,
+    // The Migrator's BEGIN IMMEDIATE (or a statement before it) waited out the lock wait while
+    // another process held the file's write lock, most likely migrating it.
+    lockWaitRanOut: (error) => /^SQLITE_BUSY($|_)/.test(code(error)),
     ddl: {
       async makeLedgerImmutable(db) {
         await sql`create trigger stock_ledger_no_update before update on stock_ledger
