@@ -13,6 +13,8 @@ export interface GatewayProcessOptions {
   name?: string;
   /** `/healthz` to return as soon as the process is up (its database may be unreachable); default `/readyz`. */
   readyPath?: '/readyz' | '/healthz';
+  /** How long to wait for it; default startService's. */
+  readyTimeoutMs?: number;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function startGatewayProcess(options: GatewayProcessOptions): Promi
     script: 'apps/gateway/dist/main.js',
     port,
     ...(options.readyPath ? { readyPath: options.readyPath } : {}),
+    ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
     env: {
       GATEWAY_HOST: '127.0.0.1',
       GATEWAY_PORT: String(port),

@@ -21,12 +21,15 @@ export async function startInternalApiProcess(options: {
   /** Any further variables (REQUEST_DEADLINE_MS, DB_STATEMENT_TIMEOUT_MS, ...); they win over the defaults. */
   env?: Record<string, string>;
   name?: string;
+  /** How long to wait for /readyz; default startService's. */
+  readyTimeoutMs?: number;
 }): Promise<InternalApiProcess> {
   const port = await freePort();
   const service = await startService({
     name: options.name ?? 'internal-api',
     script: 'apps/internal-api/dist/main.js',
     port,
+    ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
     env: {
       INTERNAL_API_HOST: '127.0.0.1',
       INTERNAL_API_PORT: String(port),
