@@ -12,9 +12,11 @@
 //
 // Environment: BENCH_DIALECTS (sqlite,postgres), BENCH_CASES (create,detail,list,approve,count),
 // BENCH_INSTRUCTION_WARMUP (3000 requests per case), BENCH_INSTRUCTION_REQUESTS (1500 per round),
-// BENCH_INSTRUCTION_ROUNDS (3), BENCH_PG_URL (as bench:inventory). valgrind must be installed.
+// BENCH_INSTRUCTION_ROUNDS (3), BENCH_PG_URL (as bench:inventory), BENCH_INSTRUCTION_ANNOTATIONS (a
+// folder: each round's per-function counts are kept there as `<dialect>-<case>-<side>-<round>.txt`,
+// callgrind_annotate's output, for a diff function by function). valgrind must be installed.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import autocannon from 'autocannon';
@@ -37,9 +39,12 @@ const warmUpRequests = whole('BENCH_INSTRUCTION_WARMUP', 3000);
 const roundRequests = whole('BENCH_INSTRUCTION_REQUESTS', 1500);
 const rounds = whole('BENCH_INSTRUCTION_ROUNDS', 3);
 const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const annotations = process.env.BENCH_INSTRUCTION_ANNOTATIONS;
+if (annotations) mkdirSync(annotations, { recursive: true });
 
 interface Side extends SeededSide {
   side: SideName;
+  dialect: string;
   url: string;
   gateway: ChildProcess;
 }
@@ -79,12 +84,13 @@ async function startSide(side: SideName, tree: string, dialect: string): Promise
     await seeded.cleanup();
     throw error;
   }
-  return { ...seeded, side, url, gateway };
+  return { ...seeded, side, dialect, url, gateway };
 }
 
 /** `amount` requests of `kind`, one at a time; every answer must be 2xx. */
 async function send(s: Side, kind: string, amount: number, pool: { entries: unknown[]; next: number }): Promise<void> {
-  const result = await autocannon({ url: s.url, connections: 1, amount, requests: s.bench.load.requestsFor(kind, s.tenants, pool) });
+  // Under valgrind and a busy machine one answer can take seconds: autocannon's 10 s default would count it an error.
+  const result = await autocannon({ url: s.url, connections: 1, amount, timeout: 120, requests: s.bench.load.requestsFor(kind, s.tenants, pool) });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${s.side} ${kind}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${amount} requests`);
 }
 
@@ -97,7 +103,7 @@ function newestDump(s: Side): string {
 }
 
 /** One counted round: counters zeroed, the requests, counters dumped and summed by share. */
-async function countedRound(s: Side, kind: string, pool: { entries: unknown[]; next: number }): Promise<RoundCount> {
+async function countedRound(s: Side, kind: string, round: number, pool: { entries: unknown[]; next: number }): Promise<RoundCount> {
   const pid = String(s.gateway.pid);
   await run('callgrind_control', ['--zero', pid]);
   await send(s, kind, roundRequests, pool);
@@ -105,6 +111,7 @@ async function countedRound(s: Side, kind: string, pool: { entries: unknown[]; n
   const dump = newestDump(s);
   const { stdout } = await run('callgrind_annotate', ['--inclusive=no', '--threshold=100', dump], { maxBuffer: 256 * 1024 * 1024 });
   rmSync(dump);
+  if (annotations) writeFileSync(join(annotations, `${s.dialect}-${kind}-${s.side}-${round + 1}.txt`), stdout);
   return countRound(stdout);
 }
 
@@ -113,7 +120,7 @@ async function countCase(s: Side, kind: string): Promise<RoundCount[]> {
   const pool = { entries: kind === 'approve' ? await s.bench.seed.writePendingPool(s.writer, s.tenants, needed, new Date(), 11) : [], next: 0 };
   await send(s, kind, warmUpRequests, pool);
   const counted: RoundCount[] = [];
-  for (let round = 0; round < rounds; round += 1) counted.push(await countedRound(s, kind, pool));
+  for (let round = 0; round < rounds; round += 1) counted.push(await countedRound(s, kind, round, pool));
   return counted;
 }
 
