@@ -5,8 +5,8 @@ import { TRPCError, type TRPC_ERROR_CODE_KEY, initTRPC } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
 import { ZodError } from 'zod';
 import { zodIssuesToFieldIssues } from '@pits/contract';
-import { AppError, CommittedRefusal, type ErrorKind, type FieldIssue, type HostResolver, MAX_NESTING_DEPTH, type WebhookUrlPolicy, domainError, exceedsNestingDepth } from '@pits/domain';
-import { type CredentialCipher, type Scope, isDatabaseUnavailable, withTransaction } from '@pits/persistence';
+import { AppError, type ErrorKind, type FieldIssue, type HostResolver, MAX_NESTING_DEPTH, type WebhookUrlPolicy, domainError, exceedsNestingDepth } from '@pits/domain';
+import { CommittedRefusal, type CredentialCipher, type Scope, isDatabaseUnavailable, withTransaction } from '@pits/persistence';
 import type { Logger } from 'pino';
 import { underDeadline } from '@pits/service-runtime';
 
@@ -234,36 +234,23 @@ class RolledBack extends Error {
   }
 }
 
-/** Carries a call's failed result out of a transaction that commits (see `CommittedRefusal`). */
-class CommittedCall extends CommittedRefusal {
-  constructor(
-    refusal: CommittedRefusal,
-    readonly result: unknown,
-  ) {
-    super(refusal.error);
-  }
-}
-
 /**
  * A mutation's work is one transaction (its use cases join it), committed only when the call
  * succeeds and its deadline has not passed: a call answered SERVICE_UNAVAILABLE never commits
- * afterwards, and a refusal leaves nothing behind, unless it is a `CommittedRefusal`.
+ * afterwards, and a refusal leaves nothing behind, unless it is a `CommittedRefusal` (a hold found
+ * expired is expired, then the call refused): that failed result is returned from the
+ * transaction's work, which commits it, as a use case run on its own would.
  */
 const mutationInOneTransaction = t.middleware(async ({ ctx, type, meta, next }) => {
   if (type !== 'mutation' || meta?.ownTransaction === true) return next();
   try {
     return await withTransaction(ctx.database, async (tx) => {
       const result = await next({ ctx: { database: tx } });
-      if (!result.ok) {
-        // A refusal that keeps its work (a hold found expired is expired, then the call refused) commits.
-        const cause = result.error.cause;
-        if (cause instanceof CommittedRefusal) throw new CommittedCall(cause, result);
-        throw new RolledBack(result);
-      }
+      if (!result.ok && !(result.error.cause instanceof CommittedRefusal)) throw new RolledBack(result);
       return result;
     });
   } catch (error) {
-    if (error instanceof RolledBack || error instanceof CommittedCall) return error.result as Awaited<ReturnType<typeof next>>;
+    if (error instanceof RolledBack) return error.result as Awaited<ReturnType<typeof next>>;
     throw error;
   }
 });

@@ -79,19 +79,6 @@ export class AppError extends Error {
   }
 }
 
-/**
- * A refusal that does not undo what its transaction did before it: the transaction commits, then
- * the refusal is answered. For a call that finds the world changed and must record that first: a
- * call on an order hold past its expiry expires the hold (giving its stock back) and is refused
- * (docs/holds.md#states-and-expiry). Running the call again gives the same refusal.
- */
-export class CommittedRefusal extends AppError {
-  constructor(error: DomainError) {
-    super(error);
-    this.name = 'CommittedRefusal';
-  }
-}
-
 /** Throws the refusal of a failed result, or returns its value. */
 export function unwrap<T>(result: Result<T>): T {
   if (!result.ok) throw new AppError(result.error);

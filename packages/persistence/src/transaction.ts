@@ -1,7 +1,7 @@
 // Transactions: each state change, its stock effect and its ledger rows commit together or not at
 // all. A `Tx` is what functions that lock rows demand, so they cannot run outside a transaction.
 // This is the one transaction path: it asks the scope's runner for a transaction.
-import { AppError, CommittedRefusal } from '@pits/domain';
+import { AppError, type DomainError } from '@pits/domain';
 import { DatabaseUnavailableError } from './database-unavailable-error.js';
 import { buildOnlyKysely } from './execution/kysely-bridge.js';
 import { type Scope, type Tx, IN_TRANSACTION, isTransaction } from './execution/scope.js';
@@ -11,6 +11,20 @@ import type { DB } from './schema/index.js';
 export type { CallerDeadline, Scope, Tx } from './execution/scope.js';
 
 const MAX_ATTEMPTS = 5;
+
+/**
+ * A refusal that does not undo what its transaction did before it: `withTransaction` commits, then
+ * throws it. For a use case that finds the world changed and must record that first: a call on an
+ * order hold past its expiry expires the hold (giving its stock back) and is refused
+ * (docs/holds.md#states-and-expiry). Running the call again gives the same refusal. A transaction
+ * is what it changes, so it lives here and not in the domain, which knows no transactions.
+ */
+export class CommittedRefusal extends AppError {
+  constructor(error: DomainError) {
+    super(error);
+    this.name = 'CommittedRefusal';
+  }
+}
 
 function deadlinePassed(): DatabaseUnavailableError {
   return new DatabaseUnavailableError('the caller’s deadline passed before the transaction could commit');

@@ -6,7 +6,6 @@
 import {
   type Actor,
   AppError,
-  CommittedRefusal,
   type ConsumeLine,
   type Dec,
   type DecimalInput,
@@ -70,7 +69,7 @@ import { type AllocatingLine, type LotBook, allocatedLotIds, commitLots, decideW
 import type { ReservationItemTable } from '../schema/index.js';
 import { type DatabaseErrorKind, classifyDatabaseError } from '../database-errors.js';
 import { isTransaction } from '../execution/scope.js';
-import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { CommittedRefusal, type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type ProductRef, requireLineProducts, requireLocationAndLineProducts } from './catalogue-checks.js';
 
 export interface CreateReservationInput {
