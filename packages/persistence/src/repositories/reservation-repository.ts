@@ -1,10 +1,10 @@
 // Order holds (docs/holds.md): rows, their mapping to records, and the queries over them. Every read
 // reports the status a hold has by the database's clock: an active hold past its expiry reads as
 // expired before the sweep has written it so (docs/holds.md#states-and-expiry).
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool, Updateable } from 'kysely';
 import { type Actor, type Dec, type LotAllocation, type PageRequest, type ReservationStatus, fromScaled, pageOffset } from '@pits/domain';
 import { listAllocations } from './lot-repository.js';
-import type { ReservationItemTable, ReservationTable } from '../schema/index.js';
+import type { DB, ReservationItemTable, ReservationTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
 import { parseActor } from './adjustment-repository.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
@@ -68,6 +68,24 @@ const RESERVATION_COLUMNS = [
   'reservations.updated_at',
 ] as const;
 
+type ReservationsBuilder = ExpressionBuilder<DB, 'reservations'>;
+/** A point in time a query compares expiries with: the database's clock, or a time read from it. */
+type Instant = string | Expression<string>;
+
+/**
+ * The domain's `effectiveStatus` (docs/holds.md#states-and-expiry) in SQL, its one home here: a
+ * hold stored active whose expiry is at or before `now` has run out and reads as expired.
+ * `reservation-repository.test.ts` holds the two to the same answers.
+ */
+function ranOut(eb: ReservationsBuilder, now: Instant): Expression<SqlBool> {
+  return eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '<=', now)]);
+}
+
+/** The other side of `ranOut` among active holds: stored active and not yet at its expiry. */
+function stillActive(eb: ReservationsBuilder, now: Instant): Expression<SqlBool> {
+  return eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '>', now)]);
+}
+
 /**
  * The reservations rows as of the database's clock: an active hold past its expiry reads as the
  * sweep will write it, `expired`, released and last updated at its `expires_at`.
@@ -77,11 +95,12 @@ function withEffectiveStatus(scope: Scope) {
     .selectFrom('reservations')
     .select(RESERVATION_COLUMNS.filter((column) => column !== 'reservations.released_at' && column !== 'reservations.updated_at'))
     .select((eb) => {
-      const ranOut = () => eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '<=', scope.dialect.clockNow())]);
+      const now = scope.dialect.clockNow();
+      const expired = () => ranOut(eb, now);
       return [
-        eb.case().when(ranOut()).then(eb.val<ReservationStatus>('expired')).else(eb.ref('reservations.status')).end().as('status'),
-        eb.case().when(ranOut()).then(eb.ref('reservations.expires_at')).else(eb.ref('reservations.released_at')).end().as('released_at'),
-        eb.case().when(ranOut()).then(eb.ref('reservations.expires_at')).else(eb.ref('reservations.updated_at')).end().as('updated_at'),
+        eb.case().when(expired()).then(eb.val<ReservationStatus>('expired')).else(eb.ref('reservations.status')).end().as('status'),
+        eb.case().when(expired()).then(eb.ref('reservations.expires_at')).else(eb.ref('reservations.released_at')).end().as('released_at'),
+        eb.case().when(expired()).then(eb.ref('reservations.expires_at')).else(eb.ref('reservations.updated_at')).end().as('updated_at'),
       ];
     });
 }
@@ -171,7 +190,7 @@ export interface DueCursor {
  * transaction holds are skipped (another sweeper, or a call on that hold, has them).
  */
 function dueHolds(tx: Tx, at: string, limit: number, after: DueCursor | undefined) {
-  let query = tx.db.selectFrom('reservations').selectAll().where('status', '=', 'active').where('expires_at', '<=', at);
+  let query = tx.db.selectFrom('reservations').selectAll().where((eb) => ranOut(eb, at));
   if (after) query = query.where((eb) => eb(eb.refTuple('expires_at', 'id'), '>', eb.tuple(after.expiresAt, after.id)));
   return tx.dialect.lockRowsSkipLocked(query.orderBy('expires_at').orderBy('id').limit(limit));
 }
@@ -193,8 +212,7 @@ export async function dueHoldBacklog(scope: Scope): Promise<{ at: string; due: n
     scope,
     scope.db
       .selectFrom('reservations')
-      .where('status', '=', 'active')
-      .where('expires_at', '<=', at)
+      .where((eb) => ranOut(eb, at))
       .select((eb) => [eb.fn.countAll<number | string>().as('due'), eb.fn.min('expires_at').as('oldest')]),
   );
   return { at, due: Number(row.due), oldestExpiresAt: row.oldest === null ? null : new Date(row.oldest).toISOString() };
@@ -321,10 +339,9 @@ export interface ReservationFilters {
 export async function listReservations(scope: Scope, tenantId: string, filters: ReservationFilters, page: PageRequest): Promise<{ rows: ReservationRecord[]; total: number }> {
   let base = scope.db.selectFrom('reservations').where('reservations.tenant_id', '=', tenantId);
   const now = scope.dialect.clockNow();
-  if (filters.status === 'active') base = base.where('reservations.status', '=', 'active').where('reservations.expires_at', '>', now);
-  else if (filters.status === 'expired') {
-    base = base.where((eb) => eb.or([eb('reservations.status', '=', 'expired'), eb.and([eb('reservations.status', '=', 'active'), eb('reservations.expires_at', '<=', now)])]));
-  } else if (filters.status) base = base.where('reservations.status', '=', filters.status);
+  if (filters.status === 'active') base = base.where((eb) => stillActive(eb, now));
+  else if (filters.status === 'expired') base = base.where((eb) => eb.or([eb('reservations.status', '=', 'expired'), ranOut(eb, now)]));
+  else if (filters.status) base = base.where('reservations.status', '=', filters.status);
   if (filters.locationId !== undefined) base = base.where('reservations.location_id', '=', filters.locationId);
   if (filters.reference !== undefined) base = base.where('reservations.reference', '=', filters.reference);
   const { productId, sku } = filters;
