@@ -1,7 +1,8 @@
 // Locations (warehouses) of a tenant: rows, their mapping to records, and the queries over them.
-import type { Selectable, Updateable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { AppError, type PageRequest, domainError, pageOffset } from '@pits/domain';
 import { boolValue, fromBoolValue } from './boolean-values.js';
+import { changedColumns, stampedUpdate } from './row-changes.js';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import type { Scope } from '../transaction.js';
 import type { LocationTable } from '../schema/index.js';
@@ -143,7 +144,6 @@ export async function findTenantLocation(scope: Scope, tenantId: string, id: num
   return row && toLocationRecord(row);
 }
 
-/** Fields internal teams may change on a location; absent fields stay as they are. */
 /**
  * The grid where a location puts received goods that name none, deleted or not (a shipment keeps
  * its location); throws when the location does not exist.
@@ -153,29 +153,19 @@ export async function receivingGridOf(scope: Scope, locationId: number): Promise
   return row.receiving_grid;
 }
 
+/** Fields internal teams may change on a location; absent fields stay as they are. */
 export type LocationChanges = Partial<NewLocation>;
 
+const LOCATION_COLUMNS: Record<keyof NewLocation, keyof LocationRow> = {
+  code: 'code', name: 'name', type: 'type', address: 'address', city: 'city', state: 'state', zip: 'zip',
+  subdistrict: 'subdistrict', country: 'country', picName: 'pic_name', phone: 'phone', latitude: 'latitude',
+  longitude: 'longitude', isDefault: 'is_default', isPickup: 'is_pickup', isReturn: 'is_return', status: 'status',
+  originCode: 'origin_code', receivingGrid: 'receiving_grid',
+};
+
 export async function updateLocation(scope: Scope, tenantId: string, id: number, changes: LocationChanges, actor: string, now: Date): Promise<LocationRecord> {
-  const set: Record<string, string | number | null> = {};
-  const columns: Record<keyof NewLocation, keyof LocationRow> = {
-    code: 'code', name: 'name', type: 'type', address: 'address', city: 'city', state: 'state', zip: 'zip',
-    subdistrict: 'subdistrict', country: 'country', picName: 'pic_name', phone: 'phone', latitude: 'latitude',
-    longitude: 'longitude', isDefault: 'is_default', isPickup: 'is_pickup', isReturn: 'is_return', status: 'status',
-    originCode: 'origin_code', receivingGrid: 'receiving_grid',
-  };
-  for (const [key, value] of Object.entries(changes) as [keyof NewLocation, unknown][]) {
-    if (value === undefined) continue;
-    set[columns[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
-  }
-  const row = await executeTakeFirst(scope, scope.dialect
-    .updateReturningAll(
-      scope.db
-        .updateTable('locations')
-        .set({ ...(set as Updateable<LocationTable>), updated_by: actor, updated_at: now.toISOString() })
-        .where('tenant_id', '=', tenantId)
-        .where('id', '=', id)
-        .where('deleted_at', 'is', null),
-    ));
+  const set = changedColumns(changes, LOCATION_COLUMNS);
+  const row = await executeTakeFirst(scope, stampedUpdate(scope, 'locations', { tenantId, id, set, actor, now, live: true }));
   if (!row) throw new AppError(domainError('NOT_FOUND', `location ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
   return toLocationRecord(row);
 }

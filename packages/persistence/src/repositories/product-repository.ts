@@ -1,8 +1,9 @@
 // Products of a tenant's catalogue: rows, their mapping to records, and the queries over them.
-import type { Compilable, Selectable, Updateable } from 'kysely';
+import type { Compilable, Selectable } from 'kysely';
 import { AppError, type LotPolicy, type PageRequest, domainError, pageOffset, toFixedString } from '@pits/domain';
 import { lotPolicyOf, redateLots } from './lot-repository.js';
 import { boolValue, fromBoolValue } from './boolean-values.js';
+import { changedColumns, storedValue, stampedUpdate } from './row-changes.js';
 import { type ParamRef, markedList, preparedQuery } from '../parameterised-query.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import type { ProductTable } from '../schema/index.js';
@@ -322,12 +323,7 @@ const TWO_PLACE_FIELDS = new Set<keyof NewProduct>(['publishedPrice', 'costPrice
  * await updateProduct(database, tenantId, 7, { name: 'Kopi 250 g', costPrice: '41.5' }, 'internal-api', new Date());
  */
 export async function updateProduct(scope: Scope, tenantId: string, id: number, changes: ProductChanges, actor: string, now: Date): Promise<ProductRecord> {
-  const set: Record<string, string | number | null> = {};
-  for (const [key, value] of Object.entries(changes) as [keyof NewProduct, unknown][]) {
-    if (value === undefined) continue;
-    if (TWO_PLACE_FIELDS.has(key)) set[PRODUCT_COLUMNS[key]] = two(value as string);
-    else set[PRODUCT_COLUMNS[key]] = typeof value === 'boolean' ? boolValue(value) : (value as string | number | null);
-  }
+  const set = changedColumns(changes, PRODUCT_COLUMNS, (field, value) => (TWO_PLACE_FIELDS.has(field) ? two(value as string) : storedValue(value)));
   return withTransaction(scope, async (tx) => {
     const current = await lockProduct(tx, tenantId, id);
     if (!current) throw new AppError(domainError('NOT_FOUND', `product ${id} does not exist for tenant ${tenantId}`, { field: 'id' }));
@@ -335,14 +331,8 @@ export async function updateProduct(scope: Scope, tenantId: string, id: number, 
       const issue = await lotTrackingInUse(tx, tenantId, id);
       if (issue !== undefined) throw new AppError(domainError('INVALID_STATE', `productionBatch ${issue}`, { field: 'productionBatch', issue }));
     }
-    const row = await executeTakeFirstOrThrow(tx, tx.dialect
-      .updateReturningAll(
-        tx.db
-          .updateTable('products')
-          .set({ ...(set as Updateable<ProductTable>), updated_by: actor, updated_at: now.toISOString() })
-          .where('tenant_id', '=', tenantId)
-          .where('id', '=', id),
-      ));
+    // The row is locked live above, so the update matches it without `deleted_at`.
+    const row = await executeTakeFirstOrThrow(tx, stampedUpdate(tx, 'products', { tenantId, id, set, actor, now, live: false }));
     if (changes.outboundExpired !== undefined && changes.outboundExpired !== current.outbound_expired) await redateLots(tx, id, changes.outboundExpired);
     return toProductRecord(row);
   });
