@@ -11,33 +11,15 @@ import { redateLots } from './lot-repository.js';
 import { lotTrackingInUse } from './product-repository.js';
 import { execute, executeWrite } from '../execution/execute.js';
 
-/** One product as the import reads it: every field of the contract's Product that a file carries. */
-export interface ProductImportRow {
-  sku: string;
-  name: string;
-  category_id: number;
-  barcode: string;
-  description: string;
-  brand: string | null;
-  product_type: string;
-  /** Decimal strings with two places. */
-  published_price: string;
-  cost_price: string;
-  weight: string;
-  width: string;
-  height: string;
-  length: string;
-  status: string;
-  is_bundle: boolean;
-  is_managed_by_fulfillment: boolean;
-  advance_qc: boolean;
-  production_batch: boolean;
-  cold_storage: boolean;
-  fulfillment_manage_by: string | null;
-  outbound_expired: number;
-  inbound_expired: number;
-  outer_barcode: string | null;
-}
+/** The product columns a catalogue file carries: all but the row's identity, tenant and audit stamps. */
+type CatalogueColumns = Omit<ProductTable, 'id' | 'tenant_id' | 'created_by' | 'updated_by' | 'deleted_by' | 'created_at' | 'updated_at' | 'deleted_at'>;
+
+/**
+ * One product as the import reads it: every field of the contract's Product that a file carries,
+ * under its column as `ProductTable` (the one list of them) declares it, flags as booleans. Prices
+ * and dimensions are decimal strings with two places.
+ */
+export type ProductImportRow = { [C in keyof CatalogueColumns]: CatalogueColumns[C] extends 0 | 1 ? boolean : CatalogueColumns[C] };
 
 const MONEY = ['published_price', 'cost_price', 'weight', 'width', 'height', 'length'] as const;
 const BOOLEANS = ['is_bundle', 'is_managed_by_fulfillment', 'advance_qc', 'production_batch', 'cold_storage'] as const;
