@@ -3,30 +3,18 @@
 // what was found.
 import { DEFAULT_DATABASE_DEADLINES, type DatabaseConfig, parseDatabaseUrl } from '@pits/persistence';
 import { type SandboxIds, parseSandboxIds } from './docs/sandbox-ids.js';
-import {
-  ConfigError,
-  type Env,
-  type HttpServerLimits,
-  type LogLevel,
-  SettingsReader,
-  type OperatorEndpoint,
-  readDatabaseConfig,
-  readHttpLimits,
-  readLogLevel,
-  readMetricsEndpoint,
-} from '@pits/service-runtime';
+import { ConfigError, type Env, type OperatorEndpoint, SettingsReader, type ServiceSettings, readMetricsEndpoint, readServiceSettings } from '@pits/service-runtime';
 
 export { ConfigError };
 
-export interface GatewayConfig {
+/** The settings both HTTP services read (`ServiceSettings`), and the gateway's own. */
+export interface GatewayConfig extends ServiceSettings<DatabaseConfig> {
   host: string;
   port: number;
-  database: DatabaseConfig;
   /** Shared rate-limit counters when set; counters in memory otherwise (one process only). */
   redisUrl: string | null;
   /** Key for credentials encrypted at rest (logistics). */
   credentialsKey: string;
-  logLevel: LogLevel;
   /**
    * `storeTimeoutMs`: a rate-limit store slower than this lets the request through uncounted (logged).
    * `keyPrefix`: prepended to every Redis counter key, so deployments (or benchmark runs) sharing one Redis do not share counts.
@@ -40,14 +28,6 @@ export interface GatewayConfig {
     storeTimeoutMs: number;
     keyPrefix: string;
   };
-  /** How long shutdown waits for in-flight requests. */
-  shutdownTimeoutMs: number;
-  /** The HTTP server's limits on slow or oversized requests. */
-  http: HttpServerLimits;
-  /** A request not finished within this is answered 503, and its work does not commit. */
-  requestDeadlineMs: number;
-  /** /readyz answers within this, 503 when the database has not answered by then. */
-  readyTimeoutMs: number;
   /** An unfinished Idempotency-Key claim older than this is taken to be dead (its process crashed). */
   idempotencyClaimLeaseMs: number;
   /** The retention purge: how often it runs, how long finished webhook deliveries are kept, rows per batch. */
@@ -57,8 +37,6 @@ export interface GatewayConfig {
    * (each wait is jittered by ±20 %) and holds per pass.
    */
   reservationSweep: { intervalMs: number; batchSize: number };
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: registration accepts http:// and private, loopback... hosts (development and tests only). */
-  webhookAllowPrivateUrls: boolean;
   /**
    * DOCS_SANDBOX_TENANT_ID: the demo tenant of a sandbox database (npm start sets it); /docs
    * pre-fills X-Tenant-Id with it, so Test Request answers. Null: the reference's example id.
@@ -82,14 +60,6 @@ export interface GatewayConfig {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function common(read: SettingsReader) {
-  return {
-    database: readDatabaseConfig(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES }),
-    credentialsKey: read.required('CREDENTIALS_KEY', { minLength: 32, hint: '64 hex characters, or a passphrase of 32+ characters' }),
-    logLevel: readLogLevel(read),
-  };
-}
-
 function readSandboxIds(read: SettingsReader): SandboxIds {
   const text = read.optional('DOCS_SANDBOX_IDS');
   if (text === undefined) return {};
@@ -105,15 +75,17 @@ function readSandboxIds(read: SettingsReader): SandboxIds {
  */
 export function loadGatewayConfig(env: Env): GatewayConfig {
   const read = new SettingsReader(env);
-  const base = common(read);
-  const requestDeadlineMs = read.integer('REQUEST_DEADLINE_MS', { default: 10_000, min: 100, max: 600_000 });
+  const service = readServiceSettings(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES });
+  const credentialsKey = read.required('CREDENTIALS_KEY', { minLength: 32, hint: '64 hex characters, or a passphrase of 32+ characters' });
+  const { requestDeadlineMs } = service;
   const idempotencyClaimLeaseMs = read.integer('IDEMPOTENCY_CLAIM_LEASE_MS', { default: 60_000, min: 1000, max: DAY_MS });
   if (idempotencyClaimLeaseMs <= requestDeadlineMs) {
     read.problem('IDEMPOTENCY_CLAIM_LEASE_MS', `must be longer than REQUEST_DEADLINE_MS (${requestDeadlineMs}), got ${idempotencyClaimLeaseMs}`);
   }
   const port = read.integer('GATEWAY_PORT', { default: 4000, min: 0, max: 65535 });
   const config: GatewayConfig = {
-    ...base,
+    ...service,
+    credentialsKey,
     host: read.text('GATEWAY_HOST', '0.0.0.0'),
     port,
     redisUrl: read.optional('REDIS_URL', { pattern: /^rediss?:\/\//, hint: 'must be a redis:// or rediss:// URL' }) ?? null,
@@ -129,10 +101,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       storeTimeoutMs: read.integer('RATE_LIMIT_STORE_TIMEOUT_MS', { default: 250, min: 10, max: 60_000 }),
       keyPrefix: read.optional('RATE_LIMIT_KEY_PREFIX', { pattern: /^[\w:.-]{1,64}$/, hint: 'must be 1 to 64 letters, digits or : . _ -' }) ?? 'rl:',
     },
-    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', { default: 10_000, min: 0, max: 600_000 }),
-    http: readHttpLimits(read),
-    requestDeadlineMs,
-    readyTimeoutMs: read.integer('READY_TIMEOUT_MS', { default: 1000, min: 50, max: 60_000 }),
     idempotencyClaimLeaseMs,
     retention: {
       intervalMs: read.integer('RETENTION_INTERVAL_MS', { default: 10 * 60_000, min: 1000, max: DAY_MS }),
@@ -145,7 +113,6 @@ export function loadGatewayConfig(env: Env): GatewayConfig {
       intervalMs: read.integer('RESERVATION_SWEEP_INTERVAL_MS', { default: 15_000, min: 1000, max: 50_000 }),
       batchSize: read.integer('RESERVATION_SWEEP_BATCH', { default: 100, min: 1, max: 1000 }),
     },
-    webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
     docsSandboxTenantId: read.optional('DOCS_SANDBOX_TENANT_ID', { pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, hint: 'must be a tenant id (a UUID)' })?.toLowerCase() ?? null,
     docsSandboxIds: readSandboxIds(read),
     metrics: readMetricsEndpoint(read, 'GATEWAY', { GATEWAY_PORT: port }),

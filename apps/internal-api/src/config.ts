@@ -1,41 +1,19 @@
 // The internal API's configuration, read from the environment here and nowhere else, validated at
 // start-up. A bad value stops the process with a message naming every bad variable.
 import { DEFAULT_DATABASE_DEADLINES, type DatabaseConfig, createCredentialCipher, parseDatabaseUrl } from '@pits/persistence';
-import {
-  ConfigError,
-  type Env,
-  type HttpServerLimits,
-  type LogLevel,
-  SettingsReader,
-  type OperatorEndpoint,
-  readDatabaseConfig,
-  readHttpLimits,
-  readLogLevel,
-  readMetricsEndpoint,
-} from '@pits/service-runtime';
+import { ConfigError, type Env, type OperatorEndpoint, SettingsReader, type ServiceSettings, readMetricsEndpoint, readServiceSettings } from '@pits/service-runtime';
 
 export { LOG_LEVELS, type LogLevel } from '@pits/service-runtime';
 
-export interface InternalApiConfig {
+/** The settings both HTTP services read (`ServiceSettings`), and the internal API's own. */
+export interface InternalApiConfig extends ServiceSettings<DatabaseConfig> {
   host: string;
   /** Never the partners' (gateway's) port; 0 picks a free one (tests). */
   port: number;
-  database: DatabaseConfig;
   /** The internal service token every call must present as `Authorization: Bearer <token>`. */
   serviceToken: string;
   /** Key for credentials encrypted at rest (logistics), as `createCredentialCipher` accepts it. */
   credentialsKey: string;
-  logLevel: LogLevel;
-  /** How long shutdown waits for in-flight requests before cutting connections. */
-  shutdownTimeoutMs: number;
-  /** The HTTP server's limits on slow or oversized requests. */
-  http: HttpServerLimits;
-  /** A call not finished within this is refused SERVICE_UNAVAILABLE, and its work does not commit. */
-  requestDeadlineMs: number;
-  /** /readyz answers within this, 503 when the database has not answered by then. */
-  readyTimeoutMs: number;
-  /** WEBHOOK_ALLOW_PRIVATE_URLS: `webhooks.create` accepts http:// and private, loopback... hosts (development and tests only). */
-  webhookAllowPrivateUrls: boolean;
   /** INTERNAL_API_METRICS_PORT / INTERNAL_API_METRICS_HOST (or METRICS_HOST): the operator port serving /metrics; null (unset) serves none. */
   metrics: OperatorEndpoint | null;
 }
@@ -69,15 +47,9 @@ export function loadInternalApiConfig(env: Env = process.env): InternalApiConfig
   const config: InternalApiConfig = {
     host: read.text('INTERNAL_API_HOST', '127.0.0.1'),
     port,
-    database: readDatabaseConfig(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES }),
     serviceToken: read.required('INTERNAL_API_TOKEN', { minLength: 24 }),
     credentialsKey,
-    logLevel: readLogLevel(read),
-    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', { default: 10_000, min: 0, max: 600_000 }),
-    http: readHttpLimits(read),
-    requestDeadlineMs: read.integer('REQUEST_DEADLINE_MS', { default: 10_000, min: 100, max: 600_000 }),
-    readyTimeoutMs: read.integer('READY_TIMEOUT_MS', { default: 1000, min: 50, max: 60_000 }),
-    webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    ...readServiceSettings(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES }),
     metrics: readMetricsEndpoint(read, 'INTERNAL_API', { INTERNAL_API_PORT: port, GATEWAY_PORT: gatewayPort }),
   };
   read.done('internal-api');

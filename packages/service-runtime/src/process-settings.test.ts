@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readDatabaseConfig, readMetricsEndpoint } from './process-settings.js';
+import { readDatabaseConfig, readMetricsEndpoint, readServiceSettings } from './process-settings.js';
 import { ConfigError, type Env, SettingsReader } from './settings.js';
 
 function endpoint(env: Env, others: Record<string, number> = {}) {
@@ -60,5 +60,37 @@ describe('readDatabaseConfig', () => {
     const read = new SettingsReader({ DATABASE_URL: 'bad://x', DB_POOL_SIZE: '0' });
     readDatabaseConfig(read, format, '/cwd');
     expect(() => read.done('test')).toThrow(/DB_POOL_SIZE: must be from 1 to 500, got 0\n {2}DATABASE_URL: DATABASE_URL scheme is not supported/);
+  });
+});
+
+describe('readServiceSettings', () => {
+  const format = { parse: (url: string | undefined) => ({ url: url ?? 'default' }), defaultDeadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 } };
+
+  it('reads what both HTTP services share, with their defaults', () => {
+    const read = new SettingsReader({});
+    expect(readServiceSettings(read, format)).toEqual({
+      database: { url: 'default', poolSize: 10, deadlines: { connectTimeoutMs: 2000, statementTimeoutMs: 5000 } },
+      logLevel: 'info',
+      shutdownTimeoutMs: 10_000,
+      http: expect.objectContaining({ headersTimeoutMs: expect.any(Number) }) as unknown,
+      requestDeadlineMs: 10_000,
+      readyTimeoutMs: 1000,
+      webhookAllowPrivateUrls: false,
+    });
+    read.done('test');
+  });
+
+  it('reports each bad variable under its name', () => {
+    const read = new SettingsReader({ SHUTDOWN_TIMEOUT_MS: '-1', REQUEST_DEADLINE_MS: '99', READY_TIMEOUT_MS: '49', WEBHOOK_ALLOW_PRIVATE_URLS: 'yes', LOG_LEVEL: 'loud' });
+    readServiceSettings(read, format);
+    const variables = (() => {
+      try {
+        read.done('test');
+      } catch (error) {
+        return (error as ConfigError).problems.map((p) => p.variable).sort();
+      }
+      return [];
+    })();
+    expect(variables).toEqual(['LOG_LEVEL', 'READY_TIMEOUT_MS', 'REQUEST_DEADLINE_MS', 'SHUTDOWN_TIMEOUT_MS', 'WEBHOOK_ALLOW_PRIVATE_URLS']);
   });
 });

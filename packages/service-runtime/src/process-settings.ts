@@ -1,5 +1,6 @@
 // The settings every process reads the same way: its database (with deadlines), its HTTP server's
-// limits, its log level. One place, so the same variable means the same thing in every app.
+// limits, its log level, and what both HTTP services read alike. One place, so the same variable
+// means the same thing in every app.
 import { DEFAULT_HTTP_LIMITS, type HttpServerLimits } from './http-server.js';
 import type { SettingsReader } from './settings.js';
 
@@ -64,6 +65,43 @@ export function readHttpLimits(read: SettingsReader): HttpServerLimits {
     read.problem('HTTP_REQUEST_TIMEOUT_MS', `must be at least HTTP_HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}), got ${limits.requestTimeoutMs}`);
   }
   return limits;
+}
+
+/** The settings the two HTTP services (the gateway and the internal API) read alike. */
+export interface ServiceSettings<D> {
+  database: D;
+  logLevel: LogLevel;
+  /** SHUTDOWN_TIMEOUT_MS: how long shutdown waits for in-flight requests before cutting connections. */
+  shutdownTimeoutMs: number;
+  /** The HTTP server's limits on slow or oversized requests. */
+  http: HttpServerLimits;
+  /** REQUEST_DEADLINE_MS: a request not finished within this is refused SERVICE_UNAVAILABLE (503), and its work does not commit. */
+  requestDeadlineMs: number;
+  /** READY_TIMEOUT_MS: /readyz answers within this, 503 when the database has not answered by then. */
+  readyTimeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE_URLS: webhook endpoints may point at http:// and private, loopback... hosts (development and tests only). */
+  webhookAllowPrivateUrls: boolean;
+}
+
+/**
+ * What an HTTP service reads the same way in each app: its database (`readDatabaseConfig`), log
+ * level, HTTP limits, SHUTDOWN_TIMEOUT_MS, REQUEST_DEADLINE_MS, READY_TIMEOUT_MS and
+ * WEBHOOK_ALLOW_PRIVATE_URLS. Each app adds its own host, port and the rest.
+ *
+ * @example
+ * const service = readServiceSettings(read, { parse: parseDatabaseUrl, defaultDeadlines: DEFAULT_DATABASE_DEADLINES });
+ * // { database: {...}, logLevel: 'info', shutdownTimeoutMs: 10000, http: {...}, requestDeadlineMs: 10000, readyTimeoutMs: 1000, webhookAllowPrivateUrls: false }
+ */
+export function readServiceSettings<C extends object>(read: SettingsReader, format: DatabaseUrlFormat<C>): ServiceSettings<C & { poolSize: number; deadlines: DatabaseDeadlineSettings }> {
+  return {
+    database: readDatabaseConfig(read, format),
+    logLevel: readLogLevel(read),
+    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', { default: 10_000, min: 0, max: 600_000 }),
+    http: readHttpLimits(read),
+    requestDeadlineMs: read.integer('REQUEST_DEADLINE_MS', { default: 10_000, min: 100, max: 600_000 }),
+    readyTimeoutMs: read.integer('READY_TIMEOUT_MS', { default: 1000, min: 50, max: 60_000 }),
+    webhookAllowPrivateUrls: read.boolean('WEBHOOK_ALLOW_PRIVATE_URLS', false),
+  };
 }
 
 /** Where the operator port binds when neither METRICS_HOST nor the app's own `..._METRICS_HOST` says. */
