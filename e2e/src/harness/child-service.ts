@@ -1,18 +1,9 @@
-// One built app as a real child process: started with an explicit environment, its stdout and
-// stderr kept in memory (shown when something fails), ready once its /readyz answers 200, and
-// stopped with SIGTERM the way an orchestrator stops it (or killed outright to play a crash).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+// One built app that serves HTTP as a real child process (child-process.ts runs it): ready once
+// its /readyz answers 200, stopped with SIGTERM the way an orchestrator stops it (or killed
+// outright to play a crash).
+import { type ExitInfo, spawnChild } from './child-process.js';
 
-/** The repository root (this file is e2e/src/harness/child-service.ts). */
-export const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
-
-export interface ExitInfo {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
+export { type ExitInfo, REPO_ROOT } from './child-process.js';
 
 export interface ChildService {
   readonly name: string;
@@ -48,11 +39,6 @@ export interface StartServiceOptions {
   readyPath?: '/readyz' | '/healthz';
 }
 
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Ready, not just up: the apps answer /healthz before their database is migrated, /readyz after. */
@@ -76,64 +62,16 @@ async function healthy(url: string, path: '/readyz' | '/healthz'): Promise<boole
  */
 export async function startService(options: StartServiceOptions): Promise<ChildService> {
   const { name, port } = options;
-  const script = join(REPO_ROOT, options.script);
-  if (!existsSync(script)) {
-    throw new Error(`${options.script} is missing: build first (npx nx run-many -t build --projects=@pits/gateway,@pits/internal-api)`);
-  }
   const url = `http://127.0.0.1:${port}`;
-  const lines: string[] = [];
-  const child = spawn(process.execPath, [script], {
-    cwd: REPO_ROOT,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  const collect = (stream: NodeJS.ReadableStream, tag: string) => {
-    let partial = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
-      const parts = (partial + chunk).split('\n');
-      partial = parts.pop() ?? '';
-      for (const line of parts) lines.push(`${tag} ${line}`);
-    });
-    stream.on('end', () => {
-      if (partial !== '') lines.push(`${tag} ${partial}`);
-    });
-  };
-  collect(child.stdout!, '[out]');
-  collect(child.stderr!, '[err]');
-
-  let exit: ExitInfo | undefined;
-  // 'close' comes after 'exit' once the output pipes are drained: the last lines (why it exited) are in by then.
-  const drained = once(child, 'close').catch(() => undefined);
-  const exited = once(child, 'exit').then(([code, signal]) => {
-    running.delete(child);
-    exit = { code: code as number | null, signal: signal as NodeJS.Signals | null };
-    return exit;
-  });
-
-  const describe = (count = 60) => `----- ${name} (pid ${child.pid}, ${url}) last ${count} lines -----\n${lines.slice(-count).join('\n')}\n----- end of ${name} -----`;
-
-  const stop = async (graceMs = 15_000): Promise<ExitInfo> => {
-    if (exit) return exit;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-    const info = await exited;
-    clearTimeout(timer);
-    return info;
-  };
-
-  const kill = async (signal: NodeJS.Signals): Promise<ExitInfo> => {
-    if (exit) return exit;
-    child.kill(signal);
-    return exited;
-  };
+  const child = spawnChild({ name, script: options.script, builtBy: '@pits/gateway,@pits/internal-api', env: options.env, where: url, stopGraceMs: 15_000 });
+  const { describe, stop } = child;
 
   const readyPath = options.readyPath ?? '/readyz';
   const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
   for (;;) {
+    const exit = child.exit();
     if (exit) {
-      await Promise.race([drained, sleep(2000)]);
+      await Promise.race([child.drained, sleep(2000)]);
       throw new Error(`${name} exited during start-up (${exit.signal ?? exit.code})\n${describe()}`);
     }
     if (await healthy(url, readyPath)) break;
@@ -144,5 +82,5 @@ export async function startService(options: StartServiceOptions): Promise<ChildS
     await sleep(100);
   }
 
-  return { name, url, pid: child.pid!, output: () => [...lines], describe, stop, kill };
+  return { name, url, pid: child.pid, output: child.output, describe, stop, kill: child.kill };
 }
