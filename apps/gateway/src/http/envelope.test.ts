@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { join } from 'node:path';
 import { envelopeA, envelopeB, errorEnvelope } from '@pits/contract';
 import { domainError, ERROR_KINDS } from '@pits/domain';
 import { z } from 'zod';
@@ -61,26 +64,20 @@ describe('envelopes', () => {
   });
 
   it('maps every error kind as docs/errors.md says', () => {
-    expect(ERROR_STATUS).toEqual({
-      INVALID_REQUEST: { http: 400, status: 'bad_request' },
-      UNAUTHORIZED: { http: 401, status: 'unauthorized' },
-      FORBIDDEN: { http: 403, status: 'forbidden' },
-      NOT_FOUND: { http: 404, status: 'not_found' },
-      METHOD_NOT_ALLOWED: { http: 405, status: 'method_not_allowed' },
-      REQUEST_TIMEOUT: { http: 408, status: 'request_timeout' },
-      PAYLOAD_TOO_LARGE: { http: 413, status: 'payload_too_large' },
-      UNSUPPORTED_MEDIA_TYPE: { http: 415, status: 'unsupported_media_type' },
-      VALIDATION_ERROR: { http: 422, status: 'unprocessable_entity' },
-      INVALID_STATE: { http: 422, status: 'unprocessable_entity' },
-      INSUFFICIENT_STOCK: { http: 422, status: 'unprocessable_entity' },
-      SHELF_LIFE_TOO_SHORT: { http: 422, status: 'unprocessable_entity' },
-      IDEMPOTENCY_KEY_REUSED: { http: 422, status: 'unprocessable_entity' },
-      STALE_QUANTITY: { http: 409, status: 'conflict' },
-      RATE_LIMITED: { http: 429, status: 'too_many_requests' },
-      INTERNAL_ERROR: { http: 500, status: 'internal_server_error' },
-      SERVICE_UNAVAILABLE: { http: 503, status: 'service_unavailable' },
-    });
+    // The table under "Kinds and statuses": `| \`CODE\` | HTTP | \`status\` | when |`.
+    const doc = readFileSync(join(import.meta.dirname, '..', '..', '..', '..', 'docs', 'errors.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## Kinds and statuses'), doc.indexOf('\n## ', doc.indexOf('## Kinds and statuses') + 1));
+    const documented = Object.fromEntries(
+      [...section.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \| `([a-z_]+)` \|/gm)].map(([, kind, http, status]) => [kind, { http: Number(http), status }]),
+    );
+    expect(ERROR_STATUS).toEqual(documented);
     expect(Object.keys(ERROR_STATUS).sort()).toEqual([...ERROR_KINDS].sort());
+  });
+
+  it('names each status as HTTP does, in snake case', () => {
+    for (const [kind, { http, status }] of Object.entries(ERROR_STATUS)) {
+      expect(status, kind).toBe(STATUS_CODES[http]!.toLowerCase().replaceAll(' ', '_'));
+    }
   });
 
   it('error body: details is the first issue, issues only when there are several', () => {
