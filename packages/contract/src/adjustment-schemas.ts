@@ -3,28 +3,15 @@
 // the reference's example of each.
 import { z } from 'zod';
 import { ADJUSTMENT_STATUSES, type PricedLine, inexactTotals, pricedTotals } from '@pits/domain';
-import {
-  MAX_ITEMS_PER_REQUEST,
-  bodyId,
-  calendarDate,
-  envelopeA,
-  pageQuery,
-  parsedDecimal,
-  partnerActor,
-  perPageQuery,
-  productIdText,
-  productRefFields,
-  quantityInput,
-  queryId,
-  refuseRepeatedProducts,
-  requireOneProductRef,
-  simplePaginationSchema,
-  textField,
-  timestamp,
-  unitCostInput,
-} from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
-import { EXAMPLE_CREATED_AT, type Example, actorExample } from './common-schemas.js';
+import { TEXT_LIMITS, storedText, textField } from './text-schemas.js';
+import { calendarDate, timestamp } from './date-schemas.js';
+import { queryId } from './query-schemas.js';
+import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { parsedDecimal, quantityInput, unitCostInput } from './decimal-schemas.js';
+import { MAX_ITEMS_PER_REQUEST, bodyId, productIdText, productRefFields, refuseRepeatedProducts, requireOneProductRef } from './line-schemas.js';
+import { envelopeA } from './envelope-schemas.js';
+import { actorExample, partnerActor } from './document-schemas.js';
+import { EXAMPLE_CREATED_AT, type Example } from './examples.js';
 import { lotLineInputFields, lotNumberText, refuseProductionAfterExpiry } from './lot-schemas.js';
 
 /** `increase` or `decrease`. */
@@ -211,7 +198,7 @@ export const adjustmentActionResponse = envelopeA(z.null()).meta({
 });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 /** The demo's Jakarta warehouse as adjustments and transfers name it, and with its address. */
 export const jakartaRefExample = { id: 1, code: 'WH-JKT-01', name: 'Gudang Jakarta Barat' };

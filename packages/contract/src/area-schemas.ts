@@ -1,9 +1,13 @@
 // The areas routes of the v1 contract: search the province > city > district > subdistrict
 // hierarchy, and read one area by its subdistrict code (both envelope B); the reference's example.
 import { z } from 'zod';
-import { envelopeB, fixedDecimalString, morePaginationSchema, pageQuery, perPageQuery, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
-import type { Example } from './common-schemas.js';
+import { requiredOr } from './field-messages.js';
+import { TEXT_LIMITS, safeTextCheck, storedText, textField } from './text-schemas.js';
+import { timestamp } from './date-schemas.js';
+import { MAX_PER_PAGE, morePaginationSchema, pageQuery, perPageQuery } from './pagination-schemas.js';
+import { fixedDecimalString } from './decimal-schemas.js';
+import { envelopeB } from './envelope-schemas.js';
+import type { Example } from './examples.js';
 
 /** The level `search_value` is matched on: `province`, `city`, `district` or `subdistrict`. */
 export const areaSearchBy = z.enum(['province', 'city', 'district', 'subdistrict']);
@@ -78,7 +82,7 @@ export const areaSearchResponse = envelopeB(
 export const areaDetailResponse = envelopeB(areaDetail).meta({ id: 'AreaDetailResponse', description: 'One area.' });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 export const areaExample: Example<typeof area> = {
   region_id: 25639,

@@ -2,28 +2,15 @@
 // product and location), the detail (envelope A), and receive; with the reference's examples.
 import { z } from 'zod';
 import { INBOUND_STATUSES } from '@pits/domain';
-import {
-  MAX_ITEMS_PER_REQUEST,
-  decimalString,
-  envelopeA,
-  envelopeB,
-  fixedDecimalString,
-  isoTimestampInput,
-  microsecondTimestamp,
-  pageQuery,
-  perPageQuery,
-  quantityInput,
-  queryId,
-  rangePaginationSchema,
-  repeatedKeys,
-  requiredOr,
-  safeTextCheck,
-  skuInput,
-  textField,
-  timestamp,
-} from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
-import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './common-schemas.js';
+import { requiredOr } from './field-messages.js';
+import { TEXT_LIMITS, digitText, safeTextCheck, storedText, textField } from './text-schemas.js';
+import { isoTimestampInput, microsecondTimestamp, timestamp } from './date-schemas.js';
+import { queryId } from './query-schemas.js';
+import { MAX_PER_PAGE, pageQuery, perPageQuery, rangePaginationSchema } from './pagination-schemas.js';
+import { decimalString, fixedDecimalString, quantityInput } from './decimal-schemas.js';
+import { MAX_ITEMS_PER_REQUEST, repeatedKeys, skuInput } from './line-schemas.js';
+import { envelopeA, envelopeB } from './envelope-schemas.js';
+import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './examples.js';
 import { lotLineInputFields, refuseProductionAfterExpiry } from './lot-schemas.js';
 
 /** `pending`, `partial`, `received` or `cancelled`. */
@@ -295,7 +282,7 @@ export const receiveInboundResponse = envelopeA(
 ).meta({ id: 'ReceiveInboundResponse', description: 'The shipment after the receipt.' });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 export const jakartaLocationExample: Example<typeof tenantLocation> = {
   location_id: 1,

@@ -1,6 +1,15 @@
 // Public surface of the v1 contract: zod schemas of every route with the reference's examples of
 // them, and the helpers that turn a failed parse into the contract's VALIDATION_ERROR.
-export * from './common-schemas.js';
+export * from './field-messages.js';
+export * from './text-schemas.js';
+export * from './date-schemas.js';
+export * from './query-schemas.js';
+export * from './pagination-schemas.js';
+export * from './decimal-schemas.js';
+export * from './line-schemas.js';
+export * from './envelope-schemas.js';
+export * from './examples.js';
+export * from './document-schemas.js';
 export * from './validation-issues.js';
 export * from './lot-schemas.js';
 export * from './adjustment-schemas.js';

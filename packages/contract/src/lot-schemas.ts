@@ -3,8 +3,11 @@
 // line, first expired first out. The stock lots read is in stock-schemas.ts.
 import { z } from 'zod';
 import { LOT_NUMBER_ISSUE, LOT_NUMBER_MAX_LENGTH, LOT_NUMBER_PATTERN, lotDateIssues, lotLineFields } from '@pits/domain';
-import { INT32_MAX, MAX_QUANTITY, calendarDate, calendarDateInput, requiredOr } from './common-schemas.js';
-import type { Example } from './common-schemas.js';
+import { requiredOr } from './field-messages.js';
+import { calendarDate, calendarDateInput } from './date-schemas.js';
+import { MAX_QUANTITY } from './decimal-schemas.js';
+import { INT32_MAX } from './envelope-schemas.js';
+import type { Example } from './examples.js';
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -98,7 +101,7 @@ export const lotAllocations = z
   .meta({ description: 'The lots the line takes, first expired first out (or the one lot it names), with their quantities; [] for a product without lots.' });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts): the demo's Sambal Bawang 200 ml (product 3) as a
+// Examples (see `Example` in examples.ts): the demo's Sambal Bawang 200 ml (product 3) as a
 // lot-tracked product, with two sellable lots on 2026-11-22.
 
 /** The two lots of a hold line of 3 units, the earlier expiry taken first. */

@@ -3,8 +3,10 @@
 // inbound list embeds.
 import { z } from 'zod';
 import { inboundProduct } from './inbound-schemas.js';
-import { envelopeA, pageQuery, perPageQuery, simplePaginationSchema, skuList, textField } from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS } from './common-schemas.js';
+import { TEXT_LIMITS, textField } from './text-schemas.js';
+import { skuList } from './query-schemas.js';
+import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { envelopeA } from './envelope-schemas.js';
 
 /** Query of `GET /api/partner/v1/products`: page, per_page (default 20, max 100) and three filters. */
 export const productListQuery = z

@@ -3,30 +3,24 @@
 // the reference's examples of it.
 import { z } from 'zod';
 import { RESERVATION_EXPIRY, RESERVATION_STATUSES } from '@pits/domain';
+import { requiredOr } from './field-messages.js';
+import { TEXT_LIMITS, storedText, textField } from './text-schemas.js';
+import { timestamp } from './date-schemas.js';
+import { queryId } from './query-schemas.js';
+import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { MAX_QUANTITY, quantityInput } from './decimal-schemas.js';
 import {
   MAX_ITEMS_PER_REQUEST,
-  MAX_PER_PAGE,
-  MAX_QUANTITY,
-  TEXT_LIMITS,
   bodyId,
-  envelopeA,
-  pageQuery,
-  partnerActor,
-  perPageQuery,
   productIdText,
   productRefFields,
-  quantityInput,
-  queryId,
   refuseRepeatedProducts,
   requireOneProductRef,
-  requiredOr,
-  simplePaginationSchema,
   skuInput,
-  storedText,
-  textField,
-  timestamp,
-} from './common-schemas.js';
-import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example, actorExample } from './common-schemas.js';
+} from './line-schemas.js';
+import { envelopeA } from './envelope-schemas.js';
+import { actorExample, partnerActor } from './document-schemas.js';
+import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './examples.js';
 import { lotAllocations, lotAllocationsExample, lotPinInputField } from './lot-schemas.js';
 
 /** `active`, `consumed`, `released` or `expired` (an active hold past its expiry reads as expired). */
@@ -183,7 +177,7 @@ export const reservationListResponse = envelopeA(
 ).meta({ id: 'ReservationListResponse', description: 'A page of reservations, newest first.' });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 /** An active hold of 15 minutes (the default expiry) for a marketplace order. */
 export const reservationExample: Example<typeof reservation> = {

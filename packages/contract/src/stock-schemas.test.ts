@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { DATE_RANGE_ISSUE, LOT_NUMBER_ISSUE, dec, isSellable, lotDaysLeft, lotFigures, wibDate } from '@pits/domain';
-import { EXAMPLE_CREATED_AT } from './common-schemas.js';
+import { EXAMPLE_CREATED_AT } from './examples.js';
 import {
   shortDatedLotExample,
   stockCountBody,

@@ -4,31 +4,15 @@
 import { z } from 'zod';
 import { DATE_RANGE_ISSUE, STOCK_BUCKETS, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '@pits/domain';
 import { adjustmentDetail, stockSource } from './adjustment-schemas.js';
-import {
-  MAX_ITEMS_PER_REQUEST,
-  bodyId,
-  calendarDate,
-  calendarDateInput,
-  countedQuantityInput,
-  envelopeA,
-  pageQuery,
-  perPageQuery,
-  productIdText,
-  queryBoolean,
-  queryId,
-  queryIdList,
-  queryInteger,
-  productRefFields,
-  refuseRepeatedProducts,
-  requireOneProductRef,
-  requiredOr,
-  simplePaginationSchema,
-  skuList,
-  textField,
-  timestamp,
-} from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
-import { EXAMPLE_CREATED_AT, type Example } from './common-schemas.js';
+import { requiredOr } from './field-messages.js';
+import { TEXT_LIMITS, digitText, storedText, textField } from './text-schemas.js';
+import { calendarDate, calendarDateInput, timestamp } from './date-schemas.js';
+import { queryBoolean, queryId, queryIdList, queryInteger, skuList } from './query-schemas.js';
+import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { countedQuantityInput } from './decimal-schemas.js';
+import { MAX_ITEMS_PER_REQUEST, bodyId, productIdText, productRefFields, refuseRepeatedProducts, requireOneProductRef } from './line-schemas.js';
+import { envelopeA } from './envelope-schemas.js';
+import { EXAMPLE_CREATED_AT, type Example } from './examples.js';
 import { lotLineInputFields, lotNumberText, refuseProductionAfterExpiry } from './lot-schemas.js';
 
 /** What caused a movement. */
@@ -220,7 +204,7 @@ export const stockMovementsResponse = envelopeA(
 ).meta({ id: 'StockMovementsResponse', description: 'A page of stock movements, newest first.' });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 export const stockLevelExample: Example<typeof stockLevelEntry> = {
   location_id: 1,

@@ -1,9 +1,12 @@
 // The tenants routes of the v1 contract: authorize, deauthorize, the installations list, and the
 // tenant's locations and available logistics (all envelope B), with the reference's examples.
 import { z } from 'zod';
-import { envelopeB, morePaginationSchema, pageQuery, perPageQuery, requiredOr, textField, timestamp } from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
-import { EXAMPLE_TENANT_ID, type Example } from './common-schemas.js';
+import { requiredOr } from './field-messages.js';
+import { TEXT_LIMITS, digitText, storedText, textField } from './text-schemas.js';
+import { timestamp } from './date-schemas.js';
+import { MAX_PER_PAGE, morePaginationSchema, pageQuery, perPageQuery } from './pagination-schemas.js';
+import { envelopeB } from './envelope-schemas.js';
+import { EXAMPLE_TENANT_ID, type Example } from './examples.js';
 import { tenantLocation } from './inbound-schemas.js';
 
 /** A tenant id: a UUID (any version; tenants are created by internal teams). */
@@ -119,7 +122,7 @@ export const availableLogisticsResponse = envelopeB(
 ).meta({ id: 'AvailableLogisticsResponse', description: "The tenant's logistics services, by id." });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 export const installationExample: Example<typeof installation> = {
   id: '476c5f5d-bc67-408b-946b-56267ebb86b7',

@@ -4,27 +4,15 @@
 import { z } from 'zod';
 import { TRANSFER_STATUSES } from '@pits/domain';
 import { jakartaRefExample, jakartaWithAddressExample, reasonText } from './adjustment-schemas.js';
-import {
-  MAX_ITEMS_PER_REQUEST,
-  bodyId,
-  calendarDate,
-  calendarDateInput,
-  envelopeA,
-  pageQuery,
-  partnerActor,
-  perPageQuery,
-  productIdText,
-  productRefFields,
-  quantityInput,
-  queryId,
-  refuseRepeatedProducts,
-  requireOneProductRef,
-  simplePaginationSchema,
-  textField,
-  timestamp,
-} from './common-schemas.js';
-import { MAX_PER_PAGE, TEXT_LIMITS, storedText } from './common-schemas.js';
-import { EXAMPLE_CREATED_AT, type Example, actorExample } from './common-schemas.js';
+import { TEXT_LIMITS, storedText, textField } from './text-schemas.js';
+import { calendarDate, calendarDateInput, timestamp } from './date-schemas.js';
+import { queryId } from './query-schemas.js';
+import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { quantityInput } from './decimal-schemas.js';
+import { MAX_ITEMS_PER_REQUEST, bodyId, productIdText, productRefFields, refuseRepeatedProducts, requireOneProductRef } from './line-schemas.js';
+import { envelopeA } from './envelope-schemas.js';
+import { actorExample, partnerActor } from './document-schemas.js';
+import { EXAMPLE_CREATED_AT, type Example } from './examples.js';
 import { lotAllocations, lotPinInputField } from './lot-schemas.js';
 
 /** `pending`, `approved`, `rejected`, `in_transit` or `completed`. */
@@ -261,7 +249,7 @@ export const receiveTransferResponse = envelopeA(
 ).meta({ id: 'ReceiveTransferResponse', description: 'The goods arrived as good stock at the destination.' });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 /** The demo's Surabaya warehouse as transfers name it. */
 const surabayaRef = { id: 2, code: 'WH-SBY-01', name: 'Gudang Surabaya' };

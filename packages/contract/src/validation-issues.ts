@@ -3,7 +3,7 @@
 // then does zod still hold the input and can say "is required".
 import type { z } from 'zod';
 import { type DomainError, type FieldIssue, type Result, domainError, fail, ok } from '@pits/domain';
-import { MAX_ITEMS_PER_REQUEST } from './common-schemas.js';
+import { MAX_ITEMS_PER_REQUEST } from './line-schemas.js';
 
 
 const ARTICLE: Record<string, string> = {

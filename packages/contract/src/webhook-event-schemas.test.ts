@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { EXAMPLE_TENANT_ID } from './common-schemas.js';
+import { EXAMPLE_TENANT_ID } from './examples.js';
 import { isLotExpiringDue, isSellable, lotDaysLeft, unsellableFrom, wibDate } from '@pits/domain';
 import {
   WEBHOOK_EVENT_EXAMPLES,

@@ -5,8 +5,9 @@
 import { z } from 'zod';
 import { adjustmentNumber, adjustmentStatus } from './adjustment-schemas.js';
 import { LOT_NUMBER_MAX_LENGTH, LOT_NUMBER_PATTERN } from '@pits/domain';
-import { TEXT_LIMITS, calendarDate, digitText, storedText, timestamp } from './common-schemas.js';
-import { EXAMPLE_TENANT_ID, type Example } from './common-schemas.js';
+import { TEXT_LIMITS, digitText, storedText } from './text-schemas.js';
+import { calendarDate, timestamp } from './date-schemas.js';
+import { EXAMPLE_TENANT_ID, type Example } from './examples.js';
 import { inboundStatus } from './inbound-schemas.js';
 import { reservationNumber, reservationStatus } from './reservation-schemas.js';
 import { movementCause, stockLevelEntry, stockLotEntry } from './stock-schemas.js';
@@ -202,7 +203,7 @@ export const webhookEvent = z
 export type WebhookEvent = z.output<typeof webhookEvent>;
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts): one payload of each type, as the `webhooks`
+// Examples (see `Example` in examples.ts): one payload of each type, as the `webhooks`
 // section of the reference shows it.
 
 /** The `event_id` of every example payload, which the example `X-Webhook-Id` header repeats. */

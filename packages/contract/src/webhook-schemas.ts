@@ -2,9 +2,13 @@
 // deliveries, with the reference's examples. The payload of each event type is in
 // webhook-event-schemas.ts.
 import { z } from 'zod';
-import { envelopeA, queryId, queryInteger, requiredOr, safeTextCheck, textField, timestamp } from './common-schemas.js';
-import { INT32_MAX, MAX_PER_PAGE, TEXT_LIMITS, digitText, storedText } from './common-schemas.js';
-import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './common-schemas.js';
+import { requiredOr } from './field-messages.js';
+import { TEXT_LIMITS, digitText, safeTextCheck, storedText, textField } from './text-schemas.js';
+import { timestamp } from './date-schemas.js';
+import { queryId, queryInteger } from './query-schemas.js';
+import { MAX_PER_PAGE } from './pagination-schemas.js';
+import { INT32_MAX, envelopeA } from './envelope-schemas.js';
+import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './examples.js';
 
 /** The event kinds a partner can subscribe to. */
 export const webhookEventType = z.enum([
@@ -173,7 +177,7 @@ export const testWebhookResponse = envelopeA(z.strictObject({ delivery: webhookD
 });
 
 // ---------------------------------------------------------------------------------------------
-// Examples (see `Example` in common-schemas.ts)
+// Examples (see `Example` in examples.ts)
 
 export const webhookEndpointExample: Example<typeof webhookEndpoint> = {
   id: '1',
