@@ -6,11 +6,12 @@ import { ADJUSTMENT_STATUSES, type PricedLine, inexactTotals, pricedTotals } fro
 import { TEXT_LIMITS, storedText, textField } from './text-schemas.js';
 import { calendarDate, timestamp } from './date-schemas.js';
 import { queryId } from './query-schemas.js';
-import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { MAX_PER_PAGE, simplePaginationSchema } from './pagination-schemas.js';
 import { parsedDecimal, quantityInput, unitCostInput } from './decimal-schemas.js';
 import { MAX_ITEMS_PER_REQUEST, bodyId, productIdText, productRefFields, refuseRepeatedProducts, requireOneProductRef } from './line-schemas.js';
 import { envelopeA } from './envelope-schemas.js';
-import { actorExample, partnerActor } from './document-schemas.js';
+import { actionBody, decisionTrailFields, documentListFields, documentLocationFields, documentNumber, reasonText, rejectBody } from './document-schemas.js';
+import { actorExample } from './document-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example } from './examples.js';
 import { lotLineInputFields, lotNumberText, refuseProductionAfterExpiry } from './lot-schemas.js';
 
@@ -20,9 +21,6 @@ export const adjustmentType = z.enum(['increase', 'decrease']);
 export const stockSource = z.enum(['good', 'damaged']);
 /** `pending`, `approved` or `rejected`. */
 export const adjustmentStatus = z.enum(ADJUSTMENT_STATUSES);
-
-/** A reason of 1 to 500 characters, trimmed. Shared with the transfers reject body. */
-export const reasonText = textField({ trim: true, min: 1, max: TEXT_LIMITS.reason });
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -77,9 +75,7 @@ export type CreateAdjustmentBody = z.output<typeof createAdjustmentBody>;
 /** Query of `GET /api/engine/v1/adjustments`: page, per_page (default 10, max 100) and filters. */
 export const adjustmentListQuery = z
   .object({
-    page: pageQuery,
-    per_page: perPageQuery(10),
-    status: adjustmentStatus.optional(),
+    ...documentListFields(adjustmentStatus),
     location_id: queryId.optional(),
     type: adjustmentType.optional(),
   })
@@ -87,24 +83,17 @@ export const adjustmentListQuery = z
 export type AdjustmentListQuery = z.output<typeof adjustmentListQuery>;
 
 /** Body of `PATCH /api/partner/v1/adjustments/:id/reject`: `reason`, 1 to 500 characters. */
-export const rejectAdjustmentBody = z
-  .object({ reason: reasonText })
-  .meta({ id: 'RejectAdjustmentBody', description: 'Why the adjustment is rejected.' });
+export const rejectAdjustmentBody = rejectBody('RejectAdjustmentBody', 'adjustment');
 export type RejectAdjustmentBody = z.output<typeof rejectAdjustmentBody>;
 
 /** Body of `PATCH /api/partner/v1/adjustments/:id/approve`: `{}` or no body; unknown keys ignored. */
-export const approveAdjustmentBody = z
-  .object({})
-  .default({})
-  .meta({ id: 'ApproveAdjustmentBody', description: 'An empty object; the body may be omitted.' });
+export const approveAdjustmentBody = actionBody('ApproveAdjustmentBody');
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
 /** `ADJ-YYYYMMDD-NNNNNN`; the id equals it. */
-export const adjustmentNumber = z.string().max(TEXT_LIMITS.documentNumber).regex(/^ADJ-\d{8}-\d{6,}$/);
-
-const location = { id: z.int(), code: storedText(TEXT_LIMITS.code), name: storedText(TEXT_LIMITS.name) };
+export const adjustmentNumber = documentNumber('ADJ');
 
 /** An adjustment line as the create response shows it (no `current_stock`). */
 export const adjustmentItem = z
@@ -131,20 +120,14 @@ export const adjustmentDetailItem = adjustmentItem
 const adjustmentHead = {
   id: adjustmentNumber,
   adjustment_number: adjustmentNumber,
-  location: z.strictObject({ ...location, address: storedText(TEXT_LIMITS.address) }),
+  location: z.strictObject({ ...documentLocationFields, address: storedText(TEXT_LIMITS.address) }),
   type: adjustmentType,
   stock_source: stockSource,
   reason: storedText(TEXT_LIMITS.reason),
   status: adjustmentStatus,
   total_amount: z.number(),
   item_count: z.int().min(0),
-  created_by: partnerActor,
-  created_at: timestamp,
-  updated_at: timestamp,
-  approved_at: timestamp.nullable(),
-  approved_by: partnerActor.nullable(),
-  rejected_at: timestamp.nullable(),
-  rejected_by: partnerActor.nullable(),
+  ...decisionTrailFields,
   rejection_reason: storedText(TEXT_LIMITS.reason).nullable(),
 };
 
@@ -163,7 +146,7 @@ export const adjustmentListEntry = z
   .strictObject({
     id: adjustmentNumber,
     adjustment_number: adjustmentNumber,
-    location: z.strictObject(location),
+    location: z.strictObject(documentLocationFields),
     type: adjustmentType,
     reason: storedText(TEXT_LIMITS.reason),
     status: adjustmentStatus,

@@ -9,7 +9,8 @@ export * from './decimal-schemas.js';
 export * from './line-schemas.js';
 export * from './envelope-schemas.js';
 export * from './examples.js';
-export * from './document-schemas.js';
+// The document family's builders stay inside the package; each area exports what it builds.
+export { actorExample, partnerActor, reasonText } from './document-schemas.js';
 export * from './validation-issues.js';
 export * from './lot-schemas.js';
 export * from './adjustment-schemas.js';

@@ -7,7 +7,7 @@ import { requiredOr } from './field-messages.js';
 import { TEXT_LIMITS, storedText, textField } from './text-schemas.js';
 import { timestamp } from './date-schemas.js';
 import { queryId } from './query-schemas.js';
-import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { MAX_PER_PAGE, simplePaginationSchema } from './pagination-schemas.js';
 import { MAX_QUANTITY, quantityInput } from './decimal-schemas.js';
 import {
   MAX_ITEMS_PER_REQUEST,
@@ -19,7 +19,7 @@ import {
   skuInput,
 } from './line-schemas.js';
 import { envelopeA } from './envelope-schemas.js';
-import { actorExample, partnerActor } from './document-schemas.js';
+import { actorExample, documentListFields, documentNumber, partnerActor } from './document-schemas.js';
 import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './examples.js';
 import { lotAllocations, lotAllocationsExample, lotPinInputField } from './lot-schemas.js';
 
@@ -83,9 +83,7 @@ export type CreateReservationBody = z.output<typeof createReservationBody>;
  */
 export const reservationListQuery = z
   .object({
-    page: pageQuery,
-    per_page: perPageQuery(10),
-    status: reservationStatus.optional(),
+    ...documentListFields(reservationStatus),
     location_id: queryId.optional(),
     reference: reference.optional(),
     product_id: queryId.optional().meta({ description: 'Holds with a line of this product.' }),
@@ -130,7 +128,7 @@ export type ConsumeReservationBody = z.output<typeof consumeReservationBody>;
 // Responses
 
 /** `RSV-YYYYMMDD-NNNNNN`; the id equals it. */
-export const reservationNumber = z.string().max(TEXT_LIMITS.documentNumber).regex(/^RSV-\d{8}-\d{6,}$/);
+export const reservationNumber = documentNumber('RSV');
 
 const heldQuantity = z.number().min(0).max(Number(MAX_QUANTITY));
 

@@ -3,15 +3,16 @@
 // with the reference's examples.
 import { z } from 'zod';
 import { TRANSFER_STATUSES } from '@pits/domain';
-import { jakartaRefExample, jakartaWithAddressExample, reasonText } from './adjustment-schemas.js';
+import { jakartaRefExample, jakartaWithAddressExample } from './adjustment-schemas.js';
 import { TEXT_LIMITS, storedText, textField } from './text-schemas.js';
 import { calendarDate, calendarDateInput, timestamp } from './date-schemas.js';
 import { queryId } from './query-schemas.js';
-import { MAX_PER_PAGE, pageQuery, perPageQuery, simplePaginationSchema } from './pagination-schemas.js';
+import { MAX_PER_PAGE, simplePaginationSchema } from './pagination-schemas.js';
 import { quantityInput } from './decimal-schemas.js';
 import { MAX_ITEMS_PER_REQUEST, bodyId, productIdText, productRefFields, refuseRepeatedProducts, requireOneProductRef } from './line-schemas.js';
 import { envelopeA } from './envelope-schemas.js';
-import { actorExample, partnerActor } from './document-schemas.js';
+import { actionBody, decisionTrailFields, documentListFields, documentLocationFields, documentNumber, partnerActor, rejectBody } from './document-schemas.js';
+import { actorExample } from './document-schemas.js';
 import { EXAMPLE_CREATED_AT, type Example } from './examples.js';
 import { lotAllocations, lotPinInputField } from './lot-schemas.js';
 
@@ -68,9 +69,7 @@ export type CreateTransferBody = z.output<typeof createTransferBody>;
 /** Query of `GET /api/engine/v1/transfers`: page, per_page (default 10, max 100) and five filters. */
 export const transferListQuery = z
   .object({
-    page: pageQuery,
-    per_page: perPageQuery(10),
-    status: transferStatus.optional(),
+    ...documentListFields(transferStatus),
     from_location_id: queryId.optional(),
     to_location_id: queryId.optional(),
     transfer_date_from: calendarDateInput.optional(),
@@ -86,28 +85,21 @@ export const transferListQuery = z
 export type TransferListQuery = z.output<typeof transferListQuery>;
 
 /** Body of `PATCH /api/partner/v1/transfers/:id/reject`: `reason`, 1 to 500 characters. */
-export const rejectTransferBody = z
-  .object({ reason: reasonText })
-  .meta({ id: 'RejectTransferBody', description: 'Why the transfer is rejected.' });
+export const rejectTransferBody = rejectBody('RejectTransferBody', 'transfer');
 export type RejectTransferBody = z.output<typeof rejectTransferBody>;
 
 /** Body of approve, ship and receive: `{}` or no body; unknown keys ignored. */
-export const transferActionBody = z
-  .object({})
-  .default({})
-  .meta({ id: 'TransferActionBody', description: 'An empty object; the body may be omitted.' });
+export const transferActionBody = actionBody('TransferActionBody');
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 
 /** `TRF-YYYYMMDD-NNNNNN`; the id equals it. */
-export const transferNumber = z.string().max(TEXT_LIMITS.documentNumber).regex(/^TRF-\d{8}-\d{6,}$/);
-
-const locationRef = { id: z.int(), code: storedText(TEXT_LIMITS.code), name: storedText(TEXT_LIMITS.name) };
+export const transferNumber = documentNumber('TRF');
 
 /** A location of a created transfer: id, code, name and address (spec Transfer table). */
 export const transferCreatedLocation = z
-  .strictObject({ ...locationRef, address: storedText(TEXT_LIMITS.address) })
+  .strictObject({ ...documentLocationFields, address: storedText(TEXT_LIMITS.address) })
   .meta({ id: 'TransferCreatedLocation', description: 'A source or destination location as create returns it.' });
 
 /** A location of the transfer detail: the created form plus contact person and phone. */
@@ -145,13 +137,7 @@ const transferHead = {
   notes: storedText(TEXT_LIMITS.notes),
   total_items: z.int().min(0),
   total_quantity: z.number(),
-  created_by: partnerActor,
-  created_at: timestamp,
-  updated_at: timestamp,
-  approved_at: timestamp.nullable(),
-  approved_by: partnerActor.nullable(),
-  rejected_at: timestamp.nullable(),
-  rejected_by: partnerActor.nullable(),
+  ...decisionTrailFields,
   shipped_at: timestamp.nullable(),
   shipped_by: partnerActor.nullable(),
   received_at: timestamp.nullable(),
@@ -175,8 +161,8 @@ export const transferDetail = z
 export const transferListEntry = z
   .strictObject({
     ...transferHead,
-    from_location: z.strictObject(locationRef),
-    to_location: z.strictObject(locationRef),
+    from_location: z.strictObject(documentLocationFields),
+    to_location: z.strictObject(documentLocationFields),
   })
   .meta({ id: 'TransferListEntry', description: 'A transfer as the list shows it.' });
 
