@@ -85,8 +85,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions): WebhookWorke
       error,
       worker_id: workerId,
     };
+    // A failed attempt is something an operator may have to act on (a receiver down or refusing),
+    // so it is a warning; a delivered one is routine.
     if (!recorded) logger.warn(line, 'webhook delivery lease was lost before its attempt was recorded');
-    else logger.info(line, succeeded ? 'webhook delivered' : 'webhook delivery failed');
+    else if (succeeded) logger.info(line, 'webhook delivered');
+    else logger.warn(line, 'webhook delivery failed');
   }
 
   async function runOnce(): Promise<number> {
