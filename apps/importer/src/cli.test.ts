@@ -107,11 +107,35 @@ describe('pits-import', () => {
   it('stops on a missing input before the database is created or migrated', async () => {
     const target = join(dir, 'never', 'created.sqlite');
     const result = await cli(['areas', join(dir, 'no-such-areas.csv')], { DATABASE_URL: target });
-    expect(result).toMatchObject({ code: EXIT_FATAL, stderr: `error: cannot read ${join(dir, 'no-such-areas.csv')}: no such file\n` });
+    expect(result).toMatchObject({ code: EXIT_FATAL, stderr: `error: cannot read ${join(dir, 'no-such-areas.csv')}: no such file\ndatabase: sqlite:${target} (DATABASE_URL)\n` });
     expect(existsSync(target)).toBe(false);
     expect(existsSync(join(dir, 'never'))).toBe(false);
     expect((await cli(['products', '--tenant', '00000000-0000-4000-8000-000000000001', 'nothing.jsonl'], { DATABASE_URL: target })).code).toBe(EXIT_FATAL);
     expect(existsSync(target)).toBe(false);
+  });
+
+  it('names the database it used under every summary and error: the default one (npm start\'s) or DATABASE_URL\'s, never a user or password', async () => {
+    const good = join(dir, 'named.csv');
+    writeFileSync(good, `${HEADER}\n${ROW.replace('11.01.01.2001', '11.01.01.2003')}\n`);
+    // Unset: the one default of every entry point, under the working directory (npm start's, in the repository root).
+    const byDefault = await cli(['areas', good], {});
+    expect(byDefault.code).toBe(EXIT_OK);
+    expect(byDefault.stdout).toMatch(new RegExp(`^areas: 1 rows read: 1 inserted.*\\ndatabase: sqlite:${join(dir, 'data', 'pits.sqlite')} \\(the default: DATABASE_URL is not set\\)\\n$`));
+    // An unknown tenant: the error says which database does not have it.
+    const catalogue = join(dir, 'catalogue.csv');
+    writeFileSync(catalogue, 'sku,name\nKOPI-1,Kopi\n');
+    const tenant = '00000000-0000-4000-8000-00000000abcd';
+    const unknown = await cli(['products', '--tenant', tenant, catalogue], {});
+    expect(unknown).toMatchObject({ code: EXIT_FATAL, stdout: '', stderr: `error: tenant ${tenant} does not exist\ndatabase: sqlite:${join(dir, 'data', 'pits.sqlite')} (the default: DATABASE_URL is not set)\n` });
+    const stock = await cli(['stock', '--tenant', tenant, catalogue], { DATABASE_URL: 'sqlite:other.sqlite' });
+    expect(stock.stderr).toBe(`error: tenant ${tenant} does not exist\ndatabase: sqlite:${join(dir, 'other.sqlite')} (DATABASE_URL)\n`);
+    // A wrong header, after the database was chosen.
+    const wrong = join(dir, 'wrong-named.csv');
+    writeFileSync(wrong, 'code,name\n11,Aceh\n');
+    expect((await cli(['areas', wrong])).stderr).toMatch(new RegExp(`wrong header[\\s\\S]*\\ndatabase: sqlite:${join(dir, 'cli.sqlite')} \\(DATABASE_URL\\)\\n$`));
+    // PostgreSQL: host, port and database; neither the user nor the password, wherever the URL carries them.
+    const pg = await cli(['areas', wrong], { DATABASE_URL: 'postgres://data-team:s3cret@127.0.0.1:1/pits?password=s3cret' });
+    expect(pg.stderr).toBe('error: cannot reach the database\ndatabase: postgres://127.0.0.1:1/pits (DATABASE_URL)\n');
   });
 
   it('reads a semicolon-separated file with differently capitalised column names, in another order', async () => {
@@ -137,7 +161,7 @@ describe('pits-import', () => {
       stderr: expect.stringMatching(/^error: .*near\.csv: wrong header \(read as semicolon-separated\): unknown column "Post Code" \(did you mean "postcode"\?\); missing column "postcode"\./),
     });
     const down = await cli(['areas', wrong], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
-    expect(down).toMatchObject({ code: EXIT_FATAL, stderr: expect.stringMatching(/^error: cannot reach the database postgres:\/\/nobody@127\.0\.0\.1:1\/none/) });
+    expect(down).toMatchObject({ code: EXIT_FATAL, stderr: 'error: cannot reach the database\ndatabase: postgres://127.0.0.1:1/none (DATABASE_URL)\n' });
   });
 
   it('names a bad database setting and what was wrong with it, with exit code 2', async () => {
@@ -163,7 +187,7 @@ describe('pits-import', () => {
       const started = performance.now();
       const result = await cli(['areas', good], { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/test`, DB_CONNECT_TIMEOUT_MS: '300' });
       expect(result.code).toBe(EXIT_FATAL);
-      expect(result.stderr).toMatch(/^error: cannot reach the database postgres:\/\/postgres@127\.0\.0\.1:\d+\/test/);
+      expect(result.stderr).toBe(`error: cannot reach the database\ndatabase: postgres://127.0.0.1:${port}/test (DATABASE_URL)\n`);
       expect(performance.now() - started).toBeLessThan(3000);
     } finally {
       for (const socket of sockets) socket.destroy();

@@ -4,14 +4,16 @@
 import { access, constants, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DATABASE_URL_FORMS, type Database, createDatabase, describeDatabase, isDatabaseReachable, isDatabaseUnavailable, migrateOrThrow } from '@pits/persistence';
+import {
+  DATABASE_URL_FORMS, type Database, type DatabaseConfig, createDatabase, databaseIdentity, describeDatabase, isDatabaseReachable, isDatabaseUnavailable, migrateOrThrow,
+} from '@pits/persistence';
 import { ConfigError } from '@pits/service-runtime';
 import { importAreasFile } from './commands/import-areas.js';
 import { importIdnAreaData } from './commands/import-idn-area-data.js';
 import { importProductsFile, productFormatOf } from './commands/import-products.js';
 import { FatalImportError, type ImportContext, type ImportSummary } from './commands/import-run.js';
 import { importStockFile } from './commands/import-stock.js';
-import { loadImporterConfig } from './config.js';
+import { type ImporterConfig, loadImporterConfig } from './config.js';
 import { type ProgressTarget, createProgress } from './progress/progress-reporter.js';
 import { writeImportMetrics } from './report/import-metrics.js';
 import { createRejectReport } from './report/reject-report.js';
@@ -52,7 +54,8 @@ run included): the new one takes the next free name (areas_id.rejected.2.csv, .3
 the summary prints where it went.
 
 The database is DATABASE_URL (${DATABASE_URL_FORMS}); it is
-migrated first. Exit code 0: every row imported; 1: some rows rejected, the rest imported;
+migrated first, and the summary and every error name it (a file's path; a server's host, port
+and database, never its user or password). Exit code 0: every row imported; 1: some rows rejected, the rest imported;
 2: nothing could be done (unreadable file, wrong header, database unreachable, unknown tenant).`;
 
 const HELP = {
@@ -140,12 +143,33 @@ const OPTIONS = {
 
 class UsageError extends Error {}
 
-function formatSummary(s: ImportSummary, run: PlannedRun, reportPath: string): string {
+/**
+ * The line that says which database a run used, under its summary and under every error once the
+ * configuration is read: without it, an import into another file than the one the apps serve
+ * looked like a success, and an unknown tenant like a wrong id. The name is the database's
+ * password-free identity (a file's absolute path; a server's host, port, database and schema,
+ * without user or password), and what chose it.
+ *
+ * @example databaseLine(config, {}) // 'database: sqlite:/srv/pits/data/pits.sqlite (the default: DATABASE_URL is not set)\n'
+ */
+export function databaseLine(config: DatabaseConfig, env: CliIo['env']): string {
+  let name: string;
+  try {
+    name = databaseIdentity(config);
+  } catch {
+    // A URL the identity cannot read (it reached no database either): the log form, password masked.
+    name = describeDatabase(config);
+  }
+  return `database: ${name} (${env.DATABASE_URL === undefined ? 'the default: DATABASE_URL is not set' : 'DATABASE_URL'})\n`;
+}
+
+function formatSummary(s: ImportSummary, run: PlannedRun, reportPath: string, database: string): string {
   const rate = Math.round(s.read / Math.max(s.seconds, 0.001)).toLocaleString('en-US');
   const lines = [
     `${s.command}: ${s.read} rows read: ${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged, ${s.rejected} rejected in ${s.seconds.toFixed(2)} s (${rate} rows/s)`,
   ];
   if (s.dryRun) lines.push('dry run: nothing was written');
+  lines.push(database.trimEnd());
   if (s.rejected > 0) {
     lines.push(`rejected rows: ${reportPath}`);
     if (reportPath !== run.reportPath) lines.push(`  ${run.reportPath} was already there and is kept as it is`);
@@ -200,6 +224,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 
   let database: Database | undefined;
+  let config: ImporterConfig | undefined;
   try {
     const batchSize = values['batch-size'] === undefined ? 2000 : Number(values['batch-size']);
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 50_000) throw new UsageError('--batch-size must be an integer from 1 to 50000');
@@ -209,14 +234,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (values.report !== undefined) run.reportPath = resolve(io.cwd, values.report);
     if (run.reportPath === input) throw new UsageError('--report must not be the input file');
 
+    // Read (not opened) first, so that even a missing input names the database it would have gone to.
+    config = loadImporterConfig(io.env, io.cwd);
     // Before the database is opened: a missing input must not leave a new, migrated database behind.
     if (input !== undefined) await checkInput(input);
-    const config = loadImporterConfig(io.env, io.cwd);
     const metricsFile = values['metrics-file'] === undefined ? config.metricsFile : resolve(io.cwd, values['metrics-file']);
     if (metricsFile !== null) await checkMetricsFolder(metricsFile);
     // A connection lost mid-import is replaced; say so where the operator reads.
     database = createDatabase(config.database, { logger: { warn: (_details, message) => void io.stderr.write(`warning: ${message}\n`) } });
-    if (!(await isDatabaseReachable(database))) throw new FatalImportError(`cannot reach the database ${describeDatabase(config.database)}`);
+    if (!(await isDatabaseReachable(database))) throw new FatalImportError('cannot reach the database');
     await migrateOrThrow(database);
 
     const report = createRejectReport(run.reportPath);
@@ -227,7 +253,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     } finally {
       await report.close();
     }
-    io.stdout.write(formatSummary(summary, run, report.path));
+    io.stdout.write(formatSummary(summary, run, report.path, databaseLine(config.database, io.env)));
     if (metricsFile !== null && !summary.dryRun) {
       // The rows are in by now: a metrics file that cannot be written is worth a warning, not a failed import.
       await writeImportMetrics(metricsFile, command, summary, new Date()).catch((error: unknown) =>
@@ -237,11 +263,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return summary.rejected > 0 ? EXIT_REJECTED : EXIT_OK;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (error instanceof UsageError) io.stderr.write(`error: ${message}\n\n${HELP[command]}\n`);
-    else if (error instanceof FatalImportError || error instanceof ConfigError) io.stderr.write(`error: ${message}\n`);
+    if (error instanceof UsageError) {
+      io.stderr.write(`error: ${message}\n\n${HELP[command]}\n`);
+      return EXIT_FATAL;
+    }
+    if (error instanceof FatalImportError || error instanceof ConfigError) io.stderr.write(`error: ${message}\n`);
     else if (isDatabaseUnavailable(error)) {
       io.stderr.write(`error: the database became unavailable (${message}); every finished batch is kept: run the same command again to finish\n`);
     } else io.stderr.write(`error: the import stopped: ${message}\n`);
+    if (config !== undefined) io.stderr.write(databaseLine(config.database, io.env));
     return EXIT_FATAL;
   } finally {
     await database?.destroy();
