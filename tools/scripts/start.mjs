@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: the newcomer's path. Builds the apps, migrates the database (SQLite under ./data by
-// default), seeds demo data when the database is empty (with a webhook endpoint on a local
+// `npm start`: the newcomer's path. Builds the apps, migrates the database (the default of every
+// entry point, ./data/pits.sqlite, unless DATABASE_URL names another), seeds demo data when the database is empty (with a webhook endpoint on a local
 // receiver this script runs), loads the shipped areas once, prints the demo API key, tenant id and
 // curl lines, then runs the gateway, the internal API and the webhook worker until Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,7 +12,6 @@ const root = join(import.meta.dirname, '..', '..');
 const env = {
   ...process.env,
   NX_NO_CLOUD: 'true',
-  DATABASE_URL: process.env.DATABASE_URL || join(root, 'data', 'demo.sqlite'),
   // Development defaults only: production sets its own secrets (see README, Configuration).
   CREDENTIALS_KEY: process.env.CREDENTIALS_KEY || 'demo-only-credentials-key-change-me-0000000000',
   INTERNAL_API_TOKEN: process.env.INTERNAL_API_TOKEN || 'demo-only-internal-token-change-me',
@@ -43,7 +42,18 @@ if (build.status !== 0) {
 }
 
 const persistence = await import('@pits/persistence');
-const databaseConfig = persistence.parseDatabaseUrl(env.DATABASE_URL);
+// Unset, the database is persistence's one default, resolved from the repository root as the apps
+// (started there) and `npx pits-import` or `npm run migrate` in the root resolve it: the data team
+// imports into the database this serves. (An empty DATABASE_URL stops the apps; here it means unset.)
+if (!env.DATABASE_URL) delete env.DATABASE_URL;
+const databaseConfig = persistence.parseDatabaseUrl(env.DATABASE_URL, root);
+const databaseName = persistence.databaseIdentity(databaseConfig);
+// Until the defaults became one, this script served ./data/demo.sqlite and everything else
+// ./data/pits.sqlite. Such a file is left as it is; say where the demo is now, and how to keep the old one.
+const formerDemoDatabase = join(root, 'data', 'demo.sqlite');
+const formerDemoNote = env.DATABASE_URL === undefined && existsSync(formerDemoDatabase)
+  ? `start: data/demo.sqlite, the database npm start served before, is left as it was: npm start, the apps, pits-import and npm run migrate all use data/pits.sqlite now when DATABASE_URL is unset. To go on with the old demo and its key, run DATABASE_URL=data/demo.sqlite npm start (and give pits-import the same DATABASE_URL); else delete data/demo.sqlite.`
+  : undefined;
 const database = persistence.createDatabase(databaseConfig);
 await persistence.migrateOrThrow(database);
 // One credentials file per database (named by its password-free identity), and only credentials
@@ -128,16 +138,18 @@ if (demo) {
   console.log('');
 }
 if (!demo && staleCredentials) {
-  console.log(`start: the saved demo credentials do not work in ${persistence.describeDatabase(databaseConfig)} (its data was not seeded by this script, or was recreated since); create a key with the internal API, or start on an empty database to seed a new demo`);
+  console.log(`start: the saved demo credentials do not work in ${databaseName} (its data was not seeded by this script, or was recreated since); create a key with the internal API, or start on an empty database to seed a new demo`);
 } else if (!demo) {
   console.log('start: the database already had data not seeded by this script; create a key with the internal API');
 }
 // The internal API (tRPC) and its development token: how internal teams, and a newcomer, call it.
 const internalApiUrl = `http://${process.env.INTERNAL_API_HOST || '127.0.0.1'}:${env.INTERNAL_API_PORT}`;
-console.log(`  Internal API:   ${internalApiUrl}/trpc (tRPC; the client is createInternalClient from @pits/internal-api/client)
+console.log(`  Database:       ${databaseName} (${env.DATABASE_URL === undefined ? 'the default: `npx pits-import` and `npm run migrate` here use it too' : 'DATABASE_URL; give pits-import the same'})
+  Internal API:   ${internalApiUrl}/trpc (tRPC; the client is createInternalClient from @pits/internal-api/client)
   Internal token: ${env.INTERNAL_API_TOKEN}${process.env.INTERNAL_API_TOKEN ? ' (your INTERNAL_API_TOKEN)' : ' (development only; set INTERNAL_API_TOKEN anywhere else)'}
   curl -s ${internalApiUrl}/trpc/partners.list -H "Authorization: Bearer ${env.INTERNAL_API_TOKEN}"
 `);
+if (formerDemoNote) console.log(`${formerDemoNote}\n`);
 // The demo endpoint: prints each event it receives on one line (a stock level with its version and
 // levels, a document with its status change) and whether its signature verifies.
 const { verifyWebhook, WEBHOOK_HEADERS } = await import('@pits/domain');

@@ -53,10 +53,13 @@ an "error" column is ignored on import. A report that is already there is never 
 run included): the new one takes the next free name (areas_id.rejected.2.csv, .3, ...), and
 the summary prints where it went.
 
-The database is DATABASE_URL (${DATABASE_URL_FORMS}); it is
-migrated first, and the summary and every error name it (a file's path; a server's host, port
-and database, never its user or password). Exit code 0: every row imported; 1: some rows rejected, the rest imported;
-2: nothing could be done (unreadable file, wrong header, database unreachable, unknown tenant).`;
+The database is DATABASE_URL (${DATABASE_URL_FORMS}); unset,
+the default under the current folder, which in the repository root is the one npm start serves.
+It is migrated first, and the summary and every error name it (a file's path; a server's host,
+port and database, never its user or password).
+
+Exit code 0: every row imported; 1: some rows rejected, the rest imported; 2: nothing could be
+done (unreadable file, wrong header, database unreachable, unknown tenant).`;
 
 const HELP = {
   main: `Usage: pits-import <command> [options]

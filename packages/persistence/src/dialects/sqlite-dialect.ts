@@ -19,7 +19,11 @@ export interface SqliteConfig extends DatabaseSettings {
   location: string;
 }
 
-/** The embedded default, when DATABASE_URL is not set: a SQLite file under ./data of the working directory. */
+/**
+ * The embedded default, when DATABASE_URL is not set: a SQLite file under ./data of the working
+ * directory. The one default of every entry point (the apps, `npm start`, `pits-import`, `npm run
+ * migrate`): with two, the data team imported into a file the demo did not serve.
+ */
 export const DEFAULT_SQLITE_LOCATION = './data/pits.sqlite';
 
 /**
