@@ -1,14 +1,117 @@
 #!/usr/bin/env node
 // `npm start`: the newcomer's path. Builds the apps, migrates the database (the default of every
-// entry point, ./data/pits.sqlite, unless DATABASE_URL names another), seeds demo data when the database is empty (with a webhook endpoint on a local
-// receiver this script runs), loads the shipped areas once, prints the demo API key, tenant id and
-// curl lines, then runs the gateway, the internal API and the webhook worker until Ctrl-C.
-import { spawn, spawnSync } from 'node:child_process';
+// entry point, ./data/pits.sqlite, unless DATABASE_URL names another), seeds demo data when the
+// database is empty (with a webhook endpoint on a local receiver this script runs), loads the
+// shipped areas once, prints the demo API key, tenant id and curl lines, then runs the gateway,
+// the internal API and the webhook worker until Ctrl-C, SIGTERM or SIGHUP, and stops them all.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
+
+// ---------------------------------------------------------------------------------------------
+// Stopping. package.json runs this script with `exec`, in place of npm's shell, so the SIGINT and
+// SIGTERM that npm passes on to its child (a terminal's Ctrl-C, a process manager's stop) reach
+// it; a shell in between passed them to nobody and left the apps serving. npm passes SIGHUP on to
+// nobody, and `kill -9` of npm neither: a parent that goes away is a stop too. Every stop ends
+// what this script started (a build under way, the apps, the receiver) and exits once they are gone.
+
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** How long the apps have to stop gracefully (their SHUTDOWN_TIMEOUT_MS is 10 s by default) before SIGKILL. */
+const STOP_GRACE_MS = 20_000;
+/** The build while it runs, then the apps. */
+const children = [];
+/** Children started as a process group of their own (the build: npx, its shell, nx and its workers). */
+const groups = new Set();
+/** The demo webhook receiver, once it listens. */
+let receiver;
+let stopping = false;
+let exitCode = 0;
+
+/** Whether a child (for a group, any process of it) is still there. */
+function alive(child) {
+  if (!groups.has(child)) return child.exitCode === null && child.signalCode === null;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sends signal `name` to a child, or to every process of its group. */
+function send(child, name) {
+  try {
+    if (groups.has(child)) process.kill(-child.pid, name);
+    else child.kill(name);
+  } catch {
+    // gone meanwhile
+  }
+}
+
+/**
+ * Stops everything this script started and exits. While the database is being prepared, the step
+ * under way finishes first (`checkpoint` exits after it): a demo half seeded would keep no key.
+ */
+function stop(code, why) {
+  if (stopping) return;
+  stopping = true;
+  exitCode = code;
+  console.log(`start: stopping (${why})`);
+  receiver?.close();
+  for (const child of children) if (alive(child)) send(child, 'SIGTERM');
+  if (!preparing) void exitWhenStopped();
+}
+
+let preparing = true;
+/** Between two steps of the preparation: a stop asked for meanwhile happens here. */
+async function checkpoint(database) {
+  if (!stopping) return;
+  await database?.destroy();
+  await exitWhenStopped();
+}
+
+/** Exits once every child has; SIGKILL to those still there after STOP_GRACE_MS. Never resolves. */
+async function exitWhenStopped() {
+  const deadline = Date.now() + STOP_GRACE_MS;
+  while (children.some(alive)) {
+    if (Date.now() > deadline) {
+      for (const child of children) if (alive(child)) send(child, 'SIGKILL');
+      console.error('start: an app did not stop in time and was killed');
+      exitCode = 1;
+      break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  process.exit(exitCode);
+  return new Promise(() => undefined);
+}
+
+for (const signal of STOP_SIGNALS) process.on(signal, () => stop(0, signal));
+// The parent went away (npm killed, or a shell without exec that died of the signal): we are orphaned.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop(0, 'npm start went away');
+}, 500).unref();
+// A terminal closed under us must not crash this script before it has stopped the apps.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+
+/**
+ * Runs a command to its end, in a process group of its own that a stop ends whole (npx passes a
+ * signal to its shell only, and nx would build on); resolves with its exit code (null after a signal).
+ */
+function run(command, args, options) {
+  const child = spawn(command, args, { ...options, detached: true });
+  children.push(child);
+  if (child.pid !== undefined) groups.add(child);
+  return new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('exit', (code) => resolve(code));
+  });
+}
+
 const env = {
   ...process.env,
   NX_NO_CLOUD: 'true',
@@ -31,12 +134,13 @@ const apps = [
 ];
 
 console.log('start: building');
-const build = spawnSync('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static', '--projects=@pits/gateway,@pits/internal-api,@pits/webhook-worker,@pits/importer'], {
+const built = await run('npx', ['nx', 'run-many', '-t', 'build', '--outputStyle=static', '--projects=@pits/gateway,@pits/internal-api,@pits/webhook-worker,@pits/importer'], {
   cwd: root,
   env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
-if (build.status !== 0) {
+await checkpoint();
+if (built !== 0) {
   console.error('start: the build failed (run `npm run build` to see why)');
   process.exit(1);
 }
@@ -56,6 +160,7 @@ const formerDemoNote = env.DATABASE_URL === undefined && existsSync(formerDemoDa
   : undefined;
 const database = persistence.createDatabase(databaseConfig);
 await persistence.migrateOrThrow(database);
+await checkpoint(database);
 // One credentials file per database (named by its password-free identity), and only credentials
 // that this database really holds are printed: another database's key would answer 401.
 const credentialsDir = process.env.DEMO_CREDENTIALS_DIR || join(root, 'data', 'demo-credentials');
@@ -79,6 +184,7 @@ if (await persistence.isDatabaseEmpty(database)) {
     staleCredentials = true;
   }
 }
+await checkpoint(database);
 
 /** Saved demo credentials, or undefined when the file is missing or unreadable. */
 function readCredentials(file) {
@@ -97,6 +203,7 @@ function saveCredentials(data) {
 const areasStarted = Date.now();
 const areas = await (await import('@pits/importer')).loadDemoAreas(database);
 if (areas) console.log(`start: loaded ${areas.inserted} areas with postcodes and coordinates in ${((Date.now() - areasStarted) / 1000).toFixed(1)} s (apps/importer/assets, MIT, Cahya DSN)`);
+await checkpoint(database);
 await database.destroy();
 
 const gatewayUrl = `http://${env.GATEWAY_HOST}:${env.GATEWAY_PORT}`;
@@ -166,7 +273,10 @@ function describeDelivery(body) {
   if (event.success) return `${event.data.type} ${summarizeWebhookEvent(event.data)}`;
   return `${typeof parsed?.type === 'string' ? parsed.type : 'unknown event'} ${parsed?.resource?.id ?? ''} (not as the contract describes it)`;
 }
-const receiver = createServer((req, res) => {
+await checkpoint();
+// From here on a stop ends the receiver and the apps at once.
+preparing = false;
+receiver = createServer((req, res) => {
   const chunks = [];
   req.on('data', (chunk) => chunks.push(chunk));
   req.on('end', () => {
@@ -180,7 +290,6 @@ const receiver = createServer((req, res) => {
 receiver.on('error', (error) => console.error(`start: the demo webhook receiver could not listen on ${receiverUrl} (${error.message}); set DEMO_WEBHOOK_PORT`));
 receiver.listen(receiverPort, '127.0.0.1');
 
-const children = [];
 for (const app of apps) {
   if (!existsSync(join(root, app.main))) {
     if (!app.optional) console.error(`start: ${app.main} is missing`);
@@ -189,22 +298,8 @@ for (const app of apps) {
   const child = spawn(process.execPath, [join(root, app.main)], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
     console.log(`start: ${app.name} exited (${signal ?? code})`);
-    if (!stopping) stop(code ?? 1);
+    // One app down leaves the demo half there: stop the rest.
+    stop(code ?? 1, `${app.name} exited`);
   });
   children.push(child);
 }
-
-let stopping = false;
-function stop(code = 0) {
-  stopping = true;
-  receiver.close();
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-  const wait = setInterval(() => {
-    if (children.every((c) => c.exitCode !== null || c.signalCode !== null)) {
-      clearInterval(wait);
-      process.exit(code);
-    }
-  }, 50);
-}
-process.on('SIGINT', () => stop(0));
-process.on('SIGTERM', () => stop(0));
