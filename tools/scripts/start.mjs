@@ -130,7 +130,10 @@ const receiverUrl = `http://127.0.0.1:${receiverPort}/webhooks`;
 const apps = [
   { name: 'gateway', main: 'apps/gateway/dist/main.js' },
   { name: 'internal-api', main: 'apps/internal-api/dist/main.js' },
-  { name: 'webhook-worker', main: 'apps/webhook-worker/dist/main.js', optional: true },
+  // The receiver below prints each delivery that arrives; the worker's own line for it (at info)
+  // printed every delivery a second time. At warn it still prints the failed ones, which the
+  // receiver never took. A LOG_LEVEL of your own applies to it like to every app.
+  { name: 'webhook-worker', main: 'apps/webhook-worker/dist/main.js', optional: true, env: { LOG_LEVEL: process.env.LOG_LEVEL || 'warn' } },
 ];
 
 console.log('start: building');
@@ -295,7 +298,7 @@ for (const app of apps) {
     if (!app.optional) console.error(`start: ${app.main} is missing`);
     continue;
   }
-  const child = spawn(process.execPath, [join(root, app.main)], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [join(root, app.main)], { cwd: root, env: { ...env, ...app.env }, stdio: ['ignore', 'inherit', 'inherit'] });
   child.on('exit', (code, signal) => {
     console.log(`start: ${app.name} exited (${signal ?? code})`);
     // One app down leaves the demo half there: stop the rest.
