@@ -11,12 +11,50 @@ export interface ShellSession {
   output(): string;
   /** Resolves with the first match of `pattern` in the output; rejects on timeout or exit. */
   waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpExecArray>;
+  /** The live processes the command started (its process group), with their command lines. */
+  processes(): GroupProcess[];
+  /**
+   * Resolves true once no process of the group is alive (a signal sent to one of them did the
+   * rest), false after `timeoutMs`; sends nothing itself.
+   */
+  gone(timeoutMs: number): Promise<boolean>;
   /**
    * SIGTERM to the whole process group, SIGKILL to what is still alive after `graceMs`; resolves
    * once no process of the group is alive (the shell can exit before the servers it started have
    * closed their ports). `forced` says whether SIGKILL was needed.
    */
   stop(graceMs?: number): Promise<{ forced: boolean }>;
+}
+
+/** A live process of a group: its id, and its command line as `ps` shows it (`npm start`). */
+export interface GroupProcess {
+  pid: number;
+  command: string;
+}
+
+/**
+ * The live (not zombie) processes of process group `pgid` with their command lines, read from
+ * /proc (none where there is no /proc).
+ */
+export function groupProcesses(pgid: number): GroupProcess[] {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  return entries.flatMap((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(pgrp) !== pgid || state === 'Z' || state === 'X') return [];
+      // Arguments are NUL-separated; a process that set its title (npm does) pads it with NULs.
+      const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((part) => part !== '').join(' ');
+      return [{ pid: Number(pid), command }];
+    } catch {
+      return []; // exited while we looked
+    }
+  });
 }
 
 /**
@@ -102,6 +140,8 @@ export function startShell(command: string, options: { cwd: string; env: NodeJS.
         check();
       });
     },
+    processes: () => groupProcesses(child.pid!),
+    gone: (timeoutMs) => groupGone(child.pid!, timeoutMs),
     async stop(graceMs = 20_000) {
       const pgid = child.pid!;
       if (exited !== undefined && !groupAlive(pgid)) return { forced: false };
