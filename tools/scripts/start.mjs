@@ -115,6 +115,8 @@ function run(command, args, options) {
 const env = {
   ...process.env,
   NX_NO_CLOUD: 'true',
+  // The Nx daemon would outlive npm start, in a session of its own; one build per start needs none.
+  NX_DAEMON: process.env.NX_DAEMON || 'false',
   // Development defaults only: production sets its own secrets (see README, Configuration).
   CREDENTIALS_KEY: process.env.CREDENTIALS_KEY || 'demo-only-credentials-key-change-me-0000000000',
   INTERNAL_API_TOKEN: process.env.INTERNAL_API_TOKEN || 'demo-only-internal-token-change-me',
