@@ -40,6 +40,11 @@ describe('parseDatabaseUrl', () => {
   it('never prints a password', () => {
     expect(describeDatabase({ dialect: 'postgres', url: 'postgres://u:secret@db/x' })).not.toContain('secret');
     expect(describeDatabase({ dialect: 'postgres', url: 'postgres://u:secret@db/x', schema: 's1' })).toContain('schema s1');
+    // A password passed as a query parameter (pg and libpq accept it there too) is masked as well.
+    const inQuery = describeDatabase({ dialect: 'postgres', url: 'postgres://db/x?user=u&password=hunter2&sslpassword=key-pass&application_name=pits' });
+    expect(inQuery).not.toContain('hunter2');
+    expect(inQuery).not.toContain('key-pass');
+    expect(inQuery).toContain('application_name=pits');
     expect(describeDatabase({ dialect: 'sqlite', location: '/a.db' })).toBe('sqlite:/a.db');
   });
 });

@@ -17,6 +17,9 @@ export interface PostgresConfig extends DatabaseSettings {
   schema?: string;
 }
 
+/** Query parameters of a connection URL whose value is a secret, never logged. */
+const SECRET_PARAMETER = /pass|secret|token/i;
+
 /** `postgres://` and `postgresql://` URLs, as libpq reads them. */
 const postgresUrl: DatabaseUrlForm<PostgresConfig> = {
   forms: 'postgres://user:password@host:port/database',
@@ -25,6 +28,8 @@ const postgresUrl: DatabaseUrlForm<PostgresConfig> = {
     try {
       const url = new URL(config.url);
       if (url.password) url.password = '***';
+      // libpq and pg also take a password as a query parameter (`?password=`, `?sslpassword=`).
+      for (const name of [...url.searchParams.keys()]) if (SECRET_PARAMETER.test(name)) url.searchParams.set(name, '***');
       return `${url.toString()}${config.schema ? ` (schema ${config.schema})` : ''}`;
     } catch {
       return 'postgres:(unparseable url)';
