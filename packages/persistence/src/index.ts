@@ -30,6 +30,7 @@ export {
 export { dialectNamed } from './dialects/dialect-registry.js';
 export type { DialectCapabilities, SqlDialect } from './dialects/sql-dialect.js';
 export { migrateOrThrow, migrateTo, migrateToLatest, migrateWhenReachable, migrationStatus } from './migrate.js';
+export { serviceDatabase } from './service-database.js';
 export { type CallerDeadline, CommittedRefusal, type Scope, type Tx, withSession, withTransaction } from './transaction.js';
 export type { AreaRegionLevel, InstallationType, PartnerTier, StockCauseType } from './schema/index.js';
 export { type CredentialCipher, createCredentialCipher, maskSecret } from './credential-cipher.js';

@@ -10,5 +10,6 @@ export * from './metric-sample.js';
 export * from './system-host-resolver.js';
 export * from './deadline.js';
 export * from './run-service.js';
+export * from './run-database-service.js';
 export * from './webhook-request.js';
 export * from './send-webhook-delivery.js';
