@@ -40,6 +40,10 @@ export default tseslint.config(
     rules: restrict(['koa', '@koa/*', '@trpc/*', '@pits/persistence', '@pits/persistence/*', ...APPS, ...DEEP], 'packages/service-runtime serves every app and knows none of them, nor the database: the apps pass in what it needs.'),
   },
   {
+    files: ['packages/http-edge/src/**/*.ts'],
+    rules: restrict(['@koa/*', '@trpc/*', '@pits/persistence', '@pits/persistence/*', ...APPS, ...DEEP], 'packages/http-edge is the edge both HTTP apps share: Koa middleware that knows no router, no tRPC, no database and no app; the apps pass in what it needs.'),
+  },
+  {
     files: ['packages/persistence/src/**/*.ts'],
     rules: restrict(['koa', '@koa/*', '@trpc/*', ...APPS, ...DEEP], 'packages/persistence knows no transport and no app.'),
   },

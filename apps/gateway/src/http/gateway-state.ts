@@ -1,14 +1,13 @@
 // The typed `ctx.state` every gateway middleware and route handler shares, and the context types
-// built on it. Middleware fills it in the order it runs (http/index.ts): request id, deadline, then a
-// route's steps (name, authenticate, tenant guard, idempotency, validate), and the error envelope's
+// built on it. Middleware fills it in the order it runs (http/index.ts): request id, deadline (the
+// edge's, @pits/http-edge), then a route's steps (name, authenticate, tenant guard, idempotency, validate), and the error envelope's
 // code when one is sent.
-import type { ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type Router from '@koa/router';
 import type { Logger } from 'pino';
 import type { ErrorKind } from '@pits/domain';
 import type { Scope } from '@pits/persistence';
-import type { Deadline } from '@pits/service-runtime';
+import type { EdgeState } from '@pits/http-edge';
 
 /** Where a partner's installation for a tenant stands. */
 export type InstallationState = 'active' | 'inactive' | 'unknown';
@@ -34,9 +33,7 @@ export interface AuthenticatedPartner {
  *   ctx.state.partner?.partnerId;
  * });
  */
-export interface GatewayState {
-  /** Fresh UUID v4, also in `X-Request-Id` and `request_id` of every envelope. */
-  requestId: string;
+export interface GatewayState extends EdgeState {
   /** Set by `authenticate`. */
   partner?: AuthenticatedPartner;
   /** Set by `requireTenant`: the lower-cased UUID from `X-Tenant-Id`. */
@@ -45,8 +42,6 @@ export interface GatewayState {
   installation?: { tenantId: string; state: InstallationState };
   /** Operation name (`inbound.list`, `areas.search`…) used by rate-limit buckets and the access log. */
   routeName?: string;
-  /** Reads aborted once the request's deadline passes (set by `requestDeadline`): its work must not commit any more. */
-  deadline?: Deadline;
   /** Set by `idempotency` when this request claimed an Idempotency-Key: the route stores its response through it. */
   idempotency?: IdempotencyCompletion;
   /**
@@ -165,18 +160,4 @@ export const nameStep =
  */
 export function nameRoute(name: string): GatewayMiddleware {
   return stepMiddleware(nameStep(name));
-}
-
-/**
- * Sets string-valued response headers straight on Node's response (`setHeader`), and nothing once
- * the headers are sent, as `ctx.set` does. Koa's `ctx.set` builds an entry array and a normalised
- * copy of every header it is given, and the gateway sets about ten on every request
- * (docs/benchmarks.md#the-request-path-in-steps).
- *
- * @example setHeaders(ctx, { 'X-Request-Id': id });
- */
-export function setHeaders(ctx: { readonly res: ServerResponse }, headers: Readonly<Record<string, string>>): void {
-  const { res } = ctx;
-  if (res.headersSent) return;
-  for (const name in headers) res.setHeader(name, headers[name]!);
 }

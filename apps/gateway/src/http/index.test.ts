@@ -14,7 +14,6 @@ import {
   methodNotAllowed,
   nameRoute,
   rateLimit,
-  requestId,
   requireTenant,
   sendEnvelopeA,
   sendEnvelopeB,
@@ -23,6 +22,7 @@ import {
   type GatewayState,
   type ValidatedBody,
 } from './index.js';
+import { requestId } from '@pits/http-edge';
 import { json, PARTNER, recordingLogger, serve, UUID_V4, type LogLine, type RunningServer } from '../testing/test-server.js';
 
 const KEY = 'pk_test_chain0123456789abcdef0123456789';

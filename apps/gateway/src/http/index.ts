@@ -1,7 +1,9 @@
-// The HTTP middleware of the partner gateway, in the order create-gateway.ts mounts it:
+// The HTTP middleware of the partner gateway, in the order create-gateway.ts mounts it (requestId,
+// securityHeaders, requestDeadline and readyGate are the edge both HTTP apps share, @pits/http-edge;
+// the rest is here):
 //
-//   app:        requestId() → securityHeaders() → accessLog({ logger, metrics }) → errorMapper({ logger })
-//               → requestDeadline({ timeoutMs }) → the ready gate (create-gateway.ts)
+//   app:        requestId() → securityHeaders({ publicPages }) → accessLog({ logger, metrics }) → errorMapper({ logger })
+//               → requestDeadline({ timeoutMs }) → readyGate(…).middleware
 //               → router.routes() → methodNotAllowed(router)
 //   The access log sits outside the error mapper, so it logs the status (and error code) of the
 //   envelope every thrown refusal became; the deadline and the ready gate sit inside it, so their
@@ -42,9 +44,6 @@ export {
   runSteps,
   stepMiddleware,
 } from './gateway-state.js';
-export { requestId, type RequestIdOptions } from './request-id.js';
-export { requestDeadline, type RequestDeadlineOptions } from './request-deadline.js';
-export { securityHeaders } from './security-headers.js';
 export {
   ERROR_STATUS,
   errorBody,

@@ -1,7 +1,8 @@
 // Per-partner rate limits (docs/rate-limits.md): the tier's limit over all calls, plus a bucket of its
 // own for a few expensive operations. Every authenticated response reports the tightest bucket.
 import { AppError, domainError } from '@pits/domain';
-import { operationName, setHeaders, type GatewayLogger, type GatewayMiddleware, type PartnerTier, type RouteStep, stepMiddleware } from './gateway-state.js';
+import { setHeaders } from '@pits/http-edge';
+import { operationName, type GatewayLogger, type GatewayMiddleware, type PartnerTier, type RouteStep, stepMiddleware } from './gateway-state.js';
 import type { RateLimitHit, RateLimitStore } from './rate-limit-store.js';
 
 /** Requests per window for each tier. */

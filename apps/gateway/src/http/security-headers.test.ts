@@ -1,6 +1,7 @@
 import Koa from 'koa';
 import Router from '@koa/router';
 import { AppError, type ErrorKind, domainError } from '@pits/domain';
+import { requestId, securityHeaders } from '@pits/http-edge';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessLog } from './access-log.js';
 import { jsonBody } from './body-parser.js';
@@ -10,8 +11,6 @@ import type { GatewayState } from './gateway-state.js';
 import { methodNotAllowed } from './method-not-allowed.js';
 import { rateLimit } from './rate-limit.js';
 import { createMemoryRateLimitStore } from './rate-limit-store.js';
-import { requestId } from './request-id.js';
-import { securityHeaders } from './security-headers.js';
 import { UUID_V4, asPartner, recordingLogger, serve, type RunningServer } from '../testing/test-server.js';
 
 const SECURITY = {

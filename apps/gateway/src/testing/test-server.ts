@@ -4,12 +4,12 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { pino, type Logger } from 'pino';
 import type { AddressInfo } from 'node:net';
+import { requestId } from '@pits/http-edge';
 import type { HttpMetrics } from '@pits/service-runtime';
 import { accessLog } from '../http/access-log.js';
 import { errorMapper } from '../http/error-mapper.js';
 import type { AuthenticatedPartner, GatewayMiddleware, GatewayState } from '../http/gateway-state.js';
 import { methodNotAllowed } from '../http/method-not-allowed.js';
-import { requestId } from '../http/request-id.js';
 
 export interface RunningServer {
   url: string;

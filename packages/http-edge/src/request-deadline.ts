@@ -9,7 +9,7 @@
 // access log and the metrics, never a 503 that reads as the service being down.
 import { AppError, domainError } from '@pits/domain';
 import { underDeadline } from '@pits/service-runtime';
-import type { GatewayAppMiddleware } from './gateway-state.js';
+import type { EdgeMiddleware, EdgeState } from './edge-state.js';
 
 export interface RequestDeadlineOptions {
   timeoutMs: number;
@@ -24,7 +24,7 @@ export interface RequestDeadlineOptions {
  * @example
  * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger })).use(errorMapper({ logger })).use(requestDeadline({ timeoutMs: 10_000 }));
  */
-export function requestDeadline(options: RequestDeadlineOptions): GatewayAppMiddleware {
+export function requestDeadline<S extends EdgeState = EdgeState>(options: RequestDeadlineOptions): EdgeMiddleware<S> {
   const { timeoutMs, exempt } = options;
   const serviceTooSlow = () =>
     new AppError(

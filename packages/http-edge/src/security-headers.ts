@@ -1,10 +1,15 @@
 // Response headers a security review expects on a JSON API: the browser never sniffs a type, no
 // response with partner data is stored by a cache or a browser, API responses may not be framed
 // or load anything, and no header advertises the server's software.
-import { type GatewayAppMiddleware, setHeaders } from './gateway-state.js';
+import { type EdgeMiddleware, type EdgeState, setHeaders } from './edge-state.js';
 
-/** Pages meant for people (the reference, its renderer and its document) may be revalidated from a cache; everything else never. */
-const PUBLIC_PAGES = new Set(['/docs', '/docs/scalar.js', '/openapi.json']);
+export interface SecurityHeadersOptions {
+  /**
+   * Pages meant for people (the gateway's reference, its renderer and its document): a 2xx of one
+   * may be revalidated from a cache and carries no Content-Security-Policy; everything else never. None by default.
+   */
+  publicPages?: ReadonlySet<string>;
+}
 
 const HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
@@ -17,15 +22,16 @@ const HEADERS: Readonly<Record<string, string>> = {
  * First after `requestId()`, so error responses carry the headers too.
  *
  * @example
- * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger }));
+ * app.use(requestId()).use(securityHeaders({ publicPages: new Set(['/docs']) })).use(accessLog({ logger }));
  */
-export function securityHeaders(): GatewayAppMiddleware {
+export function securityHeaders<S extends EdgeState = EdgeState>(options: SecurityHeadersOptions = {}): EdgeMiddleware<S> {
+  const publicPages = options.publicPages ?? new Set<string>();
   return async (ctx, next) => {
     setHeaders(ctx, HEADERS);
     ctx.remove('X-Powered-By');
     // Decided when the answer is known: the errors of those paths stay uncacheable too.
     const settle = () => {
-      if (isPublicPage(ctx.path) && ctx.status >= 200 && ctx.status < 300) {
+      if (publicPages.has(ctx.path) && ctx.status >= 200 && ctx.status < 300) {
         ctx.set('Cache-Control', 'no-cache');
         ctx.remove('Content-Security-Policy');
       }
@@ -37,5 +43,3 @@ export function securityHeaders(): GatewayAppMiddleware {
     }
   };
 }
-
-const isPublicPage = (path: string): boolean => PUBLIC_PAGES.has(path);

@@ -1,8 +1,8 @@
 // Gives every request a fresh UUID v4: `ctx.state.requestId`, the `X-Request-Id` response header
-// and the `request_id` of every envelope. Incoming `X-Request-Id` headers are ignored on purpose
+// and (in the gateway) the `request_id` of every envelope. Incoming `X-Request-Id` headers are ignored on purpose
 // (docs/envelopes-and-pagination.md#request-ids: a fresh id on every response).
 import { randomUUID } from 'node:crypto';
-import { type GatewayAppMiddleware, setHeaders } from './gateway-state.js';
+import { type EdgeMiddleware, type EdgeState, setHeaders } from './edge-state.js';
 
 export interface RequestIdOptions {
   /** Id generator; `crypto.randomUUID` unless a test needs fixed ids. */
@@ -16,7 +16,7 @@ export interface RequestIdOptions {
  * @example
  * app.use(requestId());
  */
-export function requestId(options: RequestIdOptions = {}): GatewayAppMiddleware {
+export function requestId<S extends EdgeState = EdgeState>(options: RequestIdOptions = {}): EdgeMiddleware<S> {
   const generate = options.generate ?? randomUUID;
   return async (ctx, next) => {
     const id = generate();
