@@ -22,7 +22,6 @@ void runDatabaseService({
     if (config.heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowingPercent}`);
     const gateway = createGateway(config, { database, logger, ready: false, metrics });
     return {
-      context: { host: config.host, port: config.port, metrics: config.metrics },
       messages: { databaseUnavailable: 'database not reachable yet; answering 503 meanwhile', stopping: 'gateway stopping: finishing in-flight requests', stopped: 'gateway stopped' },
       async listen() {
         const { url, metricsUrl } = await gateway.listen();

@@ -13,7 +13,6 @@ void runDatabaseService({
   build({ config, logger, metrics, database }) {
     const api = createInternalApi(config, { database, logger, ready: false, metrics });
     return {
-      context: { host: config.host, port: config.port, metrics: config.metrics },
       messages: { databaseUnavailable: 'database not reachable yet; answering SERVICE_UNAVAILABLE meanwhile', stopping: 'shutting down: finishing in-flight requests', stopped: 'stopped' },
       async listen() {
         const { url, metricsUrl } = await api.listen();

@@ -31,7 +31,6 @@ void runDatabaseService({
     const operator = config.metrics ? createOperatorServer(metrics, config.metrics) : null;
     let metricsUrl: string | null = null;
     return {
-      context: { metrics: config.metrics },
       messages: { listenFailed: 'cannot listen on the metrics port', databaseUnavailable: 'database not reachable yet', stopping: 'webhook worker stopping', stopped: 'webhook worker stopped' },
       async listen() {
         metricsUrl = operator ? (await operator.listen()).url : null;

@@ -1,20 +1,10 @@
 // The one main recipe with a fake database layer and a fake process: what it opens, in which
 // order it runs the service's steps and the database's, and the lines it logs in the service's words.
-import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type BuiltService, type ServiceDatabaseLayer, runDatabaseService } from './run-database-service.js';
-import type { StopSignal } from './run-service.js';
+import { FakeProcess, until } from './testing/fake-process.js';
 
-class FakeProcess extends EventEmitter {
-  readonly exits: number[] = [];
-  exit(code: number): void {
-    this.exits.push(code);
-  }
-  signal(name: StopSignal): void {
-    this.emit(name);
-  }
-}
 
 interface FakeDatabase {
   readonly applicationName: string;
@@ -22,7 +12,6 @@ interface FakeDatabase {
   destroy(): Promise<void>;
 }
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A recipe whose steps (the service's and the database's) record themselves in `steps`; `lines` holds the log lines. */
 function harness(options: { migrate?: ServiceDatabaseLayer<{ file: string }, FakeDatabase>['migrate']; service?: Partial<BuiltService> } = {}) {
@@ -43,12 +32,11 @@ function harness(options: { migrate?: ServiceDatabaseLayer<{ file: string }, Fak
   };
   const exited = runDatabaseService({
     app: 'webhook-worker',
-    loadConfig: () => ({ logLevel: 'info' as const, database: { file: 'a.db' } }),
+    loadConfig: () => ({ logLevel: 'info' as const, database: { file: 'a.db' }, port: 4002 }),
     database: layer,
     build: ({ database }) => {
       steps.push(`build ${database.applicationName}`);
       return {
-        context: { port: 4002 },
         messages: { databaseUnavailable: 'database not reachable yet', stopping: 'worker stopping', stopped: 'worker stopped' },
         listen: async () => void steps.push('listen'),
         ready: () => void steps.push('ready'),
@@ -69,10 +57,6 @@ function harness(options: { migrate?: ServiceDatabaseLayer<{ file: string }, Fak
   return { steps, lines, proc, exited, database: () => opened };
 }
 
-async function until(steps: string[], step: string): Promise<void> {
-  for (let i = 0; i < 100 && !steps.includes(step); i += 1) await tick();
-  expect(steps).toContain(step);
-}
 
 describe('runDatabaseService', () => {
   it('opens the database named for the process, builds, listens, migrates, is ready; SIGTERM stops, then closes the database', async () => {

@@ -31,8 +31,6 @@ export interface ServiceParts<Config, Db> {
 
 /** A service built from its parts: its ports, what ready means, how it stops, and its words. */
 export interface BuiltService extends Pick<ServiceDefinition, 'listen' | 'ready' | 'stop'> {
-  /** Fields added to the fatal lines, besides the database described. */
-  context?: Record<string, unknown>;
   messages: {
     /** Fatal, when `listen` rejects; 'cannot listen' when absent. */
     listenFailed?: string;
@@ -43,7 +41,16 @@ export interface BuiltService extends Pick<ServiceDefinition, 'listen' | 'ready'
   };
 }
 
-export interface DatabaseServiceRecipe<Config extends { logLevel: LogLevel; database: DatabaseOptions }, DatabaseOptions, Db extends ConnectionsReporter & { destroy(): Promise<void> }> {
+/** What every process's configuration has; its host, port and metrics endpoint (when it has them) go on the fatal lines. */
+export interface ServiceConfig<DatabaseOptions> {
+  logLevel: LogLevel;
+  database: DatabaseOptions;
+  host?: string;
+  port?: number;
+  metrics?: unknown;
+}
+
+export interface DatabaseServiceRecipe<Config extends ServiceConfig<DatabaseOptions>, DatabaseOptions, Db extends ConnectionsReporter & { destroy(): Promise<void> }> {
   app: AppName;
   /** Reads the configuration; a `ConfigError` ends the process with exit 2 (`configOrExit`). */
   loadConfig(): Config;
@@ -71,7 +78,7 @@ export interface DatabaseServiceRecipe<Config extends { logLevel: LogLevel; data
  *   },
  * });
  */
-export function runDatabaseService<Config extends { logLevel: LogLevel; database: DatabaseOptions }, DatabaseOptions, Db extends ConnectionsReporter & { destroy(): Promise<void> }>(
+export function runDatabaseService<Config extends ServiceConfig<DatabaseOptions>, DatabaseOptions, Db extends ConnectionsReporter & { destroy(): Promise<void> }>(
   recipe: DatabaseServiceRecipe<Config, DatabaseOptions, Db>,
 ): Promise<number> {
   const { app, database: layer } = recipe;
@@ -83,7 +90,8 @@ export function runDatabaseService<Config extends { logLevel: LogLevel; database
   const { messages } = service;
   return runService({
     logger,
-    context: { ...service.context, database: layer.describe(config.database) },
+    // Where it listens and what it opened, so an operator sees what failed.
+    context: { ...(config.host === undefined ? {} : { host: config.host }), ...(config.port === undefined ? {} : { port: config.port }), ...('metrics' in config ? { metrics: config.metrics } : {}), database: layer.describe(config.database) },
     messages: { listenFailed: messages.listenFailed ?? 'cannot listen', prepareFailed: 'cannot migrate the database', stopping: messages.stopping, ...(messages.stopped === undefined ? {} : { stopped: messages.stopped }) },
     listen: service.listen,
     prepare: (signal) =>

@@ -1,10 +1,10 @@
 // The process shell with a fake process: signals are emitted by the test, exits are recorded, and
 // every step records when it ran, so the order of start-up and shutdown is what is checked.
-import { EventEmitter } from 'node:events';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { type ServiceDefinition, type StopSignal, runService } from './run-service.js';
+import { type ServiceDefinition, runService } from './run-service.js';
+import { FakeProcess, tick, until } from './testing/fake-process.js';
 
 /** A promise the test settles by hand. */
 function gate<T = void>() {
@@ -16,17 +16,6 @@ function gate<T = void>() {
 
 const LEVELS: Record<number, string> = { 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
 
-const tick = () => new Promise((resolve) => setImmediate(resolve));
-
-class FakeProcess extends EventEmitter {
-  readonly exits: number[] = [];
-  exit(code: number): void {
-    this.exits.push(code);
-  }
-  signal(name: StopSignal): void {
-    this.emit(name);
-  }
-}
 
 /** A service whose steps record themselves in `steps` (log lines too, as `log:<level>:<msg>`). */
 function harness(overrides: Partial<ServiceDefinition> = {}) {
@@ -63,11 +52,6 @@ function harness(overrides: Partial<ServiceDefinition> = {}) {
   return { steps, lines, proc, service, signal: () => preparedWith };
 }
 
-/** Waits until `steps` holds `step` (the shell's steps are asynchronous). */
-async function until(steps: string[], step: string): Promise<void> {
-  for (let i = 0; i < 100 && !steps.includes(step); i += 1) await tick();
-  expect(steps).toContain(step);
-}
 
 describe('runService', () => {
   it('listens, prepares, then is ready; on SIGTERM stops serving, then releases, then exits 0', async () => {
