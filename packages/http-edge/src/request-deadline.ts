@@ -18,8 +18,9 @@ export interface RequestDeadlineOptions {
 }
 
 /**
- * Goes right after the error mapper (which turns its refusals into envelopes) and before the ready
- * gate and the router.
+ * Goes right after the app's error mapper (the gateway's turns its refusals into envelopes) and
+ * before the ready gate and the router. The internal API does not mount it: each procedure call
+ * has its deadline (apps/internal-api/src/trpc.ts).
  *
  * @example
  * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger })).use(errorMapper({ logger })).use(requestDeadline({ timeoutMs: 10_000 }));
