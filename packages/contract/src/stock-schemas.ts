@@ -2,7 +2,18 @@
 // ledger of movements, cursor-paged newest first, and the lots of lot-tracked products
 // (docs/lots.md#reading-lots). Envelope A. With the reference's examples.
 import { z } from 'zod';
-import { DATE_RANGE_ISSUE, STOCK_BUCKETS, TIMESTAMP_RANGE_ISSUE, isDateInRange, isTimestampInRange } from '@pits/domain';
+import {
+  DATE_RANGE_ISSUE,
+  type Dec,
+  STOCK_BUCKETS,
+  type StockLevel,
+  TIMESTAMP_RANGE_ISSUE,
+  availableQuantity,
+  isDateInRange,
+  isTimestampInRange,
+  reservedForTransfers,
+  toJsonNumber,
+} from '@pits/domain';
 import { adjustmentDetail, stockSource } from './adjustment-schemas.js';
 import { requiredOr } from './field-messages.js';
 import { TEXT_LIMITS, digitText, storedText, textField } from './text-schemas.js';
@@ -143,6 +154,28 @@ export const stockLevelEntry = z
     version: z.int().min(0).describe("Grows by one with every change of this row; the `version` of stock.level_changed events."),
   })
   .meta({ id: 'StockLevel', description: 'Quantities of one product at one location.' });
+
+/** The quantities of a stock row on the wire: what the stock routes and stock.level_changed both give. */
+export type StockLevelFigures = Pick<z.output<typeof stockLevelEntry>, 'good' | 'damaged' | 'reserved' | 'reserved_for_transfers' | 'reserved_for_orders' | 'short_dated' | 'available'>;
+
+/**
+ * A stock row's quantities as JSON numbers, in the order the wire gives them: the one mapping of
+ * the stock routes' rows and of the stock.level_changed event's data (exact decimals become
+ * numbers only here, at the edge). `available` leaves out the row's short-dated units.
+ *
+ * @example stockLevelFigures(level, ZERO).available
+ */
+export function stockLevelFigures(level: StockLevel, shortDated: Dec): StockLevelFigures {
+  return {
+    good: toJsonNumber(level.good),
+    damaged: toJsonNumber(level.damaged),
+    reserved: toJsonNumber(level.reserved),
+    reserved_for_transfers: toJsonNumber(reservedForTransfers(level)),
+    reserved_for_orders: toJsonNumber(level.reservedForOrders),
+    short_dated: toJsonNumber(shortDated),
+    available: toJsonNumber(availableQuantity(level).minus(shortDated)),
+  };
+}
 
 /** One ledger row: which bucket moved, by how much, why, and who did it when. */
 export const stockMovementEntry = z

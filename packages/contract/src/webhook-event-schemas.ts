@@ -43,22 +43,43 @@ function eventSchema<Type extends string, Resource extends string, Tenant extend
   });
 }
 
+/**
+ * A document's status change: its number is the resource id and the data's `<resource>_number`,
+ * with the status before and after.
+ */
+function documentStatusChangedEvent<Type extends string, Resource extends string, Number extends z.ZodType, Status extends z.ZodType>(parts: {
+  type: Type;
+  resource: Resource;
+  number: Number;
+  status: Status;
+}) {
+  const data = { [`${parts.resource}_number`]: parts.number, previous_status: parts.status, status: parts.status } as { [Key in `${Resource}_number`]: Number } & {
+    previous_status: Status;
+    status: Status;
+  };
+  return eventSchema({
+    type: parts.type,
+    tenant: tenantId,
+    resource: parts.resource,
+    id: parts.number.meta({ description: `The ${parts.resource} number.` }),
+    data: z.strictObject(data),
+  });
+}
+
 /** `adjustment.status_changed`: on approval, rejection, and the approved adjustment a stock count writes. */
-export const adjustmentStatusChangedEvent = eventSchema({
+export const adjustmentStatusChangedEvent = documentStatusChangedEvent({
   type: 'adjustment.status_changed',
-  tenant: tenantId,
   resource: 'adjustment',
-  id: adjustmentNumber.meta({ description: 'The adjustment number.' }),
-  data: z.strictObject({ adjustment_number: adjustmentNumber, previous_status: adjustmentStatus, status: adjustmentStatus }),
+  number: adjustmentNumber,
+  status: adjustmentStatus,
 }).meta({ id: 'AdjustmentStatusChangedEvent', description: 'An adjustment changed status (approved or rejected).' });
 
 /** `transfer.status_changed`: on approval, rejection, shipping and receipt. */
-export const transferStatusChangedEvent = eventSchema({
+export const transferStatusChangedEvent = documentStatusChangedEvent({
   type: 'transfer.status_changed',
-  tenant: tenantId,
   resource: 'transfer',
-  id: transferNumber.meta({ description: 'The transfer number.' }),
-  data: z.strictObject({ transfer_number: transferNumber, previous_status: transferStatus, status: transferStatus }),
+  number: transferNumber,
+  status: transferStatus,
 }).meta({ id: 'TransferStatusChangedEvent', description: 'A transfer changed status (approved, rejected, in transit or completed).' });
 
 /** `inbound.status_changed`: a receipt made the shipment partial or received, or it was cancelled. */
@@ -201,6 +222,8 @@ export const webhookEvent = z
   ])
   .meta({ id: 'WebhookEvent', description: 'One event as delivered to a webhook endpoint.' });
 export type WebhookEvent = z.output<typeof webhookEvent>;
+/** The payload of one event type, as persistence writes it to the outbox (typed here, never parsed there). */
+export type WebhookEventOf<Type extends WebhookEvent['type']> = Extract<WebhookEvent, { type: Type }>;
 
 // ---------------------------------------------------------------------------------------------
 // Examples (see `Example` in examples.ts): one payload of each type, as the `webhooks`

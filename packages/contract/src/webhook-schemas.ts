@@ -10,15 +10,20 @@ import { MAX_PER_PAGE } from './pagination-schemas.js';
 import { INT32_MAX, envelopeA } from './envelope-schemas.js';
 import { EXAMPLE_CREATED_AT, EXAMPLE_LATER_AT, type Example } from './examples.js';
 
-/** The event kinds a partner can subscribe to. */
-export const webhookEventType = z.enum([
+/**
+ * The event kinds a partner can subscribe to: the one list, which persistence takes too (its type
+ * needs no zod, so the internal API client's declarations carry it as it is).
+ */
+export const WEBHOOK_EVENT_TYPES = [
   'inbound.status_changed',
   'adjustment.status_changed',
   'transfer.status_changed',
   'reservation.status_changed',
   'stock.level_changed',
   'stock.lot_expiring',
-]);
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const webhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
 
 /** The event `POST /api/partner/v1/webhooks/{id}/test` sends; never subscribed to, always sent on request. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

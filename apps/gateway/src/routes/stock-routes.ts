@@ -6,6 +6,7 @@ import {
   stockCountBody,
   stockCountResponse,
   stockLevelExample,
+  stockLevelFigures,
   stockLevelsResponse,
   shortDatedLotExample,
   stockLotExamples,
@@ -18,7 +19,7 @@ import {
   stockQuery,
 } from '@pits/contract';
 import type * as contract from '@pits/contract';
-import { AppError, ZERO, availableQuantity, domainError, pageFacts, reservedForTransfers, simplePagination, stockKey, toJsonNumber } from '@pits/domain';
+import { AppError, ZERO, domainError, pageFacts, simplePagination, stockKey, toJsonNumber } from '@pits/domain';
 import { type StockLevelView, type StockLotView, type StockMovementView, listStockLevels, listStockLots, listStockMovements, recordStockCount } from '@pits/persistence';
 import { presentAdjustmentDetail } from './adjustment-routes.js';
 import { actorOf, lotOf, pageOf } from './route-helpers.js';
@@ -203,13 +204,7 @@ function presentStockLevel(s: StockLevelView): z.input<typeof contract.stockLeve
     product_id: String(s.productId),
     sku: s.sku,
     product_name: s.productName,
-    good: toJsonNumber(s.good),
-    damaged: toJsonNumber(s.damaged),
-    reserved: toJsonNumber(s.reserved),
-    reserved_for_transfers: toJsonNumber(reservedForTransfers(s)),
-    reserved_for_orders: toJsonNumber(s.reservedForOrders),
-    short_dated: toJsonNumber(s.shortDated),
-    available: toJsonNumber(availableQuantity(s).minus(s.shortDated)),
+    ...stockLevelFigures(s, s.shortDated),
     version: s.version,
   };
 }
