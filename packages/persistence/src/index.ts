@@ -205,25 +205,27 @@ export {
   completeIdempotencyKey,
 } from './repositories/idempotency-repository.js';
 export {
+  type WebhookEndpointRecord,
+  type WebhookEventType,
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  type WebhookEndpointChange,
+  updateWebhookEndpoint,
+} from './repositories/webhook-endpoint-repository.js';
+export { type EventInput } from './repositories/event-outbox-repository.js';
+export {
   type AttemptOutcome,
   type ClaimedDelivery,
   type DeliveryView,
-  type EventInput,
-  type WebhookEndpointRecord,
-  type WebhookEventType,
   claimDueDeliveries,
   countPendingDeliveries,
   PENDING_DELIVERIES_COUNT_CAP,
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
   createTestDelivery,
   listDeliveries,
-  listWebhookEndpoints,
   recordDeliveryAttempt,
   redeliver,
-  type WebhookEndpointChange,
-  updateWebhookEndpoint,
-} from './repositories/webhook-repository.js';
+} from './repositories/webhook-delivery-repository.js';
 export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
 export {
   DEMO_PRODUCTS, type DemoData, type DemoOptions, demoCredentialsFileName, demoCredentialsWork, isDatabaseEmpty, seedDemoData,

@@ -44,7 +44,7 @@ import {
   updateActiveReservationQuery,
 } from '../repositories/reservation-repository.js';
 import { insertLedgerQuery, lockStockQuery, stockLevelsQuery, writeStockQuery } from '../repositories/stock-repository.js';
-import { subscribedEndpointsQuery } from '../repositories/webhook-repository.js';
+import { subscribedEndpointsQuery } from '../repositories/event-outbox-repository.js';
 import type { DB } from '../schema/index.js';
 
 // The row builders the operations use, so the bare routes write the same columns.

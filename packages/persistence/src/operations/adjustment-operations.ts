@@ -47,7 +47,7 @@ import { nextDocumentSequence } from '../repositories/document-sequence-reposito
 import { ledgerActor, lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
 import { type LotRecord, productPolicies } from '../repositories/lot-repository.js';
 import { type LotBook, commitLots, openLotBook, resolveLots } from './lot-effects.js';
-import { enqueueEvent } from '../repositories/webhook-repository.js';
+import { type EventInput, enqueueEvent } from '../repositories/event-outbox-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type ProductRef, requireLocationAndLineProducts } from './catalogue-checks.js';
 
@@ -209,8 +209,10 @@ async function lockOrThrow(tx: Tx, tenantId: string, number: string): Promise<Ad
   return record;
 }
 
+type AdjustmentEventStatus = EventInput<'adjustment.status_changed'>['data']['status'];
+
 /** The adjustment.status_changed event, in the transaction of the change. */
-async function statusChanged(tx: Tx, tenantId: string, number: string, previous: string, status: string, now: Date): Promise<void> {
+async function statusChanged(tx: Tx, tenantId: string, number: string, previous: AdjustmentEventStatus, status: AdjustmentEventStatus, now: Date): Promise<void> {
   await enqueueEvent(tx, { tenantId, type: 'adjustment.status_changed', resource: { type: 'adjustment', id: number }, data: { adjustment_number: number, previous_status: previous, status } }, now);
 }
 

@@ -12,7 +12,8 @@ import { verifyStock } from '../repositories/stock-verification.js';
 import { listStockLevels, listStockLots } from '../repositories/stock-read-repository.js';
 import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
 import { findTransfer } from '../repositories/transfer-repository.js';
-import { listDeliveries, listWebhookEndpoints } from '../repositories/webhook-repository.js';
+import { listDeliveries } from '../repositories/webhook-delivery-repository.js';
+import { listWebhookEndpoints } from '../repositories/webhook-endpoint-repository.js';
 import { type TestDatabase, openTestDatabase, testDialects } from '../testing/index.js';
 import { type DemoData, DEMO_SAMBAL_LOTS, demoCredentialsWork, demoLotOf, isDatabaseEmpty, seedDemoData } from './demo-data.js';
 

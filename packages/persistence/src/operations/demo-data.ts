@@ -18,7 +18,7 @@ import { databaseToday } from '../repositories/lot-repository.js';
 import { anyPartnerExists, createPartner, partnerActor } from '../repositories/partner-repository.js';
 import { createProduct } from '../repositories/product-repository.js';
 import { createTenant } from '../repositories/tenant-repository.js';
-import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
+import { createWebhookEndpoint } from '../repositories/webhook-endpoint-repository.js';
 import type { Scope } from '../transaction.js';
 import { approveAdjustment, createAdjustment } from './adjustment-operations.js';
 import { createInbound, receiveInbound } from './inbound-operations.js';

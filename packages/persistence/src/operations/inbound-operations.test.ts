@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCredentialCipher } from '../credential-cipher.js';
 import { listInbounds } from '../repositories/inbound-repository.js';
 import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
-import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
+import { createWebhookEndpoint } from '../repositories/webhook-endpoint-repository.js';
 import { type TestDatabase, capabilitiesOf, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { cancelInbound, createInbound, receiveInbound } from './inbound-operations.js';
 

@@ -39,7 +39,7 @@ import { receivingGridOf } from '../repositories/location-repository.js';
 import { lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
 import { productPolicies } from '../repositories/lot-repository.js';
 import { commitLots, openLotBook, resolveLots } from './lot-effects.js';
-import { enqueueEvent } from '../repositories/webhook-repository.js';
+import { enqueueEvent } from '../repositories/event-outbox-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { requireTenantLocation, requireTenantProducts } from './catalogue-checks.js';
 

@@ -7,7 +7,7 @@
 import { type Dec, ZERO, lotFigures, lotStockKey, rowLotFigures, stockKey, toJsonNumber } from '@pits/domain';
 import { type LotBoundary as Boundary, type LotBoundaryCandidate as Candidate, databaseToday, lotBoundaryCandidates as candidates, lotsByRow, markLotBoundarySent as markSent, productPolicies, readLotLevels, unsentLotBoundaries as stillUnsent } from '../repositories/lot-repository.js';
 import { lockStockRows, writeStockChanges } from '../repositories/stock-repository.js';
-import { type EventInput, enqueueEvents } from '../repositories/webhook-repository.js';
+import { type EventInput, enqueueEvents } from '../repositories/event-outbox-repository.js';
 import { databaseNow } from '../repositories/reservation-repository.js';
 import { type Scope, withTransaction } from '../transaction.js';
 
@@ -41,11 +41,12 @@ async function announce(scope: Scope, boundary: Boundary, batchSize: number): Pr
       return lot !== undefined && (lot.good.greaterThan(ZERO) || lot.damaged.greaterThan(ZERO));
     });
     if (boundary === 'expiring') {
-      const events: EventInput[] = stocked.map((c) => {
+      const events: EventInput<'stock.lot_expiring'>[] = stocked.map((c) => {
         const lot = lots.get(lotStockKey(c));
         const good = lot?.good ?? ZERO;
         const reserved = lot?.reserved ?? ZERO;
         const figures = lotFigures({ lotNumber: c.lotNumber, expiryDate: c.expiryDate, good, reserved }, today, policies.get(c.productId)?.outboundExpired ?? 0);
+        // A lot found by its expiring day has an expiry date, so days left and a day it turns unsellable.
         return {
           tenantId: c.tenantId,
           type: 'stock.lot_expiring',
@@ -55,15 +56,15 @@ async function announce(scope: Scope, boundary: Boundary, batchSize: number): Pr
             product_id: String(c.productId),
             sku: c.sku,
             lot_number: c.lotNumber,
-            expiry_date: c.expiryDate,
+            expiry_date: c.expiryDate!,
             production_date: c.productionDate,
             good: toJsonNumber(good),
             damaged: toJsonNumber(lot?.damaged ?? ZERO),
             reserved: toJsonNumber(reserved),
             available: toJsonNumber(figures.available),
-            days_left: figures.daysLeft,
+            days_left: figures.daysLeft!,
             sellable: figures.sellable,
-            unsellable_from: c.unsellableFrom,
+            unsellable_from: c.unsellableFrom!,
           },
         };
       });

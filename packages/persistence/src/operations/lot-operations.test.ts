@@ -10,7 +10,7 @@ import { createProduct } from '../repositories/product-repository.js';
 import { findReservation } from '../repositories/reservation-repository.js';
 import { listStockLevels, listStockLots, listStockMovements } from '../repositories/stock-read-repository.js';
 import { verifyStock } from '../repositories/stock-verification.js';
-import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
+import { createWebhookEndpoint } from '../repositories/webhook-endpoint-repository.js';
 import { type TestDatabase, type TenantWorld, ageReservation, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { findAdjustment } from '../repositories/adjustment-repository.js';
 import { approveAdjustment, createAdjustment, recordStockCount } from './adjustment-operations.js';

@@ -11,7 +11,7 @@ import { execute, executeWrite } from '../execution/execute.js';
 import { findReservation } from '../repositories/reservation-repository.js';
 import { lockStockLevels, readStockLevels } from '../repositories/stock-repository.js';
 import { verifyStock } from '../repositories/stock-verification.js';
-import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
+import { createWebhookEndpoint } from '../repositories/webhook-endpoint-repository.js';
 import type { DialectName } from '../database-config.js';
 import { type TestDatabase, type TenantWorld, ageReservation, capabilitiesOf, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { type Scope, withTransaction } from '../transaction.js';

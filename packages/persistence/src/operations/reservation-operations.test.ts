@@ -4,7 +4,7 @@ import { createCredentialCipher } from '../credential-cipher.js';
 import { execute, executeWrite } from '../execution/execute.js';
 import { findReservation, listReservations } from '../repositories/reservation-repository.js';
 import { readStockLevels } from '../repositories/stock-repository.js';
-import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
+import { createWebhookEndpoint } from '../repositories/webhook-endpoint-repository.js';
 import { type TestDatabase, type TenantWorld, ageReservation, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { createAdjustment, approveAdjustment } from './adjustment-operations.js';
 import { consumeReservation, createReservation, expireAllDue, extendReservation, releaseReservation } from './reservation-operations.js';

@@ -63,7 +63,7 @@ import {
   readStockLevels,
   writeStockChanges,
 } from '../repositories/stock-repository.js';
-import { enqueueEvent } from '../repositories/webhook-repository.js';
+import { type EventInput, enqueueEvent } from '../repositories/event-outbox-repository.js';
 import { type StoredAllocation, insertAllocations, listAllocations, productPolicies } from '../repositories/lot-repository.js';
 import { type AllocatingLine, type LotBook, allocatedLotIds, commitLots, decideWithLots, openLotBook, refuseLotsOfUntracked, reserveAllocations } from './lot-effects.js';
 import type { ReservationItemTable } from '../schema/index.js';
@@ -106,8 +106,10 @@ function decisionOf(row: ReservationRow, items: readonly Selectable<ReservationI
   };
 }
 
+type ReservationEventStatus = EventInput<'reservation.status_changed'>['data']['status'];
+
 /** The reservation.status_changed event, in the transaction of the change. */
-async function statusChanged(tx: Tx, row: Pick<ReservationRow, 'tenant_id' | 'number' | 'reference'>, previous: string | null, status: string, now: Date): Promise<void> {
+async function statusChanged(tx: Tx, row: Pick<ReservationRow, 'tenant_id' | 'number' | 'reference'>, previous: ReservationEventStatus | null, status: ReservationEventStatus, now: Date): Promise<void> {
   await enqueueEvent(
     tx,
     {

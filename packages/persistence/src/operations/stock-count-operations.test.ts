@@ -4,7 +4,7 @@ import { AppError, type ErrorKind } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../create-database.js';
 import { createCredentialCipher } from '../credential-cipher.js';
-import { createWebhookEndpoint } from '../repositories/webhook-repository.js';
+import { createWebhookEndpoint } from '../repositories/webhook-endpoint-repository.js';
 import { findAdjustment, listAdjustments } from '../repositories/adjustment-repository.js';
 import { findLedgerMismatches, readStockLevels } from '../repositories/stock-repository.js';
 import { type TestDatabase, type TenantWorld, capabilitiesOf, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';

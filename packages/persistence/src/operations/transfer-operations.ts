@@ -43,7 +43,7 @@ import {
   updateTransferStatus,
 } from '../repositories/transfer-repository.js';
 import type { TransferTable } from '../schema/index.js';
-import { enqueueEvent } from '../repositories/webhook-repository.js';
+import { type EventInput, enqueueEvent } from '../repositories/event-outbox-repository.js';
 import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { type ProductRef, requireLineProducts, requireTenantLocation } from './catalogue-checks.js';
 
@@ -121,8 +121,10 @@ export async function createTransfer(scope: Scope, input: CreateTransferInput, n
   });
 }
 
+type TransferEventStatus = EventInput<'transfer.status_changed'>['data']['status'];
+
 /** The transfer.status_changed event, in the transaction of the change. */
-async function statusChanged(tx: Tx, tenantId: string, number: string, previous: string, status: string, now: Date): Promise<void> {
+async function statusChanged(tx: Tx, tenantId: string, number: string, previous: TransferEventStatus, status: TransferEventStatus, now: Date): Promise<void> {
   await enqueueEvent(tx, { tenantId, type: 'transfer.status_changed', resource: { type: 'transfer', id: number }, data: { transfer_number: number, previous_status: previous, status } }, now);
 }
 

@@ -22,7 +22,7 @@ import { type ParamRef, markedList, markedRows, preparedQuery } from '../paramet
 import type { Scope, Tx } from '../transaction.js';
 import type { StockChangeCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
 import { execute } from '../execution/execute.js';
-import { type EventInput, enqueueEvents, hasSubscribers } from './webhook-repository.js';
+import { type EventInput, enqueueEvents, hasSubscribers } from './event-outbox-repository.js';
 
 /** Why stock moved: the document that caused it. */
 export interface StockCause {

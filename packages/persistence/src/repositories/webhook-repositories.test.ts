@@ -3,25 +3,16 @@ import { createCredentialCipher } from '../credential-cipher.js';
 import { type TestDatabase, capabilitiesOf, type TenantWorld, connectTenant, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { withTransaction } from '../transaction.js';
 import { deauthorizeTenant } from './installation-repository.js';
-import {
-  countPendingDeliveries,
-  claimDueDeliveries,
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  enqueueEvent,
-  listDeliveries,
-  listWebhookEndpoints,
-  recordDeliveryAttempt,
-  redeliver,
-  updateWebhookEndpoint,
-} from './webhook-repository.js';
+import { type EventInput, enqueueEvent } from './event-outbox-repository.js';
+import { countPendingDeliveries, claimDueDeliveries, listDeliveries, recordDeliveryAttempt, redeliver } from './webhook-delivery-repository.js';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, updateWebhookEndpoint } from './webhook-endpoint-repository.js';
 
 const dialects = await testDialects();
 const cipher = createCredentialCipher('f'.repeat(64));
 const T0 = new Date('2026-11-22T13:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
-describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
+describe.each(dialects)('[%s] webhook endpoints, outbox and deliveries', (dialect) => {
   let t: TestDatabase;
   let w: TenantWorld;
   let secret: string;
@@ -36,7 +27,14 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
   });
   afterAll(() => t.cleanup());
 
-  const event = (id: string) => ({ tenantId: w.tenant.id, type: 'inbound.status_changed' as const, resource: { type: 'inbound' as const, id }, data: { status: 'partial' } });
+  const event = (id: string): EventInput<'inbound.status_changed'> => ({
+    tenantId: w.tenant.id,
+    type: 'inbound.status_changed',
+    resource: { type: 'inbound', id },
+    data: { inbound_id: 1, code: 'INB-1', previous_status: 'pending', status: 'partial' },
+  });
+  /** An event of another type: fan-out reads only its tenant and type, so the inbound event's resource and data stand in. */
+  const ofType = (id: string, type: 'adjustment.status_changed' | 'stock.level_changed') => ({ ...event(id), type }) as unknown as EventInput;
 
   it('stores the signing secret encrypted and shows it only at creation', async () => {
     expect(secret).toMatch(/^whsec_/);
@@ -53,7 +51,7 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
     expect(ids).toHaveLength(1);
     // The backlog (what /metrics reports) grew by the one delivery.
     expect(await countPendingDeliveries(t.database)).toBe(backlog + 1);
-    const none = await withTransaction(t.database, (tx) => enqueueEvent(tx, { ...event('1'), type: 'adjustment.status_changed' }, T0));
+    const none = await withTransaction(t.database, (tx) => enqueueEvent(tx, ofType('1', 'adjustment.status_changed'), T0));
     expect(none).toEqual([]);
     const deliveries = await t.database.db.selectFrom('webhook_deliveries').selectAll().where('event_id', '=', ids[0]!).execute();
     expect(deliveries.map((d) => [d.endpoint_id, d.status, d.attempts])).toEqual([[endpointId, 'pending', 0]]);
@@ -108,7 +106,7 @@ describe.each(dialects)('[%s] webhook outbox and deliveries', (dialect) => {
     const { endpoint } = await createWebhookEndpoint(t.database, cipher, w.partner.id, { url: 'http://127.0.0.1:1/changing', eventTypes: ['adjustment.status_changed'] }, T0);
     expect(endpoint).toMatchObject({ isActive: true, updatedAt: T0.toISOString() });
     const fanOut = async (type: 'adjustment.status_changed' | 'stock.level_changed', now: Date) => {
-      const [id] = await withTransaction(t.database, (tx) => enqueueEvent(tx, { ...event('u'), type }, now));
+      const [id] = await withTransaction(t.database, (tx) => enqueueEvent(tx, ofType('u', type), now));
       if (id === undefined) return [];
       return (await t.database.db.selectFrom('webhook_deliveries').select('endpoint_id').where('event_id', '=', id).execute()).map((d) => d.endpoint_id);
     };

@@ -1,247 +1,15 @@
-// Webhook endpoints, the event outbox and deliveries. Events are written in the same transaction
-// as the change that caused them, fanned out there to one delivery per subscribed endpoint; a
-// worker claims due deliveries with a lease, so several workers never send the same one at once
-// and a worker that dies mid-delivery loses nothing (its lease runs out and another claims it).
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Insertable, Selectable, Updateable } from 'kysely';
+// Webhook deliveries and their attempts: a worker claims due deliveries with a lease, so several
+// workers never send the same one at once and a worker that dies mid-delivery loses nothing (its
+// lease runs out and another claims it). Each attempt is logged; a finished delivery can be sent
+// again on request.
+import { randomUUID } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import type { WebhookEventOf } from '@pits/contract';
 import { AppError, domainError } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';
-import type { EventOutboxTable, WebhookDeliveryTable, WebhookEndpointTable } from '../schema/index.js';
-import { type ParamRef, markedColumns, preparedQuery } from '../parameterised-query.js';
-import { boolValue, fromBoolValue } from './boolean-values.js';
-import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import type { WebhookDeliveryTable } from '../schema/index.js';
+import { type Scope, withTransaction } from '../transaction.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
-
-export type WebhookEventType =
-  | 'inbound.status_changed'
-  | 'adjustment.status_changed'
-  | 'transfer.status_changed'
-  | 'reservation.status_changed'
-  | 'stock.level_changed'
-  | 'stock.lot_expiring';
-
-export interface WebhookEndpointRecord {
-  id: number;
-  partnerId: number;
-  url: string;
-  eventTypes: WebhookEventType[];
-  description: string;
-  /** Whether new events are delivered to it; a paused endpoint keeps its subscriptions. */
-  isActive: boolean;
-  createdAt: string;
-  /** When its event types or active flag last changed; its creation until then. */
-  updatedAt: string;
-}
-
-function toEndpoint(row: Selectable<WebhookEndpointTable>): WebhookEndpointRecord {
-  return {
-    id: row.id,
-    partnerId: row.partner_id,
-    url: row.url,
-    eventTypes: JSON.parse(row.event_types) as WebhookEventType[],
-    description: row.description,
-    isActive: fromBoolValue(row.is_active),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at ?? row.created_at,
-  };
-}
-
-/** Registers an endpoint; its signing secret is returned here only (stored encrypted). */
-export async function createWebhookEndpoint(
-  scope: Scope,
-  cipher: CredentialCipher,
-  partnerId: number,
-  input: { url: string; eventTypes: readonly WebhookEventType[]; description?: string | undefined },
-  now: Date,
-): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
-  const secret = `whsec_${randomBytes(24).toString('base64url')}`;
-  const row = await executeTakeFirstOrThrow(scope, scope.dialect
-    .insertReturningAll(
-      scope.db.insertInto('webhook_endpoints').values({
-        partner_id: partnerId,
-        url: input.url,
-        secret_enc: cipher.encrypt(secret),
-        event_types: JSON.stringify([...new Set(input.eventTypes)]),
-        description: input.description ?? '',
-        created_at: now.toISOString(),
-        deleted_at: null,
-      }),
-    ));
-  return { endpoint: toEndpoint(row), secret };
-}
-
-export async function listWebhookEndpoints(scope: Scope, partnerId: number): Promise<WebhookEndpointRecord[]> {
-  const rows = await execute(scope, scope.db.selectFrom('webhook_endpoints').selectAll().where('partner_id', '=', partnerId).where('deleted_at', 'is', null).orderBy('id'));
-  return rows.map(toEndpoint);
-}
-
-/** What `updateWebhookEndpoint` may change: at least one of them. */
-export interface WebhookEndpointChange {
-  eventTypes?: readonly WebhookEventType[] | undefined;
-  isActive?: boolean | undefined;
-}
-
-type EndpointColumns = { event_types?: string | undefined; is_active?: 0 | 1 | undefined; updated_at: string };
-type EndpointChangeParams = EndpointColumns & { id: number; partnerId: number };
-
-/** The update of a live endpoint of the partner: one template per set of columns changed. */
-const updateLiveEndpoint = preparedQuery({
-  shape: (p: EndpointChangeParams) => (['event_types', 'is_active', 'updated_at'] as const).filter((column) => p[column] !== undefined),
-  build: (scope, param: ParamRef<EndpointChangeParams>, columns) =>
-    scope.db
-      .updateTable('webhook_endpoints')
-      .set(markedColumns(param, columns as (keyof EndpointColumns)[]))
-      .where('id', '=', param('id'))
-      .where('partner_id', '=', param('partnerId'))
-      .where('deleted_at', 'is', null),
-});
-
-const liveEndpoint = preparedQuery({
-  build: (scope, param: ParamRef<{ id: number; partnerId: number }>) =>
-    scope.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', param('id')).where('partner_id', '=', param('partnerId')).where('deleted_at', 'is', null),
-});
-
-/**
- * Changes an endpoint's event types (each kept once, in the order given) and whether it is active,
- * and returns it as it now is. A paused endpoint gets no new events; deliveries already queued for
- * it are still sent. Unknown, deleted or another partner's endpoint: NOT_FOUND.
- *
- * @example
- * const paused = await updateWebhookEndpoint(db, partnerId, endpointId, { isActive: false }, new Date());
- */
-export async function updateWebhookEndpoint(scope: Scope, partnerId: number, id: number, change: WebhookEndpointChange, now: Date): Promise<WebhookEndpointRecord> {
-  return withTransaction(scope, async (tx) => {
-    const columns: EndpointColumns = {
-      event_types: change.eventTypes === undefined ? undefined : JSON.stringify([...new Set(change.eventTypes)]),
-      is_active: change.isActive === undefined ? undefined : boolValue(change.isActive),
-      updated_at: now.toISOString(),
-    };
-    const result = await executeWrite(tx, updateLiveEndpoint.with({ ...columns, id, partnerId }));
-    if (result.affectedRows === 0) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${id} does not exist`, { field: 'id' }));
-    return toEndpoint(await executeTakeFirstOrThrow(tx, liveEndpoint.with({ id, partnerId })));
-  });
-}
-
-/** Removes an endpoint: no new deliveries; pending ones to it are dropped. Unknown or another partner's: NOT_FOUND. */
-export async function deleteWebhookEndpoint(scope: Scope, partnerId: number, id: number, now: Date): Promise<void> {
-  await withTransaction(scope, async (tx) => {
-    const result = await executeWrite(tx, tx.db
-      .updateTable('webhook_endpoints')
-      .set({ deleted_at: now.toISOString() })
-      .where('id', '=', id)
-      .where('partner_id', '=', partnerId)
-      .where('deleted_at', 'is', null));
-    if (result.affectedRows === 0) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${id} does not exist`, { field: 'id' }));
-    await executeWrite(tx, tx.db
-      .updateTable('webhook_deliveries')
-      .set({ status: 'failed', last_error: 'endpoint deleted', updated_at: now.toISOString() })
-      .where('endpoint_id', '=', id)
-      .where('status', '=', 'pending'));
-  });
-}
-
-export interface EventInput {
-  tenantId: string;
-  type: WebhookEventType;
-  resource: { type: 'inbound' | 'adjustment' | 'transfer' | 'reservation' | 'stock_level' | 'stock_lot'; id: string };
-  data: Record<string, unknown>;
-}
-
-/** Every live, active endpoint of a partner installed for the tenant (on every status change, so prepared). */
-const subscribedEndpoints = preparedQuery({
-  build: (scope, param: ParamRef<{ tenantId: string }>) =>
-  scope.db
-    .selectFrom('webhook_endpoints')
-    .innerJoin('installations', 'installations.partner_id', 'webhook_endpoints.partner_id')
-    .select(['webhook_endpoints.id', 'webhook_endpoints.partner_id', 'webhook_endpoints.event_types'])
-    .where('installations.tenant_id', '=', param('tenantId'))
-    .where('installations.uninstall_at', 'is', null)
-    .where('webhook_endpoints.deleted_at', 'is', null)
-    .where('webhook_endpoints.is_active', '=', 1),
-});
-
-interface Subscription {
-  partnerId: number;
-  endpointId: number;
-  eventTypes: ReadonlySet<string>;
-}
-
-/** A transaction reads a tenant's subscriptions once, however many events it writes. */
-const subscriptionsOfTransaction = new WeakMap<Tx, Map<string, Promise<Subscription[]>>>();
-
-function subscriptions(tx: Tx, tenantId: string): Promise<Subscription[]> {
-  let byTenant = subscriptionsOfTransaction.get(tx);
-  if (!byTenant) subscriptionsOfTransaction.set(tx, (byTenant = new Map()));
-  let found = byTenant.get(tenantId);
-  if (!found) {
-    found = execute(tx, subscribedEndpoints.with({ tenantId })).then((rows) =>
-      rows.map((e) => ({ partnerId: e.partner_id, endpointId: e.id, eventTypes: new Set(JSON.parse(e.event_types) as string[]) })),
-    );
-    byTenant.set(tenantId, found);
-  }
-  return found;
-}
-
-/** Whether any partner installed for the tenant listens to `type`: events nobody receives are not built. */
-export async function hasSubscribers(tx: Tx, tenantId: string, type: WebhookEventType): Promise<boolean> {
-  return (await subscriptions(tx, tenantId)).some((s) => s.eventTypes.has(type));
-}
-
-/**
- * Writes the event for every partner installed for the tenant that has an endpoint subscribed to
- * its type, with one pending delivery per endpoint. Call inside the transaction of the change.
- * Returns the event ids written.
- */
-export async function enqueueEvent(tx: Tx, event: EventInput, now: Date): Promise<string[]> {
-  return enqueueEvents(tx, [event], now);
-}
-
-/** `enqueueEvent` for several events of one transaction, in order, with one insert per table per 200 events. */
-export async function enqueueEvents(tx: Tx, events: readonly EventInput[], now: Date): Promise<string[]> {
-  const at = now.toISOString();
-  const outbox: Insertable<EventOutboxTable>[] = [];
-  const deliveries: Insertable<WebhookDeliveryTable>[] = [];
-  for (const event of events) {
-    const byPartner = new Map<number, number[]>();
-    for (const s of await subscriptions(tx, event.tenantId)) {
-      if (s.eventTypes.has(event.type)) byPartner.set(s.partnerId, [...(byPartner.get(s.partnerId) ?? []), s.endpointId]);
-    }
-    for (const [partnerId, endpointIds] of byPartner) {
-      const eventId = randomUUID();
-      const payload = { event_id: eventId, type: event.type, occurred_at: at, tenant_id: event.tenantId, resource: event.resource, data: event.data };
-      outbox.push({
-        event_id: eventId,
-        partner_id: partnerId,
-        tenant_id: event.tenantId,
-        type: event.type,
-        resource_type: event.resource.type,
-        resource_id: event.resource.id,
-        payload: JSON.stringify(payload),
-        occurred_at: at,
-        dispatched_at: at,
-      });
-      for (const endpointId of endpointIds) {
-        deliveries.push({
-          event_id: eventId,
-          endpoint_id: endpointId,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: at,
-          locked_by: null,
-          locked_until: null,
-          last_status_code: null,
-          last_error: null,
-          delivered_at: null,
-          created_at: at,
-          updated_at: at,
-        });
-      }
-    }
-  }
-  for (let i = 0; i < outbox.length; i += 200) await executeWrite(tx, tx.db.insertInto('event_outbox').values(outbox.slice(i, i + 200)));
-  for (let i = 0; i < deliveries.length; i += 200) await executeWrite(tx, tx.db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 200)));
-  return outbox.map((o) => o.event_id);
-}
 
 /**
  * Writes a `webhook.test` event for one live endpoint of the partner and its delivery, already
@@ -269,8 +37,9 @@ export async function createTestDelivery(
       .where('deleted_at', 'is', null));
     if (!endpoint) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${endpointId} does not exist`, { field: 'id' }));
     const eventId = randomUUID();
-    const resource = { type: 'webhook', id: String(endpoint.id) };
-    const payload = JSON.stringify({ event_id: eventId, type: 'webhook.test', occurred_at: at, tenant_id: null, resource, data: { message: 'This is a test event sent on request.' } });
+    const resource = { type: 'webhook', id: String(endpoint.id) } as const;
+    const event: WebhookEventOf<'webhook.test'> = { event_id: eventId, type: 'webhook.test', occurred_at: at, tenant_id: null, resource, data: { message: 'This is a test event sent on request.' } };
+    const payload = JSON.stringify(event);
     await executeWrite(tx, tx.db
       .insertInto('event_outbox')
       .values({ event_id: eventId, partner_id: partnerId, tenant_id: '', type: 'webhook.test', resource_type: resource.type, resource_id: resource.id, payload, occurred_at: at, dispatched_at: at }));
@@ -501,6 +270,3 @@ export async function redeliver(scope: Scope, partnerId: number, deliveryId: num
       .where('id', '=', deliveryId));
   });
 }
-
-// For the benchmarks' bare routes (bench/bench-statements.ts).
-export { subscribedEndpoints as subscribedEndpointsQuery };
