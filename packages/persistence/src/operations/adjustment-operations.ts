@@ -44,7 +44,8 @@ import {
   recordAdjustmentDecision,
 } from '../repositories/adjustment-repository.js';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { ledgerActor, lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
+import { ledgerActor, lockStockLevels } from '../repositories/stock-repository.js';
+import { writeStockChanges } from './stock-writes.js';
 import { type LotRecord, productPolicies } from '../repositories/lot-repository.js';
 import { type LotBook, commitLots, openLotBook, resolveLots } from './lot-effects.js';
 import { type EventInput, enqueueEvent } from '../repositories/event-outbox-repository.js';

@@ -36,7 +36,8 @@ import {
   updateInboundStatus,
 } from '../repositories/inbound-repository.js';
 import { receivingGridOf } from '../repositories/location-repository.js';
-import { lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
+import { lockStockLevels } from '../repositories/stock-repository.js';
+import { writeStockChanges } from './stock-writes.js';
 import { productPolicies } from '../repositories/lot-repository.js';
 import { commitLots, openLotBook, resolveLots } from './lot-effects.js';
 import { enqueueEvent } from '../repositories/event-outbox-repository.js';

@@ -6,7 +6,8 @@
 // keeps, and each flag is set under that lock, so any number of gateways may run it at once.
 import { type Dec, ZERO, lotFigures, lotStockKey, rowLotFigures, stockKey, toJsonNumber } from '@pits/domain';
 import { type LotBoundary as Boundary, type LotBoundaryCandidate as Candidate, databaseToday, lotBoundaryCandidates as candidates, lotsByRow, markLotBoundarySent as markSent, productPolicies, readLotLevels, unsentLotBoundaries as stillUnsent } from '../repositories/lot-repository.js';
-import { lockStockRows, writeStockChanges } from '../repositories/stock-repository.js';
+import { lockStockRows } from '../repositories/stock-repository.js';
+import { writeStockChanges } from './stock-writes.js';
 import { type EventInput, enqueueEvents } from '../repositories/event-outbox-repository.js';
 import { databaseNow } from '../repositories/reservation-repository.js';
 import { type Scope, withTransaction } from '../transaction.js';

@@ -61,8 +61,8 @@ import {
   lockStockLevels,
   lockStockRows,
   readStockLevels,
-  writeStockChanges,
 } from '../repositories/stock-repository.js';
+import { writeStockChanges } from './stock-writes.js';
 import { type EventInput, enqueueEvent } from '../repositories/event-outbox-repository.js';
 import { type StoredAllocation, insertAllocations, listAllocations, productPolicies } from '../repositories/lot-repository.js';
 import { type AllocatingLine, type LotBook, allocatedLotIds, commitLots, decideWithLots, openLotBook, refuseLotsOfUntracked, reserveAllocations } from './lot-effects.js';

@@ -3,7 +3,8 @@
 // (docs/lots.md#lines-name-their-lot).
 import { type DecimalInput, type LotChange, type LotLineInput, type StockChange, applyStockChanges, dec, unwrap } from '@pits/domain';
 import { productPolicies } from '../repositories/lot-repository.js';
-import { lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
+import { lockStockLevels } from '../repositories/stock-repository.js';
+import { writeStockChanges } from './stock-writes.js';
 import { type Scope, withTransaction } from '../transaction.js';
 import { commitLots, openLotBook, resolveLots } from './lot-effects.js';
 

@@ -27,7 +27,8 @@ import {
 } from '@pits/domain';
 import type { Updateable } from 'kysely';
 import { nextDocumentSequence } from '../repositories/document-sequence-repository.js';
-import { ledgerActor, lockStockLevels, writeStockChanges } from '../repositories/stock-repository.js';
+import { ledgerActor, lockStockLevels } from '../repositories/stock-repository.js';
+import { writeStockChanges } from './stock-writes.js';
 import { insertAllocations, productPolicies } from '../repositories/lot-repository.js';
 import { allocatedLotIds, commitLots, decideWithLots, openLotBook, refuseLotsOfUntracked, reserveAllocations } from './lot-effects.js';
 import {

@@ -434,4 +434,23 @@ export async function listProducts(scope: Scope, tenantId: string, filters: Prod
 }
 
 // For the benchmarks' bare routes (bench/bench-statements.ts).
+const skusOf = preparedQuery({
+  shape: (p: { ids: number[] }) => p.ids.length,
+  build: (scope, param: ParamRef<{ ids: number[] }>, count) =>
+    scope.db
+      .selectFrom('products')
+      .select(['id', 'sku'])
+      .where('id', 'in', markedList(param, 'ids', count)),
+});
+
+/** The SKUs of products by id, whatever their tenant (stock.level_changed names each row's product); an unknown id is absent. */
+export async function productSkus(scope: Scope, productIds: readonly number[]): Promise<Map<number, string>> {
+  const ids = [...new Set(productIds)];
+  const skus = new Map<number, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    for (const row of await execute(scope, skusOf.with({ ids: ids.slice(i, i + 500) }))) skus.set(row.id, row.sku);
+  }
+  return skus;
+}
+
 export { tenantLocationWithProducts as tenantLocationWithProductsQuery };

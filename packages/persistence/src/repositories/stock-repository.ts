@@ -10,19 +10,15 @@ import {
   type StockKey,
   type StockLevel,
   type StockOutcome,
-  availableQuantity,
   fromScaled,
-  reservedForTransfers,
-  toJsonNumber,
   stockKey,
   toScaled,
   ZERO,
 } from '@pits/domain';
-import { type ParamRef, markedList, markedRows, preparedQuery } from '../parameterised-query.js';
+import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { StockChangeCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
 import { execute } from '../execution/execute.js';
-import { type EventInput, enqueueEvents, hasSubscribers } from './event-outbox-repository.js';
 
 /** Why stock moved: the document that caused it. */
 export interface StockCause {
@@ -298,27 +294,24 @@ function ledgerRowsOf(tenantId: string, write: StockWrite, at: string): Omit<Ins
   });
 }
 
-/**
- * Writes new levels and their ledger rows, and a stock.level_changed event per row for the partners
- * that subscribe (docs/holds.md#events). The rows must have been locked with `lockStockLevels` in
- * the same transaction. A level the database refuses (a CHECK) throws and the caller's transaction
- * rolls back whole. A transaction writes its stock once: several changes go to `writeStockChanges`.
- */
-export async function writeStockOutcome(tx: Tx, tenantId: string, outcome: StockOutcome, cause: StockCause, now: Date): Promise<void> {
-  await writeStockChanges(tx, [{ tenantId, outcome, cause }], now);
+/** A stock row a transaction wrote: its level after the last change of it, that change's cause, and its new version. */
+export interface WrittenStockRow {
+  tenantId: string;
+  level: PlacedStockLevel;
+  cause: StockCause;
+  version: number;
 }
 
-/** The short-dated units of lot-tracked rows after a change, by `stockKey` (absent: 0). */
-export type ShortDatedUnits = ReadonlyMap<string, Dec>;
-
 /**
- * Writes every stock change of one transaction at once (docs/holds.md#events): each row's last
- * level, with one version step however many changes touched it; every change's ledger rows with its
- * own cause; and one stock.level_changed per row, whose cause is the last change of that row. Each
- * change's outcome must have been computed from the levels the one before it left (the domain chains
- * them), on rows locked in this transaction.
+ * Writes every stock change of one transaction at once: each row's last level, with one version
+ * step however many changes touched it, and every change's ledger rows with its own cause. Each
+ * change's outcome must have been computed from the levels the one before it left (the domain
+ * chains them), on rows locked in this transaction (`lockStockLevels`). A level the database
+ * refuses (a CHECK) throws and the caller's transaction rolls back whole. Returns each row
+ * written, in the order of the changes, for the stock.level_changed events the operation sends
+ * (operations/stock-writes.ts).
  */
-export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], now: Date, shortDated: ShortDatedUnits = new Map()): Promise<void> {
+export async function writeStockRows(tx: Tx, changes: readonly StockWrite[], now: Date): Promise<WrittenStockRow[]> {
   const at = now.toISOString();
   const last = new Map<string, { tenantId: string; level: PlacedStockLevel; cause: StockCause }>();
   for (const { tenantId, outcome, cause } of changes) {
@@ -351,59 +344,7 @@ export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], 
       versions.set(stockKey({ locationId: row.location_id, productId: row.product_id }), Number(row.version));
     }
   }
-  const byTenant = new Map<string, { level: PlacedStockLevel; cause: StockCause }[]>();
-  for (const { tenantId, level, cause } of last.values()) byTenant.set(tenantId, [...(byTenant.get(tenantId) ?? []), { level, cause }]);
-  for (const [tenantId, changed] of byTenant) {
-    if (await hasSubscribers(tx, tenantId, 'stock.level_changed')) {
-      await enqueueEvents(tx, await levelChangedEvents(tx, tenantId, changed, versions, shortDated), now);
-    }
-  }
-}
-
-const skusOf = preparedQuery({
-  shape: (p: { ids: number[] }) => p.ids.length,
-  build: (scope, param: ParamRef<{ ids: number[] }>, count) =>
-    scope.db
-      .selectFrom('products')
-      .select(['id', 'sku'])
-      .where('id', 'in', markedList(param, 'ids', count)),
-});
-
-/** One stock.level_changed per row, after the change, with the version the row now has. */
-async function levelChangedEvents(
-  tx: Tx,
-  tenantId: string,
-  changed: readonly { level: PlacedStockLevel; cause: StockCause }[],
-  versions: ReadonlyMap<string, number>,
-  shortDated: ShortDatedUnits,
-): Promise<EventInput[]> {
-  const ids = [...new Set(changed.map((c) => c.level.productId))];
-  const skus = new Map<number, string>();
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const row of await execute(tx, skusOf.with({ ids: ids.slice(i, i + 500) }))) skus.set(row.id, row.sku);
-  }
-  return changed.map(({ level, cause }) => {
-    const short = shortDated.get(stockKey(level)) ?? ZERO;
-    return {
-    tenantId,
-    type: 'stock.level_changed',
-    resource: { type: 'stock_level', id: stockKey(level) },
-    data: {
-      location_id: level.locationId,
-      product_id: String(level.productId),
-      sku: skus.get(level.productId) ?? '',
-      good: toJsonNumber(level.good),
-      damaged: toJsonNumber(level.damaged),
-      reserved: toJsonNumber(level.reserved),
-      reserved_for_transfers: toJsonNumber(reservedForTransfers(level)),
-      reserved_for_orders: toJsonNumber(level.reservedForOrders),
-      short_dated: toJsonNumber(short),
-      available: toJsonNumber(availableQuantity(level).minus(short)),
-      cause: { type: cause.type, id: cause.id, number: cause.documentNumber },
-      version: versions.get(stockKey(level)) ?? 0,
-    },
-  };
-  });
+  return [...last.entries()].map(([key, written]) => ({ ...written, version: versions.get(key) ?? 0 }));
 }
 
 /** One bucket of one stock row whose ledger does not sum to its balance. */
