@@ -221,11 +221,11 @@ export {
   claimDueDeliveries,
   countPendingDeliveries,
   PENDING_DELIVERIES_COUNT_CAP,
-  createTestDelivery,
   listDeliveries,
   recordDeliveryAttempt,
   redeliver,
 } from './repositories/webhook-delivery-repository.js';
+export { createTestDelivery } from './operations/webhook-test-operations.js';
 export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
 export {
   DEMO_PRODUCTS, type DemoData, type DemoOptions, demoCredentialsFileName, demoCredentialsWork, isDatabaseEmpty, seedDemoData,

@@ -4,7 +4,7 @@
 // schema of that type (`WebhookEventOf`); this stores and fans out what it is given.
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
-import type { WebhookEventOf, WebhookEventType } from '@pits/contract';
+import type { WEBHOOK_TEST_EVENT, WebhookEventOf, WebhookEventType } from '@pits/contract';
 import type { EventOutboxTable, WebhookDeliveryTable } from '../schema/index.js';
 import { type ParamRef, preparedQuery } from '../parameterised-query.js';
 import type { Tx } from '../transaction.js';
@@ -112,6 +112,18 @@ export async function enqueueEvents(tx: Tx, events: readonly EventInput[], now: 
   for (let i = 0; i < outbox.length; i += 200) await executeWrite(tx, tx.db.insertInto('event_outbox').values(outbox.slice(i, i + 200)));
   for (let i = 0; i < deliveries.length; i += 200) await executeWrite(tx, tx.db.insertInto('webhook_deliveries').values(deliveries.slice(i, i + 200)));
   return outbox.map((o) => o.event_id);
+}
+
+/**
+ * Writes the test event, as given, for one partner; it belongs to no tenant (`tenant_id` '' in the
+ * outbox, null in the payload). Returns the payload as written, the body its delivery sends.
+ */
+export async function insertTestEvent(tx: Tx, partnerId: number, event: WebhookEventOf<typeof WEBHOOK_TEST_EVENT>): Promise<string> {
+  const payload = JSON.stringify(event);
+  await executeWrite(tx, tx.db
+    .insertInto('event_outbox')
+    .values({ event_id: event.event_id, partner_id: partnerId, tenant_id: '', type: event.type, resource_type: event.resource.type, resource_id: event.resource.id, payload, occurred_at: event.occurred_at, dispatched_at: event.occurred_at }));
+  return payload;
 }
 
 // For the benchmarks' bare routes (bench/bench-statements.ts).

@@ -1,68 +1,40 @@
 // Webhook deliveries and their attempts: a worker claims due deliveries with a lease, so several
 // workers never send the same one at once and a worker that dies mid-delivery loses nothing (its
 // lease runs out and another claims it). Each attempt is logged; a finished delivery can be sent
-// again on request.
-import { randomUUID } from 'node:crypto';
+// again on request. The test event's delivery is claimed as it is written
+// (operations/webhook-test-operations.ts).
 import type { Updateable } from 'kysely';
-import type { WebhookEventOf } from '@pits/contract';
 import { AppError, domainError } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';
 import type { WebhookDeliveryTable } from '../schema/index.js';
-import { type Scope, withTransaction } from '../transaction.js';
+import { type Scope, type Tx, withTransaction } from '../transaction.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 /**
- * Writes a `webhook.test` event for one live endpoint of the partner and its delivery, already
- * claimed by `holder` until `leaseMs` from now (so no worker sends it too), and returns it ready to
- * send. It is not tied to a tenant (`tenant_id` '' in the outbox, null in the payload). Unknown,
- * deleted or another partner's endpoint: NOT_FOUND.
- *
- * @example
- * const delivery = await createTestDelivery(database, cipher, partnerId, endpointId, { holder: 'test-send', leaseMs: 30_000, now });
+ * Writes one pending delivery of an event to an endpoint, already claimed by `holder` until
+ * `lockedUntil` (so no worker sends it too: its claimant sends it at once), and returns its id.
  */
-export async function createTestDelivery(
-  scope: Scope,
-  cipher: CredentialCipher,
-  partnerId: number,
-  endpointId: number,
-  options: { holder: string; leaseMs: number; now: Date },
-): Promise<ClaimedDelivery> {
-  const at = options.now.toISOString();
-  return withTransaction(scope, async (tx) => {
-    const endpoint = await executeTakeFirst(tx, tx.db
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'url', 'secret_enc'])
-      .where('id', '=', endpointId)
-      .where('partner_id', '=', partnerId)
-      .where('deleted_at', 'is', null));
-    if (!endpoint) throw new AppError(domainError('NOT_FOUND', `webhook endpoint ${endpointId} does not exist`, { field: 'id' }));
-    const eventId = randomUUID();
-    const resource = { type: 'webhook', id: String(endpoint.id) } as const;
-    const event: WebhookEventOf<'webhook.test'> = { event_id: eventId, type: 'webhook.test', occurred_at: at, tenant_id: null, resource, data: { message: 'This is a test event sent on request.' } };
-    const payload = JSON.stringify(event);
-    await executeWrite(tx, tx.db
-      .insertInto('event_outbox')
-      .values({ event_id: eventId, partner_id: partnerId, tenant_id: '', type: 'webhook.test', resource_type: resource.type, resource_id: resource.id, payload, occurred_at: at, dispatched_at: at }));
-    const delivery = await executeTakeFirstOrThrow(tx, tx.dialect
-      .insertReturning(
-        tx.db.insertInto('webhook_deliveries').values({
-          event_id: eventId,
-          endpoint_id: endpoint.id,
-          status: 'pending',
-          attempts: 0,
-          next_attempt_at: at,
-          locked_by: options.holder,
-          locked_until: new Date(options.now.getTime() + options.leaseMs).toISOString(),
-          last_status_code: null,
-          last_error: null,
-          delivered_at: null,
-          created_at: at,
-          updated_at: at,
-        }),
-        ['id'],
-      ));
-    return { id: delivery.id, eventId, endpointId: endpoint.id, url: endpoint.url, secret: cipher.decrypt(endpoint.secret_enc), payload, attempts: 0 };
-  });
+export async function insertClaimedDelivery(tx: Tx, delivery: { eventId: string; endpointId: number; holder: string; lockedUntil: string; at: string }): Promise<number> {
+  const { at } = delivery;
+  const row = await executeTakeFirstOrThrow(tx, tx.dialect
+    .insertReturning(
+      tx.db.insertInto('webhook_deliveries').values({
+        event_id: delivery.eventId,
+        endpoint_id: delivery.endpointId,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at,
+        locked_by: delivery.holder,
+        locked_until: delivery.lockedUntil,
+        last_status_code: null,
+        last_error: null,
+        delivered_at: null,
+        created_at: at,
+        updated_at: at,
+      }),
+      ['id'],
+    ));
+  return row.id;
 }
 
 /** A delivery a worker holds: what to send where, signed with the endpoint's secret. */

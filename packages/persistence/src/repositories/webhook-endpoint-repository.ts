@@ -10,7 +10,7 @@ import type { WebhookEndpointTable } from '../schema/index.js';
 import { type ParamRef, markedColumns, preparedQuery } from '../parameterised-query.js';
 import { boolValue, fromBoolValue } from './boolean-values.js';
 import { type Scope, withTransaction } from '../transaction.js';
-import { execute, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
+import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 export type { WebhookEventType };
 
@@ -132,4 +132,15 @@ export async function deleteWebhookEndpoint(scope: Scope, partnerId: number, id:
       .where('endpoint_id', '=', id)
       .where('status', '=', 'pending'));
   });
+}
+
+/** A live endpoint of the partner as a delivery to it needs it: its URL and encrypted secret. Unknown, deleted or another partner's: undefined. */
+export async function findLiveEndpointTarget(scope: Scope, partnerId: number, id: number): Promise<{ id: number; url: string; secretEnc: string } | undefined> {
+  const row = await executeTakeFirst(scope, scope.db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url', 'secret_enc'])
+    .where('id', '=', id)
+    .where('partner_id', '=', partnerId)
+    .where('deleted_at', 'is', null));
+  return row && { id: row.id, url: row.url, secretEnc: row.secret_enc };
 }
