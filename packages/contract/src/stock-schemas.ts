@@ -157,24 +157,33 @@ export const stockLevelEntry = z
 
 /** The quantities of a stock row on the wire: what the stock routes and stock.level_changed both give. */
 export type StockLevelFigures = Pick<z.output<typeof stockLevelEntry>, 'good' | 'damaged' | 'reserved' | 'reserved_for_transfers' | 'reserved_for_orders' | 'short_dated' | 'available'>;
+/** What a stock row on the wire starts with: where and which product. */
+type StockRowHead = Pick<z.output<typeof stockLevelEntry>, 'location_id' | 'product_id' | 'sku'>;
 
 /**
- * A stock row's quantities as JSON numbers, in the order the wire gives them: the one mapping of
- * the stock routes' rows and of the stock.level_changed event's data (exact decimals become
- * numbers only here, at the edge). `available` leaves out the row's short-dated units.
+ * Completes a stock row on the wire, the one mapping of the stock routes' rows and of the
+ * stock.level_changed event's data: after the fields `head` holds (location, product, sku, and the
+ * routes' product name), the quantities as JSON numbers (exact decimals become numbers only here,
+ * at the edge; `available` leaves out the short-dated units), then the event's `cause` when given,
+ * then `version`, in the order the wire gives them. It writes into `head` and returns it: a page
+ * of rows is presented without a copy of each.
  *
- * @example stockLevelFigures(level, ZERO).available
+ * @example stockLevelRow({ location_id: 1, product_id: '2', sku: 'TEH-100' }, level, ZERO, 3)
  */
-export function stockLevelFigures(level: StockLevel, shortDated: Dec): StockLevelFigures {
-  return {
-    good: toJsonNumber(level.good),
-    damaged: toJsonNumber(level.damaged),
-    reserved: toJsonNumber(level.reserved),
-    reserved_for_transfers: toJsonNumber(reservedForTransfers(level)),
-    reserved_for_orders: toJsonNumber(level.reservedForOrders),
-    short_dated: toJsonNumber(shortDated),
-    available: toJsonNumber(availableQuantity(level).minus(shortDated)),
-  };
+export function stockLevelRow(head: StockRowHead & { product_name: string }, level: StockLevel, shortDated: Dec, version: number): z.output<typeof stockLevelEntry>;
+export function stockLevelRow<Cause>(head: StockRowHead, level: StockLevel, shortDated: Dec, version: number, cause: Cause): StockRowHead & StockLevelFigures & { cause: Cause; version: number };
+export function stockLevelRow(head: StockRowHead, level: StockLevel, shortDated: Dec, version: number, cause?: unknown): StockRowHead & StockLevelFigures & { cause?: unknown; version: number } {
+  const row = head as StockRowHead & StockLevelFigures & { cause?: unknown; version: number };
+  row.good = toJsonNumber(level.good);
+  row.damaged = toJsonNumber(level.damaged);
+  row.reserved = toJsonNumber(level.reserved);
+  row.reserved_for_transfers = toJsonNumber(reservedForTransfers(level));
+  row.reserved_for_orders = toJsonNumber(level.reservedForOrders);
+  row.short_dated = toJsonNumber(shortDated);
+  row.available = toJsonNumber(availableQuantity(level).minus(shortDated));
+  if (cause !== undefined) row.cause = cause;
+  row.version = version;
+  return row;
 }
 
 /** One ledger row: which bucket moved, by how much, why, and who did it when. */

@@ -6,7 +6,7 @@ import {
   stockCountBody,
   stockCountResponse,
   stockLevelExample,
-  stockLevelFigures,
+  stockLevelRow,
   stockLevelsResponse,
   shortDatedLotExample,
   stockLotExamples,
@@ -199,14 +199,7 @@ export function stockRoutes(): Route[] {
 // here.
 
 function presentStockLevel(s: StockLevelView): z.input<typeof contract.stockLevelEntry> {
-  return {
-    location_id: s.locationId,
-    product_id: String(s.productId),
-    sku: s.sku,
-    product_name: s.productName,
-    ...stockLevelFigures(s, s.shortDated),
-    version: s.version,
-  };
+  return stockLevelRow({ location_id: s.locationId, product_id: String(s.productId), sku: s.sku, product_name: s.productName }, s, s.shortDated, s.version);
 }
 
 function presentStockLot(l: StockLotView): z.input<typeof contract.stockLotEntry> {

@@ -1,8 +1,9 @@
 // A transaction's stock changes and the events they cause: the levels and ledger rows
 // (stock-repository.ts `writeStockRows`), then one stock.level_changed per row written for the
-// partners that subscribe (docs/holds.md#events), built here and typed by the contract's payload
-// schema; the outbox stores and fans out what it is given.
-import { stockLevelFigures } from '@pits/contract';
+// partners that subscribe (docs/holds.md#events), built here (the row as the contract's
+// `stockLevelRow` gives it, as the stock routes do) and typed by the contract's payload schema; the
+// outbox stores and fans out what it is given.
+import { stockLevelRow } from '@pits/contract';
 import { type Dec, ZERO, stockKey } from '@pits/domain';
 import { type EventInput, enqueueEvents, hasSubscribers } from '../repositories/event-outbox-repository.js';
 import { productSkus } from '../repositories/product-repository.js';
@@ -38,13 +39,12 @@ function levelChangedEvent({ tenantId, level, cause, version }: WrittenStockRow,
     tenantId,
     type: 'stock.level_changed',
     resource: { type: 'stock_level', id: stockKey(level) },
-    data: {
-      location_id: level.locationId,
-      product_id: String(level.productId),
-      sku,
-      ...stockLevelFigures(level, shortDated.get(stockKey(level)) ?? ZERO),
-      cause: { type: cause.type, id: cause.id, number: cause.documentNumber },
+    data: stockLevelRow(
+      { location_id: level.locationId, product_id: String(level.productId), sku },
+      level,
+      shortDated.get(stockKey(level)) ?? ZERO,
       version,
-    },
+      { type: cause.type, id: cause.id, number: cause.documentNumber },
+    ),
   };
 }
