@@ -153,7 +153,7 @@ class UsageError extends Error {}
  * password-free identity (a file's absolute path; a server's host, port, database and schema,
  * without user or password), and what chose it.
  *
- * @example databaseLine(config, {}) // 'database: sqlite:/srv/pits/data/pits.sqlite (the default: DATABASE_URL is not set)\n'
+ * @example databaseLine(config, {}) // 'database: /srv/pits/data/<file> (the default: DATABASE_URL is not set)\n'
  */
 export function databaseLine(config: DatabaseConfig, env: CliIo['env']): string {
   let name: string;

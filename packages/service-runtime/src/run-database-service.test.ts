@@ -27,7 +27,7 @@ function harness(options: { migrate?: ServiceDatabaseLayer<{ file: string }, Fak
       opened = { applicationName, connections: () => ({ total: 1, idle: 1, waiting: 0 }), destroy: async () => void steps.push('destroy') };
       return opened;
     },
-    describe: (config) => `sqlite ${config.file}`,
+    describe: (config) => `file ${config.file}`,
     migrate: options.migrate ?? (async () => void steps.push('migrate')),
   };
   const exited = runDatabaseService({
@@ -89,7 +89,7 @@ describe('runDatabaseService', () => {
     const { steps, lines, exited } = harness({ migrate: () => Promise.reject(new Error('migration failed at 012')) });
     expect(await exited).toBe(1);
     expect(steps.slice(2)).toEqual(['listen', 'log:cannot migrate the database', 'stop', 'destroy']);
-    expect(lines.find((l) => l.msg === 'cannot migrate the database')).toMatchObject({ level: 60, port: 4002, database: 'sqlite a.db', err: { message: 'migration failed at 012' } });
+    expect(lines.find((l) => l.msg === 'cannot migrate the database')).toMatchObject({ level: 60, port: 4002, database: 'file a.db', err: { message: 'migration failed at 012' } });
   });
 
   it("says 'cannot listen' unless the service has its own words, and closes the database", async () => {
