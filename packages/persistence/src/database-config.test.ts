@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DATABASE_URL_FORMS, databaseIdentity, describeDatabase, parseDatabaseUrl } from './database-config.js';
 import { REGISTERED_DIALECTS } from './dialects/dialect-registry.js';
-import { demoCredentialsFileName } from './operations/demo-data.js';
+import { demoCredentialsFileName } from './use-cases/demo-data.js';
 
 describe('parseDatabaseUrl', () => {
   it('defaults to a SQLite file under ./data', () => {

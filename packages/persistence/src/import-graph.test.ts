@@ -1,5 +1,5 @@
 // No circle of imports inside this package: each file may import only files "below" it, so the
-// layers (configuration, execution, dialects, repositories, operations) can be read and changed
+// layers (configuration, execution, dialects, repositories, use cases) can be read and changed
 // one at a time. Type-only imports and re-exports count too: a type imported back up the chain
 // ties the files together as much as a value does. This reads the sources, resolves their
 // relative imports, and fails on any cycle, naming it.

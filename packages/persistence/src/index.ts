@@ -1,5 +1,7 @@
-// Public surface of @pits/persistence: opening and migrating a database, and the operations and
-// reads the apps call, which take and return records (never rows). Row locks, query preparation,
+// Public surface of @pits/persistence: opening and migrating a database, the use cases (src/use-cases:
+// each business flow, such as a hold's create or an adjustment's approval, one transaction that
+// locks, asks the domain, writes and raises its events) and the reads the apps call, which take and
+// return records (never rows). Row locks, query preparation,
 // row mappers and the dialect internals stay inside the package; test helpers are on ./testing,
 // the benchmarks' driver access on ./bench.
 
@@ -77,18 +79,18 @@ export {
   lotTrackingInUse,
   updateProduct,
 } from './repositories/product-repository.js';
-export { requireTenantLocation, requireTenantProducts } from './operations/catalogue-checks.js';
+export { requireTenantLocation, requireTenantProducts } from './use-cases/catalogue-checks.js';
 export { type ProductBatchResult, type ProductImportRow, upsertProductBatch } from './repositories/product-import-repository.js';
 
 // Stock
 export { type LedgerMismatch, type StockCause, findLedgerMismatches, readStockLevels } from './repositories/stock-repository.js';
-export { type OpeningStockInput, recordOpeningStock } from './operations/stock-operations.js';
+export { type OpeningStockInput, recordOpeningStock } from './use-cases/stock-operations.js';
 export {
   type OpeningStockBatchResult,
   type OpeningStockImportRow,
   importOpeningStockBatch,
   openingImportReference,
-} from './operations/stock-import-operations.js';
+} from './use-cases/stock-import-operations.js';
 export {
   type StockLevelFilters,
   type StockLevelView,
@@ -107,7 +109,7 @@ export { type StockCheck, type StockDiscrepancy, verifyStock } from './repositor
 
 // Lots and expiry dates (docs/lots.md)
 export { type LotRecord, type StoredAllocation, databaseToday, findLots, moveCalendar, redateLots } from './repositories/lot-repository.js';
-export { type LotBoundaryRun, announceLotBoundaries } from './operations/lot-boundary-operations.js';
+export { type LotBoundaryRun, announceLotBoundaries } from './use-cases/lot-boundary-operations.js';
 
 // Order holds (reservations)
 export {
@@ -132,7 +134,7 @@ export {
   expireDueReservations,
   extendReservation,
   releaseReservation,
-} from './operations/reservation-operations.js';
+} from './use-cases/reservation-operations.js';
 
 // Adjustments, transfers, inbound shipments
 export {
@@ -155,7 +157,7 @@ export {
   recordStockCount,
   type StockCountInput,
   type StockCountResult,
-} from './operations/adjustment-operations.js';
+} from './use-cases/adjustment-operations.js';
 export {
   type TransferFilters,
   type TransferItemRecord,
@@ -173,10 +175,10 @@ export {
   receiveTransfer,
   rejectTransfer,
   shipTransfer,
-} from './operations/transfer-operations.js';
+} from './use-cases/transfer-operations.js';
 export { type InboundDetailRecord, type InboundFilters, type InboundRecord, findInbound, listInbounds } from './repositories/inbound-repository.js';
 export { type ListCountMismatch, findListCountMismatches, recountListCounts } from './repositories/list-count-repository.js';
-export { type CreateInboundInput, type ReceiptInput, type ReceiveResult, cancelInbound, createInbound, receiveInbound } from './operations/inbound-operations.js';
+export { type CreateInboundInput, type ReceiptInput, type ReceiveResult, cancelInbound, createInbound, receiveInbound } from './use-cases/inbound-operations.js';
 
 // Areas
 export {
@@ -225,8 +227,8 @@ export {
   recordDeliveryAttempt,
   redeliver,
 } from './repositories/webhook-delivery-repository.js';
-export { createTestDelivery } from './operations/webhook-test-operations.js';
+export { createTestDelivery } from './use-cases/webhook-test-operations.js';
 export { DEFAULT_RETENTION, type PurgeCounts, type RetentionSettings, purgeExpiredRecords } from './repositories/retention-repository.js';
 export {
   DEMO_PRODUCTS, type DemoData, type DemoOptions, demoCredentialsFileName, demoCredentialsWork, isDatabaseEmpty, seedDemoData,
-} from './operations/demo-data.js';
+} from './use-cases/demo-data.js';

@@ -10,8 +10,8 @@ import type { Scope, Tx } from '../execution/scope.js';
 import { createProduct } from '../repositories/product-repository.js';
 import { databaseToday, insertAllocations, listAllocations, productPolicies, readLotLevels, writeLotLevels } from '../repositories/lot-repository.js';
 import { markLinesWithLots } from '../repositories/reservation-repository.js';
-import { createReservation } from '../operations/reservation-operations.js';
-import { recordOpeningStock } from '../operations/stock-operations.js';
+import { createReservation } from '../use-cases/reservation-operations.js';
+import { recordOpeningStock } from '../use-cases/stock-operations.js';
 import { withTransaction } from '../transaction.js';
 import {
   type BenchStatement,

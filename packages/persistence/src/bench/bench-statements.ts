@@ -48,7 +48,7 @@ import { subscribedEndpointsQuery } from '../repositories/event-outbox-repositor
 import type { DB } from '../schema/index.js';
 
 // The row builders the operations use, so the bare routes write the same columns.
-export { newAdjustmentItemRow, newAdjustmentRow, type NewAdjustmentFields, type NewAdjustmentLineFields } from '../operations/adjustment-operations.js';
+export { newAdjustmentItemRow, newAdjustmentRow, type NewAdjustmentFields, type NewAdjustmentLineFields } from '../use-cases/adjustment-operations.js';
 export { type WrittenLedgerRow, emptyLevelRow, ledgerActor, ledgerRow, levelRow, newestLedgerIds } from '../repositories/stock-repository.js';
 // The key `newestLedgerIds` maps a stock row by.
 export { stockKey } from '@pits/domain';

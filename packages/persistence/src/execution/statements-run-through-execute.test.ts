@@ -1,4 +1,4 @@
-// One way to run a statement: repositories and operations run every query with the functions of
+// One way to run a statement: repositories and use cases run every query with the functions of
 // execute.ts on a scope, never with a builder's own `.execute()` (which inside a transaction would
 // fail, and outside one would bypass the scope's runner) nor Kysely's transactions. This reads the
 // sources, like grep, and fails on any such call.
@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const SRC = join(import.meta.dirname, '..');
-const CHECKED = ['repositories', 'operations'];
+const CHECKED = ['repositories', 'use-cases'];
 
 /** A builder or template run by Kysely itself, or a Kysely transaction, connection or stream. */
 const SELF_RUN = /\.\s*(execute|executeTakeFirst|executeTakeFirstOrThrow|executeQuery|stream)\s*\(|\.db\s*\.\s*(transaction|connection|startTransaction)\s*\(/g;
@@ -29,12 +29,12 @@ function selfRunIn(name: string, text: string): string[] {
   });
 }
 
-describe('repositories and operations', () => {
+describe('repositories and use cases', () => {
   const files = CHECKED.flatMap((dir) => sources(join(SRC, dir)));
 
   it('are found, the area stores among them', () => {
     const names = files.map((path) => relative(SRC, path).split('\\').join('/'));
-    expect(names).toEqual(expect.arrayContaining(['repositories/transfer-repository.ts', 'repositories/adjustment-repository.ts', 'repositories/areas/area-repository.ts', 'operations/adjustment-operations.ts']));
+    expect(names).toEqual(expect.arrayContaining(['repositories/transfer-repository.ts', 'repositories/adjustment-repository.ts', 'repositories/areas/area-repository.ts', 'use-cases/adjustment-operations.ts']));
   });
 
   it('run every statement with execute(scope, query) and its siblings', () => {

@@ -2,7 +2,7 @@
 // without the actors' JSON), a detail reads the whole record; the fields they share agree. A
 // detail with its lines and their stock is one statement.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveAdjustment, createAdjustment, rejectAdjustment } from '../operations/adjustment-operations.js';
+import { approveAdjustment, createAdjustment, rejectAdjustment } from '../use-cases/adjustment-operations.js';
 import { type TestDatabase, countingScope, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { findAdjustment, findAdjustmentRecord, listAdjustments } from './adjustment-repository.js';
 

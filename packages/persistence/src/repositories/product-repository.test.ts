@@ -2,10 +2,10 @@ import { AppError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isUniqueViolation } from '../database-errors.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { createAdjustment, rejectAdjustment } from '../operations/adjustment-operations.js';
-import { createReservation } from '../operations/reservation-operations.js';
-import { recordOpeningStock } from '../operations/stock-operations.js';
-import { createTransfer } from '../operations/transfer-operations.js';
+import { createAdjustment, rejectAdjustment } from '../use-cases/adjustment-operations.js';
+import { createReservation } from '../use-cases/reservation-operations.js';
+import { recordOpeningStock } from '../use-cases/stock-operations.js';
+import { createTransfer } from '../use-cases/transfer-operations.js';
 import { upsertProductBatch } from './product-import-repository.js';
 import { createProduct, findProduct, findProductBySku, findTenantProducts, findTenantProductsBySku, listProducts, lotTrackingInUse, updateProduct } from './product-repository.js';
 

@@ -5,7 +5,7 @@
 import { type ReservationStatus, effectiveStatus } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeWrite } from '../execution/execute.js';
-import { createReservation } from '../operations/reservation-operations.js';
+import { createReservation } from '../use-cases/reservation-operations.js';
 import { type TestDatabase, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { withTransaction } from '../transaction.js';
 import { databaseNow, dueHoldBacklog, findReservation, listReservations, lockDueReservations } from './reservation-repository.js';

@@ -1,6 +1,6 @@
 import { AppError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approveAdjustment, createAdjustment } from '../operations/adjustment-operations.js';
+import { approveAdjustment, createAdjustment } from '../use-cases/adjustment-operations.js';
 import { type TestDatabase, type TenantWorld, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
 import { listStockLevels, listStockMovements } from './stock-read-repository.js';
 

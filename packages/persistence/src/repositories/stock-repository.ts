@@ -309,7 +309,7 @@ export interface WrittenStockRow {
  * chains them), on rows locked in this transaction (`lockStockLevels`). A level the database
  * refuses (a CHECK) throws and the caller's transaction rolls back whole. Returns each row
  * written, in the order of the changes, for the stock.level_changed events the operation sends
- * (operations/stock-writes.ts).
+ * (use-cases/stock-writes.ts).
  */
 export async function writeStockRows(tx: Tx, changes: readonly StockWrite[], now: Date): Promise<WrittenStockRow[]> {
   const at = now.toISOString();

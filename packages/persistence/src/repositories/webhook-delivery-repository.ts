@@ -2,7 +2,7 @@
 // workers never send the same one at once and a worker that dies mid-delivery loses nothing (its
 // lease runs out and another claims it). Each attempt is logged; a finished delivery can be sent
 // again on request. The test event's delivery is claimed as it is written
-// (operations/webhook-test-operations.ts).
+// (use-cases/webhook-test-operations.ts).
 import type { Updateable } from 'kysely';
 import { AppError, domainError } from '@pits/domain';
 import type { CredentialCipher } from '../credential-cipher.js';

@@ -5,7 +5,7 @@ import { createPartner, partnerActor, type PartnerRecord } from '../repositories
 import { createTenant, type TenantRecord } from '../repositories/tenant-repository.js';
 import { createLocation, type LocationRecord } from '../repositories/location-repository.js';
 import { createProduct, type ProductRecord } from '../repositories/product-repository.js';
-import { recordOpeningStock } from '../operations/stock-operations.js';
+import { recordOpeningStock } from '../use-cases/stock-operations.js';
 import { grantAccess } from '../repositories/installation-grant-repository.js';
 import { type InstallationRecord, authorizeTenant } from '../repositories/installation-repository.js';
 import type { InstallationType } from '../schema/index.js';

@@ -20,7 +20,7 @@ function statementsIn(name: string, text: string): string[] {
   });
 }
 
-describe('operations', () => {
+describe('use cases', () => {
   const files = readdirSync(HERE).filter((name) => name.endsWith('.ts') && !name.endsWith('.test.ts'));
 
   it('are found', () => {
