@@ -23,7 +23,11 @@ export type ShortDatedUnits = ReadonlyMap<string, Dec>;
 export async function writeStockChanges(tx: Tx, changes: readonly StockWrite[], now: Date, shortDated: ShortDatedUnits = new Map()): Promise<void> {
   const written = await writeStockRows(tx, changes, now);
   const byTenant = new Map<string, WrittenStockRow[]>();
-  for (const row of written) byTenant.set(row.tenantId, [...(byTenant.get(row.tenantId) ?? []), row]);
+  for (const row of written) {
+    const rows = byTenant.get(row.tenantId);
+    if (rows) rows.push(row);
+    else byTenant.set(row.tenantId, [row]);
+  }
   for (const [tenantId, rows] of byTenant) {
     // Events nobody receives are not built (nor their SKUs read).
     if (await hasSubscribers(tx, tenantId, 'stock.level_changed')) {
