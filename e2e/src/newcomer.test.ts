@@ -16,6 +16,7 @@ import { REPO_ROOT } from './harness/child-service.js';
 import { portIsFree } from './harness/free-port.js';
 import { readmeCommands } from './harness/readme-blocks.js';
 import { type ShellSession, groupProcesses, startShell } from './harness/shell-session.js';
+import { userEnvironment } from './harness/user-environment.js';
 
 const enabled = process.env.CI === 'true' || process.env.NEWCOMER_TEST === '1';
 if (!enabled) console.warn('[skip] newcomer test skipped: it runs `npm ci` in a fresh clone (minutes); set NEWCOMER_TEST=1 (CI=true runs it)');
@@ -26,17 +27,9 @@ const START_PORTS = [4000, 4001, 4002];
 /** The README's variables, which the newcomer sets to what `npm start` printed. */
 const PLACEHOLDER = /^(API_KEY|TENANT_ID|INVITED_TENANT_ID|LOCATION_ID)=/;
 
-/** The environment of someone who just opened a terminal: this machine's, minus what the test runner and CI add for the services under test. */
-function newcomerEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  const dropped = /^(VITEST|NODE_ENV$|TEST_|DATABASE_URL$|REDIS_URL$|GATEWAY_|INTERNAL_API_|CREDENTIALS_KEY$|KEY_CACHE_TTL_MS$|RATE_LIMIT_|LOG_LEVEL$|NX_)/;
-  for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
-  return env;
-}
-
 /** Runs one README line in bash with the variables the newcomer set; returns its stdout (a failing exit throws). */
 function runLine(line: string, cwd: string, variables: Record<string, string>, timeoutMs = 30_000): string {
-  return execFileSync('bash', ['-c', line], { cwd, env: { ...newcomerEnvironment(), ...variables }, encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] });
+  return execFileSync('bash', ['-c', line], { cwd, env: { ...userEnvironment(), ...variables }, encoding: 'utf8', timeout: timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Processes anywhere on this machine whose command line names a file of the clone (an app, start.mjs, a build). */
@@ -91,7 +84,7 @@ describe.skipIf(!enabled)('the newcomer path of README.md on a fresh clone', () 
       expect(imports.filter((l) => !PLACEHOLDER.test(l)), 'the import block holds imports and the hold, nothing else').toEqual([areaImport, productImport, stockImport, hold].filter((l) => l !== undefined));
       for (const port of START_PORTS) expect(await portIsFree(port), `port ${port} (the README's) must be free on this machine`).toBe(true);
 
-      session = startShell(start.join('\n'), { cwd: clone, env: newcomerEnvironment() });
+      session = startShell(start.join('\n'), { cwd: clone, env: userEnvironment() });
       try {
         const [, apiKey] = await session.waitFor(/Demo API key:\s+(pk_test_[A-Za-z0-9_-]+)/, TEN_MINUTES - 90_000);
         const [, tenantId] = await session.waitFor(/Demo tenant id:\s+([0-9a-f-]{36})/, 10_000);

@@ -13,17 +13,10 @@ import { type E2eDatabase, createE2eDatabase, e2eDialects } from './harness/e2e-
 import { freePort } from './harness/free-port.js';
 import { readmeCommands } from './harness/readme-blocks.js';
 import { type ShellSession, startShell } from './harness/shell-session.js';
+import { userEnvironment } from './harness/user-environment.js';
 
 const dialects = await e2eDialects();
 const FIVE_MINUTES = 300_000;
-
-/** A terminal's environment: this machine's, without what the test runner sets for the services under test. */
-function userEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  const dropped = /^(VITEST|NODE_ENV$|TEST_|DATABASE_URL$|REDIS_URL$|GATEWAY_|INTERNAL_API_|CREDENTIALS_KEY$|DOCS_SANDBOX_(TENANT_ID|IDS)$|DEMO_|LOG_LEVEL$|NX_)/;
-  for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
-  return env;
-}
 
 interface Started {
   apiKey: string;

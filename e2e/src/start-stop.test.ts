@@ -11,27 +11,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from './harness/child-service.js';
 import { freePort, portIsFree } from './harness/free-port.js';
+import { pollUntil } from './harness/poll-until.js';
 import { type GroupProcess, type ShellSession, startShell } from './harness/shell-session.js';
+import { userEnvironment } from './harness/user-environment.js';
 
 const THREE_MINUTES = 180_000;
-
-/** A terminal's environment: this machine's, without what the test runner sets for the services under test. */
-function userEnvironment(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  const dropped = /^(VITEST|NODE_ENV$|TEST_|DATABASE_URL$|REDIS_URL$|GATEWAY_|INTERNAL_API_|CREDENTIALS_KEY$|DOCS_SANDBOX_(TENANT_ID|IDS)$|DEMO_|LOG_LEVEL$|NX_|npm_)/;
-  for (const [name, value] of Object.entries(process.env)) if (!dropped.test(name)) env[name] = value;
-  // No Nx daemon: it would outlive the run, in a session of its own.
-  env.NX_DAEMON = 'false';
-  return env;
-}
-
-async function until(what: () => Promise<boolean>, timeoutMs: number, failure: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await what())) {
-    if (Date.now() > deadline) throw new Error(failure);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
 
 const answers = (url: string) => fetch(url).then((r) => r.ok, () => false);
 
@@ -65,6 +49,8 @@ describe('npm start stops on a signal to npm alone, and prints each webhook deli
       cwd: REPO_ROOT,
       env: {
         ...userEnvironment(),
+        // No Nx daemon: it would outlive the run, in a session of its own.
+        NX_DAEMON: 'false',
         DATABASE_URL: join(dir, 'demo.sqlite'),
         DEMO_CREDENTIALS_DIR: join(dir, 'credentials'),
         GATEWAY_PORT: String(ports.gateway),
@@ -73,7 +59,7 @@ describe('npm start stops on a signal to npm alone, and prints each webhook deli
       },
     });
     await session.waitFor(/Internal token:/, THREE_MINUTES - 60_000);
-    await until(async () => (await answers(`http://127.0.0.1:${ports.gateway}/readyz`)) && (await answers(`http://127.0.0.1:${ports.internal}/readyz`)), 60_000, 'the gateway and the internal API were not ready within 60 s');
+    await pollUntil('the gateway and the internal API ready', 60_000, async () => ((await answers(`http://127.0.0.1:${ports.gateway}/readyz`)) && (await answers(`http://127.0.0.1:${ports.internal}/readyz`))) || undefined, 250);
     const group = session.processes();
     const npm = group.find((p) => p.command === 'npm start');
     expect(npm, `the npm process among ${JSON.stringify(group)}`).toBeDefined();
@@ -113,19 +99,20 @@ describe('npm start stops on a signal to npm alone, and prints each webhook deli
       expect(apiKey, 'a fresh database is seeded').toBeDefined();
       // Every delivery of the seed succeeded at its first attempt…
       let deliveries: { status: string; attempts: number }[] = [];
-      await until(
+      await pollUntil(
+        'every webhook delivery of the seed succeeded',
+        60_000,
         async () => {
           const answer = await fetch(`http://127.0.0.1:${ports.gateway}/api/partner/v1/webhooks/deliveries?limit=100`, { headers: { Authorization: `Bearer ${apiKey}` } });
           deliveries = ((await answer.json()) as { data: { deliveries: typeof deliveries } }).data.deliveries;
-          return deliveries.length > 0 && deliveries.every((d) => d.status === 'succeeded');
+          return (deliveries.length > 0 && deliveries.every((d) => d.status === 'succeeded')) || undefined;
         },
-        60_000,
-        'the seed’s webhook deliveries did not all succeed within 60 s',
+        250,
       );
       expect(deliveries.every((d) => d.attempts === 1)).toBe(true);
       // …and is printed by the receiver once, and not a second time by the worker.
       const printed = () => output().split('\n').filter((line) => line.startsWith('webhook: '));
-      await until(async () => printed().length >= deliveries.length, 10_000, `${printed().length} webhook lines for ${deliveries.length} deliveries`);
+      await pollUntil(`a webhook line for each of ${deliveries.length} deliveries`, 10_000, () => printed().length >= deliveries.length || undefined, 250);
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(printed()).toHaveLength(deliveries.length);
       expect(output()).not.toContain('"msg":"webhook delivered"');
