@@ -3,7 +3,7 @@
 // reachable yet the gateway answers 503 and keeps trying); SIGTERM/SIGINT stop it gracefully.
 // The steps are runDatabaseService's (@pits/service-runtime); what is the gateway's is here.
 import { setFlagsFromString } from 'node:v8';
-import { describeDatabase, serviceDatabase } from '@pits/persistence';
+import { serviceDatabase } from '@pits/persistence';
 import { runDatabaseService } from '@pits/service-runtime';
 import { loadGatewayConfig } from './config.js';
 import { createGateway } from './create-gateway.js';
@@ -26,7 +26,7 @@ void runDatabaseService({
       async listen() {
         const { url, metricsUrl } = await gateway.listen();
         logger.info(
-          { url, metrics_url: metricsUrl ?? 'off (set GATEWAY_METRICS_PORT)', database: describeDatabase(config.database), rate_limits: config.redisUrl ? 'redis' : 'memory' },
+          { url, metrics_url: metricsUrl ?? 'off (set GATEWAY_METRICS_PORT)', database: database.description, rate_limits: config.redisUrl ? 'redis' : 'memory' },
           'gateway listening',
         );
       },

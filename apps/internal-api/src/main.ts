@@ -1,7 +1,7 @@
 // Entry point: configuration, server, then the database (migrated; while it is not reachable yet
 // calls answer SERVICE_UNAVAILABLE and it keeps trying), and a graceful stop on SIGTERM/SIGINT.
 // The steps are runDatabaseService's (@pits/service-runtime); what is the internal API's is here.
-import { describeDatabase, serviceDatabase } from '@pits/persistence';
+import { serviceDatabase } from '@pits/persistence';
 import { runDatabaseService } from '@pits/service-runtime';
 import { loadInternalApiConfig } from './config.js';
 import { createInternalApi } from './create-internal-api.js';
@@ -16,7 +16,7 @@ void runDatabaseService({
       messages: { databaseUnavailable: 'database not reachable yet; answering SERVICE_UNAVAILABLE meanwhile', stopping: 'shutting down: finishing in-flight requests', stopped: 'stopped' },
       async listen() {
         const { url, metricsUrl } = await api.listen();
-        logger.info({ url: `${url}/trpc`, metrics_url: metricsUrl ?? 'off (set INTERNAL_API_METRICS_PORT)', database: describeDatabase(config.database) }, 'internal API listening');
+        logger.info({ url: `${url}/trpc`, metrics_url: metricsUrl ?? 'off (set INTERNAL_API_METRICS_PORT)', database: database.description }, 'internal API listening');
       },
       ready() {
         api.markReady();

@@ -3,7 +3,7 @@
 // sent by two workers at once. A database that is unreachable (at start or later) is waited for
 // with backoff; the process never exits for it. SIGTERM/SIGINT finish the round in flight, then exit.
 // The steps are runDatabaseService's (@pits/service-runtime); what is the worker's is here.
-import { createCredentialCipher, describeDatabase, serviceDatabase } from '@pits/persistence';
+import { createCredentialCipher, serviceDatabase } from '@pits/persistence';
 import { createOperatorServer, runDatabaseService } from '@pits/service-runtime';
 import { loadWebhookWorkerConfig } from './config.js';
 import { webhookMetrics } from './webhook-metrics.js';
@@ -38,7 +38,7 @@ void runDatabaseService({
       ready() {
         worker.start();
         logger.info(
-          { worker_id: worker.workerId, database: describeDatabase(config.database), allow_private_urls: config.allowPrivateUrls, metrics_url: metricsUrl ?? 'off (set WEBHOOK_WORKER_METRICS_PORT)' },
+          { worker_id: worker.workerId, database: database.description, allow_private_urls: config.allowPrivateUrls, metrics_url: metricsUrl ?? 'off (set WEBHOOK_WORKER_METRICS_PORT)' },
           'webhook worker started',
         );
       },
