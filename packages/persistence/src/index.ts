@@ -177,7 +177,7 @@ export {
   shipTransfer,
 } from './use-cases/transfer-operations.js';
 export { type InboundDetailRecord, type InboundFilters, type InboundRecord, findInbound, listInbounds } from './repositories/inbound-repository.js';
-export { type ListCountMismatch, findListCountMismatches, recountListCounts } from './repositories/list-count-repository.js';
+export { type ListCountMismatch, type ListCountRepair, findListCountMismatches, recountListCounts, repairListCounts } from './repositories/list-count-repository.js';
 export { type CreateInboundInput, type ReceiptInput, type ReceiveResult, cancelInbound, createInbound, receiveInbound } from './use-cases/inbound-operations.js';
 
 // Areas

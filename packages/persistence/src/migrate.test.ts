@@ -15,7 +15,7 @@ describe.each(dialects)('[%s] migrations', (dialect) => {
 
   it('has run every listed migration, and a second run does nothing', async () => {
     const status = await migrationStatus(t.database);
-    expect(status.map((s) => s.name)).toEqual(['001-initial-schema', '002-area-search', '003-crash-safe-idempotency', '004-webhook-attempt-body', '005-installation-grants', '006-adjustment-item-type', '007-list-counts', '008-reservations', '009-webhook-endpoint-active', '010-ledger-bucket-index', '011-lots', '012-lot-notice-indexes', '013-newest-ledger-ids']);
+    expect(status.map((s) => s.name)).toEqual(['001-initial-schema', '002-area-search', '003-crash-safe-idempotency', '004-webhook-attempt-body', '005-installation-grants', '006-adjustment-item-type', '007-list-counts', '008-reservations', '009-webhook-endpoint-active', '010-ledger-bucket-index', '011-lots', '012-lot-notice-indexes', '013-newest-ledger-ids', '014-list-count-triggers']);
     expect(status.every((s) => s.executedAt instanceof Date)).toBe(true);
     const again = await migrateToLatest(t.database);
     expect(again.error).toBeUndefined();

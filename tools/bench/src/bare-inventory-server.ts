@@ -29,7 +29,6 @@ import {
   type NewReservation,
   type NewReservationItem,
   type WrittenLedgerRow,
-  countChanges,
   emptyLevelRow,
   inventoryStatements,
   ledgerActor,
@@ -292,7 +291,6 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
     const row = (await tx.one(
       sql.insertAdjustment(newAdjustmentRow({ ...fields, stockSource: String(body.stock_source) as NewAdjustmentFields['stockSource'], totalAmount: plain(total, 8), itemCount: n, approval: null, at })),
     ))!;
-    await tx.run(sql.changeCounts({ rows: countChanges(tenantId, null, { status: 'pending', location_id: locationId, type }) }));
     const items = await tx.all(
       sql.insertItems({
         rows: parsed.map((l, i) => {
@@ -391,8 +389,6 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
     // the gateway, nothing more is written.
     await tx.all(sql.subscribedEndpoints({ tenantId }));
     await tx.run(sql.markApproved({ id: Number(row.id), approvedAt: at, approvedBy: JSON.stringify(actor), updatedAt: at }));
-    const counted = { location_id: locationId, type };
-    await tx.run(sql.changeCounts({ rows: countChanges(tenantId, { ...counted, status: 'pending' }, { ...counted, status: 'approved' }) }));
   });
   ctx.body = envelope(null);
 }
@@ -436,7 +432,6 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
         }),
       ),
     ))!;
-    await tx.run(sql.changeCounts({ rows: countChanges(tenantId, null, { status: 'approved', location_id: locationId, type }) }));
     const items = await tx.all(
       sql.insertItems({
         rows: priced.map((c, i) => {

@@ -17,7 +17,6 @@ import {
   authorizeTenant,
   grantAccess,
   createApiKey,
-  recountListCounts,
   createLocation,
   createPartner,
   createProduct,
@@ -464,8 +463,7 @@ export async function seedInventory(
     }
   }
   await resetIdentities(writer);
-  // The list totals are kept by the repositories; these rows were written around them.
-  for (const tenant of tenants) await recountListCounts(database, tenant.tenantId);
+  // The list totals were counted as the rows went in, by the database's triggers (migration 014).
   // As autovacuum would have done by now on a database this size: planner statistics and the
   // visibility map (index-only scans for the list's pages).
   if (writer.dialect === 'postgres') await writer.analyze();
@@ -507,7 +505,6 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
   const pool: PoolEntry[] = [];
   const at = now.toISOString();
   const perTenant = Math.ceil(count / tenants.length);
-  const pendingCounts = new Map<string, number>();
   for (const [index, tenant] of tenants.entries()) {
     const [sequence] = await writer.query<{ last_value: number }>("select last_value from document_sequences where tenant_id = ? and prefix = 'ADJ'", [tenant.tenantId]);
     let last = Number(sequence?.last_value ?? 0);
@@ -525,22 +522,12 @@ export async function writePendingPool(writer: BulkWriter, tenants: readonly See
         items.push(adjustmentLine(itemId, adjustmentId, line, product, 'increase', quantity, cost));
       });
       adjustments.push(pendingAdjustment(adjustmentId, tenant, number, tenant.locationIds[n % 2]!, 'Bench approve pool', total, lines.length, at));
-      const countKey = `${tenant.tenantId}:${tenant.locationIds[n % 2]!}`;
-      pendingCounts.set(countKey, (pendingCounts.get(countKey) ?? 0) + 1);
       pool.push({ tenant: index, number, lines: lines.length });
     }
     await writer.query("update document_sequences set last_value = ? where tenant_id = ? and prefix = 'ADJ'", [last, tenant.tenantId]);
   }
   await writer.insert('adjustments', adjustments);
   await writer.insert('adjustment_items', items);
-  // Written around the repositories: counted in the list totals here, as a create would have.
-  for (const [key, added] of pendingCounts) {
-    const [tenantId, locationId] = key.split(':') as [string, string];
-    await writer.query(
-      "insert into adjustment_list_counts (tenant_id, status, location_id, type, count) values (?, 'pending', ?, 'increase', ?) on conflict (tenant_id, status, location_id, type) do update set count = adjustment_list_counts.count + excluded.count",
-      [tenantId, Number(locationId), added],
-    );
-  }
   await resetIdentities(writer);
   // Interleave tenants: entry i of tenant t goes to position i * tenants + t.
   const interleaved: PoolEntry[] = [];

@@ -45,7 +45,7 @@ describe('the inventory bench takes its SQL from the repositories', () => {
       });
       const tables = new Set(inserts.map((i) => i.table));
       expect([...tables].sort()).toEqual([
-        'adjustment_items', 'adjustment_list_counts', 'adjustments', 'document_sequences', 'lot_allocations', 'lot_stock', 'reservation_items', 'reservations', 'stock_ledger', 'stock_levels',
+        'adjustment_items', 'adjustments', 'document_sequences', 'lot_allocations', 'lot_stock', 'reservation_items', 'reservations', 'stock_ledger', 'stock_levels',
       ]);
       for (const table of ['adjustments', 'adjustment_items', 'reservations', 'reservation_items', 'stock_ledger', 'stock_levels', 'lot_allocations', 'lot_stock']) {
         const all = tableColumns(table).filter((c) => !defaulted(table, c)).sort();

@@ -15,7 +15,6 @@ import { recordOpeningStock } from '../use-cases/stock-operations.js';
 import { withTransaction } from '../transaction.js';
 import {
   type BenchStatement,
-  countChanges,
   emptyLevelRow,
   inventoryStatements,
   ledgerRow,
@@ -87,7 +86,6 @@ describe.each(dialects)('[%s] bench statements', (dialect) => {
       t.database,
       s.insertItems({ rows: [newAdjustmentItemRow(inserted!.id, 0, { productId: product.id, productName: product.name, sku: product.sku, type: 'increase', quantity: 20_000, unitCost: '1.5', totalCost: '3', notes: '' })] }),
     );
-    await executeWrite(t.database, s.changeCounts({ rows: countChanges(w.tenant.id, null, { status: 'pending', location_id: location.id, type: 'increase' }) }));
     const key = { locationId: location.id, productId: product.id };
     await execute(t.database, s.lockStock({ rows: [emptyLevelRow(w.tenant.id, key, AT)] }));
     await executeWrite(t.database, s.writeStock({ rows: [levelRow(w.tenant.id, { ...key, good: 20_000, damaged: 0, reserved: 0 }, AT)] }));

@@ -20,7 +20,7 @@ import {
 } from '../repositories/adjustment-repository.js';
 import { keyOwnerForTenantQuery } from '../repositories/api-key-repository.js';
 import { nextDocumentSequenceQuery } from '../repositories/document-sequence-repository.js';
-import { adjustmentTotalQuery, changeAdjustmentCountsQuery } from '../repositories/list-count-repository.js';
+import { adjustmentTotalQuery } from '../repositories/list-count-repository.js';
 import {
   databaseTodayQuery,
   insertLotAllocationsQuery,
@@ -52,7 +52,6 @@ export { newAdjustmentItemRow, newAdjustmentRow, type NewAdjustmentFields, type 
 export { type WrittenLedgerRow, emptyLevelRow, ledgerActor, ledgerRow, levelRow, newestLedgerIds } from '../repositories/stock-repository.js';
 // The key `newestLedgerIds` maps a stock row by.
 export { stockKey } from '@pits/domain';
-export { countChanges } from '../repositories/list-count-repository.js';
 export type { NewReservation, NewReservationItem } from '../repositories/reservation-repository.js';
 export type { LotStockRow, NewLotAllocation } from '../repositories/lot-repository.js';
 // The lot rules the bare routes allocate by (docs/lots.md#holds-and-transfers): plain dates, no decimals.
@@ -109,8 +108,6 @@ export function inventoryStatements(dialect: DialectName) {
     nextSequence: bind(nextDocumentSequenceQuery),
     insertAdjustment: bind(insertAdjustmentQuery),
     insertItems: bind(insertAdjustmentItemsQuery),
-    /** The kept list counts moved (rows from `countChanges`). */
-    changeCounts: bind(changeAdjustmentCountsQuery),
     /** An adjustment with its lines, their lots and their products' stock rows: one row per line. */
     adjustmentDetail: bind(adjustmentDetailQuery),
     stockRead: bind(stockLevelsQuery),

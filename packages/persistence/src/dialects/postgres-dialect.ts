@@ -7,7 +7,7 @@ import pg from 'pg';
 import { type DatabaseSettings, deadlinesOf } from './database-settings.js';
 import { PostgresRunner } from './postgres-runner.js';
 import type { DatabaseEvents, DatabaseUrlForm, SqlDialect, TestEnvironment } from './sql-dialect.js';
-import { standardSql } from './standard-sql.js';
+import { bumpListCount, listCountKeyChanged, listCountTriggers, standardSql } from './standard-sql.js';
 
 /** A PostgreSQL server's database, reached by URL. */
 export interface PostgresConfig extends DatabaseSettings {
@@ -268,6 +268,28 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
       async dropAreaSubstringIndexes(db) {
         // The index on area_regions goes with the table, which 002's down drops next.
         await sql`drop index if exists areas_subdistrict_search_trgm_idx`.execute(db);
+      },
+      async keepListCounts(db, list) {
+        // One function per table, told the kind of write by TG_OP; three triggers, since only an
+        // update's may compare the old row with the new one.
+        const name = listCountTriggers(list);
+        const fn = sql.id(`${list.table}_count`);
+        const table = sql.id(list.table);
+        const columns = sql.join(list.key.map((c) => sql.id(c)));
+        await sql`create function ${fn}() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'INSERT' then ${bumpListCount(list, 'old', -1)}; end if;
+        if tg_op <> 'DELETE' then ${bumpListCount(list, 'new', 1)}; end if;
+        return null;
+      end $$`.execute(db);
+        await sql`create trigger ${sql.id(name.insert)} after insert on ${table} for each row execute function ${fn}()`.execute(db);
+        await sql`create trigger ${sql.id(name.update)} after update of ${columns} on ${table}
+      for each row when (${listCountKeyChanged(list)}) execute function ${fn}()`.execute(db);
+        await sql`create trigger ${sql.id(name.delete)} after delete on ${table} for each row execute function ${fn}()`.execute(db);
+      },
+      async dropListCountTriggers(db, list) {
+        for (const name of Object.values(listCountTriggers(list))) await sql`drop trigger if exists ${sql.id(name)} on ${sql.id(list.table)}`.execute(db);
+        await sql`drop function if exists ${sql.id(`${list.table}_count`)}()`.execute(db);
       },
     },
   },

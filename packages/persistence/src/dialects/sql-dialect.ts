@@ -108,6 +108,25 @@ export interface MigrationDdl {
   createAreaSubstringIndexes(db: Kysely<unknown>): Promise<void>;
   /** 002 down. */
   dropAreaSubstringIndexes(db: Kysely<unknown>): Promise<void>;
+  /**
+   * 014: triggers that keep `list.counts` in step with `list.table` in the database itself, for
+   * every writer: a row inserted counts +1 under its key, a row deleted -1, and a row whose key
+   * changes (a status change) -1 under the old key, then +1 under the new one, in the statement
+   * that changed it.
+   */
+  keepListCounts(db: Kysely<unknown>, list: KeptListCount): Promise<void>;
+  /** 014 down. */
+  dropListCountTriggers(db: Kysely<unknown>, list: KeptListCount): Promise<void>;
+}
+
+/** A table whose rows are counted per key in a table of counts (migration 007's list totals). */
+export interface KeptListCount {
+  /** The documents' table, e.g. `adjustments`. */
+  readonly table: string;
+  /** The counts' table, with the key's columns and `count`; the key is its primary key. */
+  readonly counts: string;
+  /** The columns counted by, the same in both tables, `tenant_id` first. */
+  readonly key: readonly string[];
 }
 
 /** Schema and bookkeeping of migrations. */

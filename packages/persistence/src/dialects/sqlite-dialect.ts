@@ -10,7 +10,7 @@ import { CompiledQuery, type Kysely, SqliteAdapter, SqliteIntrospector, SqliteQu
 import { DEFAULT_DATABASE_DEADLINES, type DatabaseSettings, deadlinesOf } from './database-settings.js';
 import type { DatabaseEvents, DatabaseUrlForm, SqlDialect } from './sql-dialect.js';
 import { SqliteRunner } from './sqlite-runner.js';
-import { standardSql } from './standard-sql.js';
+import { bumpListCount, listCountKeyChanged, listCountTriggers, standardSql } from './standard-sql.js';
 
 /** A SQLite database: a file, or memory. */
 export interface SqliteConfig extends DatabaseSettings {
@@ -163,6 +163,20 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
       async dropAreaSubstringIndexes(db) {
         await sql`drop table if exists areas_fts`.execute(db);
         await sql`drop table if exists area_regions_fts`.execute(db);
+      },
+      async keepListCounts(db, list) {
+        const name = listCountTriggers(list);
+        const table = sql.id(list.table);
+        const columns = sql.join(list.key.map((c) => sql.id(c)));
+        await sql`create trigger ${sql.id(name.insert)} after insert on ${table}
+      begin ${bumpListCount(list, 'new', 1)}; end`.execute(db);
+        await sql`create trigger ${sql.id(name.update)} after update of ${columns} on ${table} when ${listCountKeyChanged(list)}
+      begin ${bumpListCount(list, 'old', -1)}; ${bumpListCount(list, 'new', 1)}; end`.execute(db);
+        await sql`create trigger ${sql.id(name.delete)} after delete on ${table}
+      begin ${bumpListCount(list, 'old', -1)}; end`.execute(db);
+      },
+      async dropListCountTriggers(db, list) {
+        for (const name of Object.values(listCountTriggers(list))) await sql`drop trigger if exists ${sql.id(name)}`.execute(db);
       },
     },
   },

@@ -2,7 +2,7 @@
 // RETURNING, ON CONFLICT, and LIKE with an escape character. A dialect names each of these in its
 // own implementation on purpose; one whose database lacks the SQL writes its own instead.
 import { type Expression, type InsertQueryBuilder, type InsertResult, type RawBuilder, type SelectExpression, type Selectable, type Selection, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
-import type { SqlDialect, UpsertSet } from './sql-dialect.js';
+import type { KeptListCount, SqlDialect, UpsertSet } from './sql-dialect.js';
 
 type StandardSql = Pick<
   SqlDialect,
@@ -61,3 +61,26 @@ export const standardSql: StandardSql = {
     return likePattern(column, containsPattern(needle));
   },
 };
+
+/** The names of a kept list count's triggers (migration 014), one per kind of write. */
+export function listCountTriggers(list: KeptListCount): { insert: string; update: string; delete: string } {
+  return { insert: `${list.table}_count_insert`, update: `${list.table}_count_update`, delete: `${list.table}_count_delete` };
+}
+
+/**
+ * What a list-count trigger runs: the row `of` (`new` or `old`) counted `by` (+1 or -1) under its
+ * key, its count row created when missing. Names and constants only, no parameter: it is DDL.
+ */
+export function bumpListCount(list: KeptListCount, of: 'new' | 'old', by: 1 | -1): RawBuilder<unknown> {
+  const columns = sql.join(list.key.map((c) => sql.id(c)));
+  const values = sql.join(list.key.map((c) => sql`${sql.raw(of)}.${sql.id(c)}`));
+  return sql`insert into ${sql.id(list.counts)} (${columns}, "count") values (${values}, ${sql.raw(String(by))}) on conflict (${columns}) do update set "count" = ${sql.id(list.counts)}."count" + excluded."count"`;
+}
+
+/** Whether an update moved the row to another key: a key column `is distinct from` its old value. */
+export function listCountKeyChanged(list: KeptListCount): RawBuilder<unknown> {
+  return sql.join(
+    list.key.map((c) => sql`old.${sql.id(c)} is distinct from new.${sql.id(c)}`),
+    sql` or `,
+  );
+}

@@ -13,6 +13,7 @@ import * as m010 from './010-ledger-bucket-index.js';
 import * as m011 from './011-lots.js';
 import * as m012 from './012-lot-notice-indexes.js';
 import * as m013 from './013-newest-ledger-ids.js';
+import * as m014 from './014-list-count-triggers.js';
 
 export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '001-initial-schema': m001,
@@ -28,4 +29,5 @@ export const MIGRATIONS: Readonly<Record<string, ProductMigration>> = {
   '011-lots': m011,
   '012-lot-notice-indexes': m012,
   '013-newest-ledger-ids': m013,
+  '014-list-count-triggers': m014,
 };

@@ -19,6 +19,8 @@ export function migrationContext(dialect: SqlDialect): MigrationContext {
     makeLedgerImmutable: (db) => ddl.makeLedgerImmutable(db),
     createAreaSubstringIndexes: (db) => ddl.createAreaSubstringIndexes(db),
     dropAreaSubstringIndexes: (db) => ddl.dropAreaSubstringIndexes(db),
+    keepListCounts: (db, list) => ddl.keepListCounts(db, list),
+    dropListCountTriggers: (db, list) => ddl.dropListCountTriggers(db, list),
   };
 }
 

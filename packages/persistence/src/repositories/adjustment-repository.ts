@@ -14,7 +14,7 @@ import {
 import { type ParamRef, markedColumns, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
 import type { AdjustmentItemTable, AdjustmentTable } from '../schema/index.js';
-import { adjustmentTotalOf, changeAdjustmentCounts, keptAdjustmentTotal, keptTotal } from './list-count-repository.js';
+import { adjustmentTotalOf, keptAdjustmentTotal, keptTotal } from './list-count-repository.js';
 import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
 export type AdjustmentRow = Selectable<AdjustmentTable>;
@@ -315,13 +315,12 @@ const insertAdjustmentRow = preparedQuery({
 });
 
 /**
- * Inserts a new adjustment (in any status: a stock count inserts one approved) and counts it in
- * the list totals; returns its record at `location`.
+ * Inserts a new adjustment (in any status: a stock count inserts one approved), which the list
+ * totals count (migration 014's triggers); returns its record at `location`.
  */
 export async function insertAdjustment(tx: Tx, row: NewAdjustment, location: AdjustmentLocation): Promise<AdjustmentRecord> {
   const inserted = await executeTakeFirst(tx, insertAdjustmentRow.with(row));
   if (!inserted) throw new Error('insert into adjustments returned no row');
-  await changeAdjustmentCounts(tx, inserted.tenant_id, null, { status: inserted.status, location_id: inserted.location_id, type: inserted.type });
   return toAdjustmentRecord(inserted, location);
 }
 
@@ -369,8 +368,8 @@ const markRejected = preparedQuery({
 });
 
 /**
- * Writes a decision on a pending adjustment (locked by `lockAdjustment`), moves it in the list
- * totals, and returns the decided record. The update only matches a pending row, so a decision
+ * Writes a decision on a pending adjustment (locked by `lockAdjustment`), which moves it in the
+ * list totals (migration 014's triggers), and returns the decided record. The update only matches a pending row, so a decision
  * can never overwrite another.
  */
 export async function recordAdjustmentDecision(tx: Tx, record: AdjustmentRecord, decision: AdjustmentDecisionColumns): Promise<AdjustmentRecord> {
@@ -385,8 +384,6 @@ export async function recordAdjustmentDecision(tx: Tx, record: AdjustmentRecord,
           updatedAt: decision.updatedAt,
         }));
   if (result.affectedRows !== 1) throw new Error(`adjustment ${record.number} was not pending when its decision was written`);
-  const counted = { location_id: record.location.id, type: record.type };
-  await changeAdjustmentCounts(tx, record.tenantId, { ...counted, status: record.status }, { ...counted, status: decision.status });
   return decision.status === 'approved'
     ? { ...record, status: 'approved', approvedAt: decision.approvedAt, approvedBy: decision.approvedBy, updatedAt: decision.updatedAt }
     : {

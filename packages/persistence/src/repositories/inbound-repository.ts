@@ -4,7 +4,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import { type Dec, type InboundStatus, type PageRequest, dec, fromScaled, pageOffset } from '@pits/domain';
 import type { InboundDetailTable, InboundShipmentTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
-import { changeInboundCounts, keptInboundTotal } from './list-count-repository.js';
+import { keptInboundTotal } from './list-count-repository.js';
 import { type LocationRecord, toLocationRecord } from './location-repository.js';
 import { type ProductRecord, toProductRecord } from './product-repository.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
@@ -137,21 +137,19 @@ export async function lockInbound(tx: Tx, tenantId: string, id: number): Promise
   return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('inbound_shipments').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id)));
 }
 
-/** Inserts a new shipment and counts it in the list totals; returns its id. */
+/** Inserts a new shipment (the list totals count it: migration 014's triggers); returns its id. */
 export async function insertInbound(tx: Tx, row: Insertable<InboundShipmentTable> & Pick<InboundRow, 'status'>): Promise<number> {
   const { id } = await executeTakeFirstOrThrow(tx, tx.dialect.insertReturning(tx.db.insertInto('inbound_shipments').values(row), ['id']));
-  await changeInboundCounts(tx, row.tenant_id, null, { status: row.status, location_id: row.location_id });
   return id;
 }
 
 /**
- * Writes `set` on a shipment (locked by `lockInbound`) and moves it in the list totals from its
- * status in `row` to `set.status`. Only a row still in `row.status` is changed.
+ * Writes `set` on a shipment (locked by `lockInbound`), which moves it in the list totals from its
+ * status in `row` to `set.status` (migration 014's triggers). Only a row still in `row.status` is changed.
  */
 export async function updateInboundStatus(tx: Tx, row: InboundRow, set: Updateable<InboundShipmentTable> & { status: InboundStatus }): Promise<void> {
   const result = await executeWrite(tx, tx.db.updateTable('inbound_shipments').set(set).where('id', '=', row.id).where('status', '=', row.status));
   if (result.affectedRows !== 1) throw new Error(`inbound shipment ${row.id} was not ${row.status} when its change was written`);
-  await changeInboundCounts(tx, row.tenant_id, { status: row.status, location_id: row.location_id }, { status: set.status, location_id: row.location_id });
 }
 
 /** The expected lines of a new shipment. */

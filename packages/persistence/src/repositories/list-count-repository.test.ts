@@ -1,6 +1,7 @@
 // The kept list totals against the truth: after every kind of change, for every combination of
 // the list filters, the total a list reports equals a real COUNT(*) of the documents; under
-// concurrent writers too; rebuilt by migration 007 from documents written before it; and the pages
+// concurrent writers and writes made around the repositories too (migration 014's triggers);
+// rebuilt by migration 007 from documents written before it; and the pages
 // found on the index are the rows a plain ORDER BY … OFFSET gives.
 import { AppError } from '@pits/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { type TenantWorld, type TestDatabase, capabilitiesOf, openTestDatabase, 
 import { withTransaction } from '../transaction.js';
 import { insertAdjustment, listAdjustments } from './adjustment-repository.js';
 import { listInbounds } from './inbound-repository.js';
-import { findListCountMismatches, recountListCounts } from './list-count-repository.js';
+import { findListCountMismatches, recountListCounts, repairListCounts } from './list-count-repository.js';
 import { listTransfers } from './transfer-repository.js';
 
 const dialects = await testDialects();
@@ -223,14 +224,47 @@ describe.each(dialects)('[%s] kept list totals', (dialect) => {
     expect((await listAdjustments(t.database, w.tenant.id, {}, FIRST)).total).toBe(40);
   }, 60_000);
 
-  it('recountListCounts rebuilds counts of rows written around the repositories', async () => {
+  it('counts writes made around the repositories too: the database keeps the totals (migration 014)', async () => {
     const w = await world();
+    const [a, b] = w.locations;
+    const adjust = () =>
+      createAdjustment(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: a.id, type: 'increase', stockSource: 'good', reason: 'x', items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW);
+    const rejected = await adjust();
+    const moved = await adjust();
+    const deleted = await adjust();
+    await createTransfer(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, fromLocationId: a.id, toLocationId: b.id, transferDate: '2026-11-22', items: [{ productId: w.products[0]!.id, quantity: 1 }] }, NOW);
+    await createInbound(t.database, { tenantId: w.tenant.id, locationId: a.id, sourceType: 'purchase', sourceId: 1, sourceCode: 'PO-1', createdBy: 'ops', lines: [{ productId: w.products[0]!.id, expectedQuantity: '1' }] }, NOW);
+    await expectTotalsAreReal(w);
+    const { db } = t.database;
+    // A status change, a move to another location (a key column that is not the status), a delete,
+    // and an update that leaves the key alone: each as plain SQL, as a repair script would write it.
+    await db.updateTable('adjustments').set({ status: 'rejected' }).where('id', '=', rejected.id).execute();
+    await db.updateTable('adjustments').set({ location_id: b.id }).where('id', '=', moved.id).execute();
+    await db.updateTable('adjustments').set({ reason: 'y' }).where('id', '=', moved.id).execute();
+    await db.deleteFrom('adjustment_items').where('adjustment_id', '=', deleted.id).execute();
+    await db.deleteFrom('adjustments').where('id', '=', deleted.id).execute();
+    await db.updateTable('transfers').set({ status: 'rejected' }).where('tenant_id', '=', w.tenant.id).execute();
+    await db.updateTable('inbound_shipments').set({ status: 'cancelled' }).where('tenant_id', '=', w.tenant.id).execute();
+    await expectTotalsAreReal(w);
+    expect((await listAdjustments(t.database, w.tenant.id, {}, FIRST)).total).toBe(2);
+    expect((await listAdjustments(t.database, w.tenant.id, { locationId: b.id }, FIRST)).total).toBe(1);
+    expect((await listTransfers(t.database, w.tenant.id, { status: 'rejected' }, FIRST)).total).toBe(1);
+  });
+
+  it('repairListCounts rebuilds the counts that drifted, and findListCountMismatches names them', async () => {
+    const w = await world();
+    const untouched = await world();
     await createAdjustment(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: w.locations[0].id, type: 'increase', stockSource: 'good', reason: 'x', items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW);
-    await t.database.db.updateTable('adjustments').set({ status: 'rejected' }).where('tenant_id', '=', w.tenant.id).execute();
-    expect(await findListCountMismatches(t.database, w.tenant.id)).toEqual([
-      { list: 'adjustments', key: { status: 'pending', location_id: w.locations[0].id, type: 'increase' }, kept: 1, actual: 0 },
-      { list: 'adjustments', key: { status: 'rejected', location_id: w.locations[0].id, type: 'increase' }, kept: 0, actual: 1 },
-    ]);
+    // What a process from before migration 014 would leave: its own +1 on top of the trigger's.
+    await t.database.db.updateTable('adjustment_list_counts').set((eb) => ({ count: eb('count', '+', 1) })).where('tenant_id', '=', w.tenant.id).execute();
+    const drift = [{ list: 'adjustments', key: { status: 'pending', location_id: w.locations[0].id, type: 'increase' }, kept: 2, actual: 1 }];
+    expect(await findListCountMismatches(t.database, w.tenant.id)).toEqual(drift);
+    const repair = await repairListCounts(t.database);
+    expect(repair.repaired).toEqual([{ tenantId: w.tenant.id, mismatches: drift }]);
+    expect(repair.tenants).toBeGreaterThanOrEqual(2);
+    await expectTotalsAreReal(w);
+    await expectTotalsAreReal(untouched);
+    expect((await repairListCounts(t.database)).repaired).toEqual([]);
     await recountListCounts(t.database, w.tenant.id);
     await expectTotalsAreReal(w);
   });
@@ -281,6 +315,10 @@ describe.each(dialects)('[%s] migration 007 counts the documents written before 
       expect((await listAdjustments(t.database, w.tenant.id, { status: 'approved', locationId: a.id, type: 'increase' }, FIRST)).total).toBe(1);
       expect((await listTransfers(t.database, w.tenant.id, { toLocationId: b.id }, FIRST)).total).toBe(1);
       expect((await listInbounds(t.database, w.tenant.id, { status: 'pending', locationId: b.id }, FIRST)).total).toBe(1);
+      // 014's triggers went down with it and came back: a write after is counted once.
+      await createAdjustment(t.database, { tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, locationId: b.id, type: 'decrease', stockSource: 'good', reason: 'z', items: [{ productId: w.products[0]!.id, quantity: 1, unitCost: 1 }] }, NOW);
+      expect(await findListCountMismatches(t.database, w.tenant.id)).toEqual([]);
+      expect((await listAdjustments(t.database, w.tenant.id, { status: 'pending' }, FIRST)).total).toBe(2);
     } finally {
       await t.cleanup();
     }

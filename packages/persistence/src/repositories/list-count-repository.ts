@@ -1,95 +1,25 @@
 // Kept list totals (issue 15): for each tenant, how many adjustments, transfers and inbound
 // shipments it has in each combination of the values their list filters take (status, location,
-// type; status, from and to location; status, location). The repositories that insert those
-// documents or change their status call `change…Counts` in the same transaction, so every writer
-// keeps them; a list's total is a sum over the matching rows, whose number is bounded by the
-// tenant's statuses x locations (x types), never by its history.
+// type; status, from and to location; status, location). The database keeps them: triggers on the
+// documents' tables (migration 014) count every row inserted, deleted or moved to another status
+// in the statement that wrote it, whoever wrote it. A list's total is a sum over the matching
+// rows, whose number is bounded by the tenant's statuses x locations (x types), never by its
+// history. This file reads them, rebuilds them and checks them.
 //
-// A status change is one statement: the old combination -1 and the new one +1, always in that
-// order. With row locks the upsert holds those count rows until commit; since every transaction
-// takes them last and in the order of the state machines (a status is left before the next one is
-// entered), two transactions never wait on each other's count rows in a cycle.
+// A status change moves its count in the document's own UPDATE: the old combination -1, then the
+// new one +1. With row locks those count rows are held until commit; since a transaction changes
+// a document's status after its stock and lines, and in the order of the state machines (a
+// status is left before the next one is entered), two transactions never wait on each other's
+// count rows in a cycle.
 import type { AdjustmentStatus, AdjustmentType, InboundStatus, TransferStatus } from '@pits/domain';
-import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
-import { type Scope, type Tx, withTransaction } from '../transaction.js';
+import { type ParamRef, preparedQuery } from '../parameterised-query.js';
+import { type Scope, withTransaction } from '../transaction.js';
 import { execute, executeTakeFirst, executeWrite } from '../execution/execute.js';
 
-/** One adjustment's place among the adjustment list's filters. */
-export interface AdjustmentCountKey {
-  status: AdjustmentStatus;
-  location_id: number;
-  type: AdjustmentType;
-}
-
-/** One transfer's place among the transfer list's filters (its dates are counted by a real COUNT). */
-export interface TransferCountKey {
-  status: TransferStatus;
-  from_location_id: number;
-  to_location_id: number;
-}
-
-/** One inbound shipment's place among the inbound list's filters. */
-export interface InboundCountKey {
-  status: InboundStatus;
-  location_id: number;
-}
-
-type Change<K> = K & { tenant_id: string; count: number };
-
-/**
- * The count changes of one insert (`from` null) or one status change; none when nothing moved
- * (a receipt that leaves a shipment partial).
- */
-function changes<K extends { status: string }>(tenantId: string, from: K | null, to: K): Change<K>[] {
-  if (from && from.status === to.status) return [];
-  return [...(from ? [{ ...from, tenant_id: tenantId, count: -1 }] : []), { ...to, tenant_id: tenantId, count: 1 }];
-}
-
+/** The columns each list is counted by, as migration 014's triggers count them. */
 const ADJUSTMENT_KEY = ['tenant_id', 'status', 'location_id', 'type'] as const;
 const TRANSFER_KEY = ['tenant_id', 'status', 'from_location_id', 'to_location_id'] as const;
 const INBOUND_KEY = ['tenant_id', 'status', 'location_id'] as const;
-
-const bumpAdjustments = preparedQuery({
-  shape: (p: { rows: Change<AdjustmentCountKey>[] }) => p.rows.length,
-  build: (scope, param, rows) =>
-    scope.dialect.upsert(scope.db.insertInto('adjustment_list_counts').values(markedRows(param, 'rows', rows, [...ADJUSTMENT_KEY, 'count'])), ADJUSTMENT_KEY, (eb) => ({
-      count: eb('adjustment_list_counts.count', '+', eb.ref('excluded.count')),
-    })),
-});
-
-const bumpTransfers = preparedQuery({
-  shape: (p: { rows: Change<TransferCountKey>[] }) => p.rows.length,
-  build: (scope, param, rows) =>
-    scope.dialect.upsert(scope.db.insertInto('transfer_list_counts').values(markedRows(param, 'rows', rows, [...TRANSFER_KEY, 'count'])), TRANSFER_KEY, (eb) => ({
-      count: eb('transfer_list_counts.count', '+', eb.ref('excluded.count')),
-    })),
-});
-
-const bumpInbounds = preparedQuery({
-  shape: (p: { rows: Change<InboundCountKey>[] }) => p.rows.length,
-  build: (scope, param, rows) =>
-    scope.dialect.upsert(scope.db.insertInto('inbound_list_counts').values(markedRows(param, 'rows', rows, [...INBOUND_KEY, 'count'])), INBOUND_KEY, (eb) => ({
-      count: eb('inbound_list_counts.count', '+', eb.ref('excluded.count')),
-    })),
-});
-
-/** Counts an adjustment inserted at `to` (`from` null), or moved from `from` to `to`. */
-export async function changeAdjustmentCounts(tx: Tx, tenantId: string, from: AdjustmentCountKey | null, to: AdjustmentCountKey): Promise<void> {
-  const rows = changes(tenantId, from, to);
-  if (rows.length > 0) await executeWrite(tx, bumpAdjustments.with({ rows }));
-}
-
-/** Counts a transfer inserted at `to` (`from` null), or moved from `from` to `to`. */
-export async function changeTransferCounts(tx: Tx, tenantId: string, from: TransferCountKey | null, to: TransferCountKey): Promise<void> {
-  const rows = changes(tenantId, from, to);
-  if (rows.length > 0) await executeWrite(tx, bumpTransfers.with({ rows }));
-}
-
-/** Counts a shipment inserted at `to` (`from` null), or moved from `from` to `to`. */
-export async function changeInboundCounts(tx: Tx, tenantId: string, from: InboundCountKey | null, to: InboundCountKey): Promise<void> {
-  const rows = changes(tenantId, from, to);
-  if (rows.length > 0) await executeWrite(tx, bumpInbounds.with({ rows }));
-}
 
 // ---- totals -------------------------------------------------------------------------------------
 
@@ -175,8 +105,8 @@ export async function keptInboundTotal(scope: Scope, params: InboundTotalParams)
 // ---- recount and check ----------------------------------------------------------------------
 
 /**
- * Rebuilds the tenant's kept counts from its documents, in one transaction. For rows written
- * around the repositories (a bulk load, a benchmark's seed); the repositories keep them otherwise.
+ * Rebuilds the tenant's kept counts from its documents, in one transaction: a repair, should they
+ * ever drift (`findListCountMismatches` tells); the triggers keep them otherwise.
  *
  * @example await recountListCounts(database, tenantId);
  */
@@ -253,5 +183,29 @@ export async function findListCountMismatches(scope: Scope, tenantId: string): P
   ];
 }
 
+/** What `repairListCounts` found: how many tenants it checked, and the ones it rebuilt with what differed. */
+export interface ListCountRepair {
+  tenants: number;
+  repaired: { tenantId: string; mismatches: ListCountMismatch[] }[];
+}
+
+/**
+ * Checks every tenant's kept counts and rebuilds those that differ from their documents (the
+ * `npm run recount-lists` command).
+ *
+ * @example const { repaired } = await repairListCounts(database);
+ */
+export async function repairListCounts(scope: Scope): Promise<ListCountRepair> {
+  const tenants = await execute(scope, scope.db.selectFrom('tenants').select('id').orderBy('id'));
+  const repaired: ListCountRepair['repaired'] = [];
+  for (const { id } of tenants) {
+    const mismatches = await findListCountMismatches(scope, id);
+    if (mismatches.length === 0) continue;
+    await recountListCounts(scope, id);
+    repaired.push({ tenantId: id, mismatches });
+  }
+  return { tenants: tenants.length, repaired };
+}
+
 // For the benchmarks' bare routes (bench/bench-statements.ts).
-export { adjustmentTotal as adjustmentTotalQuery, bumpAdjustments as changeAdjustmentCountsQuery, changes as countChanges };
+export { adjustmentTotal as adjustmentTotalQuery };

@@ -5,7 +5,7 @@ import { type StoredAllocation, listAllocations } from './lot-repository.js';
 import type { TransferItemTable, TransferTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
 import { parseActor } from './adjustment-repository.js';
-import { changeTransferCounts, keptTransferTotal } from './list-count-repository.js';
+import { keptTransferTotal } from './list-count-repository.js';
 import { execute, executeTakeFirst, executeTakeFirstOrThrow, executeWrite } from '../execution/execute.js';
 
 export type TransferRow = Selectable<TransferTable>;
@@ -172,27 +172,20 @@ export async function lockTransfer(tx: Tx, tenantId: string, number: string): Pr
   return executeTakeFirst(tx, tx.dialect.lockRows(tx.db.selectFrom('transfers').selectAll().where('tenant_id', '=', tenantId).where('number', '=', number)));
 }
 
-const countKey = (row: Pick<TransferRow, 'status' | 'from_location_id' | 'to_location_id'>) => ({
-  status: row.status,
-  from_location_id: row.from_location_id,
-  to_location_id: row.to_location_id,
-});
-
-/** Inserts a new transfer and counts it in the list totals; returns its id. */
+/** Inserts a new transfer (the list totals count it: migration 014's triggers); returns its id. */
 export async function insertTransfer(tx: Tx, row: Insertable<TransferTable> & Pick<TransferRow, 'status'>): Promise<number> {
   const { id } = await executeTakeFirstOrThrow(tx, tx.dialect.insertReturning(tx.db.insertInto('transfers').values(row), ['id']));
-  await changeTransferCounts(tx, row.tenant_id, null, countKey(row));
   return id;
 }
 
 /**
  * Moves a transfer (locked by `lockTransfer`) from its status in `row` to `set.status`, with the
- * other columns of `set`, and in the list totals. Only a row still in `row.status` is changed.
+ * other columns of `set`, and so in the list totals (migration 014's triggers). Only a row still
+ * in `row.status` is changed.
  */
 export async function updateTransferStatus(tx: Tx, row: TransferRow, set: Updateable<TransferTable> & { status: TransferStatus }): Promise<void> {
   const result = await executeWrite(tx, tx.db.updateTable('transfers').set(set).where('id', '=', row.id).where('status', '=', row.status));
   if (result.affectedRows !== 1) throw new Error(`transfer ${row.number} was not ${row.status} when its change was written`);
-  await changeTransferCounts(tx, row.tenant_id, countKey(row), countKey({ ...row, status: set.status }));
 }
 
 /** A transfer's lines, 200 rows per statement (a long transfer stays under every driver's parameter limit). */

@@ -177,6 +177,50 @@ alter table "stock_levels" add column "reserved_ledger_id" bigint;
       reserved_ledger_id = (select max(l.id) from stock_ledger l where l.location_id = stock_levels.location_id and l.product_id = stock_levels.product_id and l.bucket = 'reserved')
   ;
 drop index "stock_ledger_bucket_idx";
+-- up 014-list-count-triggers
+create function "adjustments_count"() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'INSERT' then insert into "adjustment_list_counts" ("tenant_id", "status", "location_id", "type", "count") values (old."tenant_id", old."status", old."location_id", old."type", -1) on conflict ("tenant_id", "status", "location_id", "type") do update set "count" = "adjustment_list_counts"."count" + excluded."count"; end if;
+        if tg_op <> 'DELETE' then insert into "adjustment_list_counts" ("tenant_id", "status", "location_id", "type", "count") values (new."tenant_id", new."status", new."location_id", new."type", 1) on conflict ("tenant_id", "status", "location_id", "type") do update set "count" = "adjustment_list_counts"."count" + excluded."count"; end if;
+        return null;
+      end $$;
+create trigger "adjustments_count_insert" after insert on "adjustments" for each row execute function "adjustments_count"();
+create trigger "adjustments_count_update" after update of "tenant_id", "status", "location_id", "type" on "adjustments"
+      for each row when (old."tenant_id" is distinct from new."tenant_id" or old."status" is distinct from new."status" or old."location_id" is distinct from new."location_id" or old."type" is distinct from new."type") execute function "adjustments_count"();
+create trigger "adjustments_count_delete" after delete on "adjustments" for each row execute function "adjustments_count"();
+create function "transfers_count"() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'INSERT' then insert into "transfer_list_counts" ("tenant_id", "status", "from_location_id", "to_location_id", "count") values (old."tenant_id", old."status", old."from_location_id", old."to_location_id", -1) on conflict ("tenant_id", "status", "from_location_id", "to_location_id") do update set "count" = "transfer_list_counts"."count" + excluded."count"; end if;
+        if tg_op <> 'DELETE' then insert into "transfer_list_counts" ("tenant_id", "status", "from_location_id", "to_location_id", "count") values (new."tenant_id", new."status", new."from_location_id", new."to_location_id", 1) on conflict ("tenant_id", "status", "from_location_id", "to_location_id") do update set "count" = "transfer_list_counts"."count" + excluded."count"; end if;
+        return null;
+      end $$;
+create trigger "transfers_count_insert" after insert on "transfers" for each row execute function "transfers_count"();
+create trigger "transfers_count_update" after update of "tenant_id", "status", "from_location_id", "to_location_id" on "transfers"
+      for each row when (old."tenant_id" is distinct from new."tenant_id" or old."status" is distinct from new."status" or old."from_location_id" is distinct from new."from_location_id" or old."to_location_id" is distinct from new."to_location_id") execute function "transfers_count"();
+create trigger "transfers_count_delete" after delete on "transfers" for each row execute function "transfers_count"();
+create function "inbound_shipments_count"() returns trigger language plpgsql as $$
+      begin
+        if tg_op <> 'INSERT' then insert into "inbound_list_counts" ("tenant_id", "status", "location_id", "count") values (old."tenant_id", old."status", old."location_id", -1) on conflict ("tenant_id", "status", "location_id") do update set "count" = "inbound_list_counts"."count" + excluded."count"; end if;
+        if tg_op <> 'DELETE' then insert into "inbound_list_counts" ("tenant_id", "status", "location_id", "count") values (new."tenant_id", new."status", new."location_id", 1) on conflict ("tenant_id", "status", "location_id") do update set "count" = "inbound_list_counts"."count" + excluded."count"; end if;
+        return null;
+      end $$;
+create trigger "inbound_shipments_count_insert" after insert on "inbound_shipments" for each row execute function "inbound_shipments_count"();
+create trigger "inbound_shipments_count_update" after update of "tenant_id", "status", "location_id" on "inbound_shipments"
+      for each row when (old."tenant_id" is distinct from new."tenant_id" or old."status" is distinct from new."status" or old."location_id" is distinct from new."location_id") execute function "inbound_shipments_count"();
+create trigger "inbound_shipments_count_delete" after delete on "inbound_shipments" for each row execute function "inbound_shipments_count"();
+-- down 014-list-count-triggers
+drop trigger if exists "inbound_shipments_count_insert" on "inbound_shipments";
+drop trigger if exists "inbound_shipments_count_update" on "inbound_shipments";
+drop trigger if exists "inbound_shipments_count_delete" on "inbound_shipments";
+drop function if exists "inbound_shipments_count"();
+drop trigger if exists "transfers_count_insert" on "transfers";
+drop trigger if exists "transfers_count_update" on "transfers";
+drop trigger if exists "transfers_count_delete" on "transfers";
+drop function if exists "transfers_count"();
+drop trigger if exists "adjustments_count_insert" on "adjustments";
+drop trigger if exists "adjustments_count_update" on "adjustments";
+drop trigger if exists "adjustments_count_delete" on "adjustments";
+drop function if exists "adjustments_count"();
 -- down 013-newest-ledger-ids
 create index "stock_ledger_bucket_idx" on "stock_ledger" ("location_id", "product_id", "bucket", "id");
 alter table "stock_levels" drop column "reserved_ledger_id";
