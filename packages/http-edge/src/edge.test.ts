@@ -1,36 +1,12 @@
 // The edge on a bare Koa app (no router, no envelope): what each middleware sets and refuses. How
 // they sit in each app's chain is tested there (apps/gateway/src/http/security-headers.test.ts,
 // create-gateway.test.ts, slow-client.test.ts; apps/internal-api/src/create-internal-api.test.ts).
-import type { AddressInfo } from 'node:net';
-import Koa from 'koa';
 import { AppError, domainError } from '@pits/domain';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type EdgeState, readyGate, requestDeadline, requestId, securityHeaders } from './index.js';
+import { describe, expect, it } from 'vitest';
+import { readyGate, requestDeadline, requestId, securityHeaders } from './index.js';
+import { serveEdge as serve } from './testing/serve-edge.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-
-const servers: { close(): void }[] = [];
-afterEach(() => {
-  for (const server of servers.splice(0)) server.close();
-});
-
-/** Serves `app` on a free port; a thrown AppError is answered with its status and kind, anything else 500. */
-async function serve(build: (app: Koa<EdgeState>) => void): Promise<string> {
-  const app = new Koa<EdgeState>();
-  app.use(async (ctx, next) => {
-    try {
-      await next();
-    } catch (error) {
-      ctx.status = error instanceof AppError ? (error.kind === 'SERVICE_UNAVAILABLE' ? 503 : 400) : 500;
-      ctx.body = { kind: error instanceof AppError ? error.kind : 'INTERNAL_ERROR' };
-    }
-  });
-  build(app);
-  const server = app.listen(0, '127.0.0.1');
-  servers.push(server);
-  await new Promise((resolve) => server.once('listening', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 describe('requestId', () => {
   it('gives each response a fresh UUID v4 in X-Request-Id and ctx.state, whatever the client sent', async () => {
