@@ -9,3 +9,4 @@ export { requestId, type RequestIdOptions } from './request-id.js';
 export { securityHeaders, type SecurityHeadersOptions } from './security-headers.js';
 export { requestDeadline, type RequestDeadlineOptions } from './request-deadline.js';
 export { type ReadyGate, type ReadyGateOptions, readyGate } from './ready-gate.js';
+export { LIVENESS_PATH, PROBE_PATHS, type ProbeOptions, type Probes, READINESS_PATH, probeAnswers } from './probes.js';
