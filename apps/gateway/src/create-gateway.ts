@@ -19,7 +19,7 @@ import {
   resolveApiKey,
   isDatabaseReachable,
 } from '@pits/persistence';
-import { readyGate, requestDeadline, requestId, securityHeaders } from '@pits/http-edge';
+import { PROBE_PATHS, readyGate, requestDeadline, requestId, securityHeaders } from '@pits/http-edge';
 import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, systemHostResolver, urlHost } from '@pits/service-runtime';
 import type { GatewayConfig } from './config.js';
 import { buildOpenApiDocument } from './docs/openapi-document.js';
@@ -118,8 +118,6 @@ function connectRedis(url: string, logger: Logger): Redis {
   return redis;
 }
 
-const PROBES = new Set(['/healthz', '/readyz']);
-
 /** The public routes meant for people (the reference, its renderer, its document): the only answers a cache may keep. */
 const PUBLIC_PAGES: ReadonlySet<string> = new Set(PUBLIC_ROUTES.filter((route) => !route.probe).map((route) => route.path));
 
@@ -141,7 +139,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
   // Until the database is migrated partner calls are refused 503 (the error mapper's envelope); the probes answer.
   const gate = readyGate<GatewayState>({
     ready: deps.ready ?? true,
-    exempt: (path) => PROBES.has(path),
+    exempt: (path) => PROBE_PATHS.has(path),
     refuse: () => {
       throw new AppError(domainError('SERVICE_UNAVAILABLE', 'the service is starting', { issue: 'the database is not ready yet; retry after the Retry-After delay' }));
     },
@@ -206,7 +204,7 @@ export function createGateway(config: GatewayConfig, deps: GatewayDeps): Gateway
     .use(securityHeaders({ publicPages: PUBLIC_PAGES }))
     .use(accessLog({ logger, metrics: metrics.http }))
     .use(errorMapper({ logger }))
-    .use(requestDeadline({ timeoutMs: config.requestDeadlineMs, exempt: (path) => PROBES.has(path) }))
+    .use(requestDeadline({ timeoutMs: config.requestDeadlineMs, exempt: (path) => PROBE_PATHS.has(path) }))
     .use(gate.middleware)
     // @koa/router's own dispatch: measured against the earlier hand-made one (a chain composed
     // once per route), it costs 2 to 5 us more per request, about 1 % of a detail read's CPU and far

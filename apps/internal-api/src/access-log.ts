@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
-import type { EdgeState } from '@pits/http-edge';
+import { type EdgeState, PROBE_PATHS } from '@pits/http-edge';
 import { type HttpMetrics, type RequestLogFields, type TraceContext, UNMATCHED_ROUTE, durationMs, parseTraceparent } from '@pits/service-runtime';
 import type { Logger } from 'pino';
 import type { CallRecorder } from './trpc.js';
@@ -25,9 +25,6 @@ export interface RequestRecord {
 export interface InternalApiState extends EdgeState {
   record: RequestRecord;
 }
-
-/** The probes: answered before tRPC, without a token, logged at debug. */
-export const PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);
 
 export interface InternalAccessLog {
   /** Third middleware, after `requestId()` and `securityHeaders()`: starts the request's record. */
@@ -72,7 +69,7 @@ export function internalAccessLog(options: { logger: Pick<Logger, 'info' | 'debu
       const trace = parseTraceparent(req.headers.traceparent);
       const method = req.method ?? 'GET';
       const path = ctx.path;
-      const isProbe = PROBES.has(path);
+      const isProbe = PROBE_PATHS.has(path);
       const request: RequestRecord = {
         finished: 0,
         errorCode: null,

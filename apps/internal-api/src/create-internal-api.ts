@@ -1,22 +1,22 @@
 // The internal API as an HTTP server: a Koa app with the edge both HTTP apps share
-// (@pits/http-edge), then the probes /healthz (process up) and /readyz (database reachable)
-// answered without a token, then tRPC under /trpc (its own node handler, mounted with
-// `ctx.respond = false`). Built by one factory that main.ts and the tests share. The middleware,
-// in order:
+// (@pits/http-edge), then the edge's probes /healthz (process up) and /readyz (database reachable)
+// answered without a token in this app's JSON, then tRPC under /trpc (its own node handler,
+// mounted with `ctx.respond = false`). Built by one factory that main.ts and the tests share. The
+// middleware, in order:
 //
-//   requestId() → securityHeaders() → internalAccessLog (access-log.ts) → the probes
-//   → 404 outside /trpc → readyGate(…).middleware → tRPC
+//   requestId() → securityHeaders() → internalAccessLog (access-log.ts, the edge's requestLog)
+//   → the probes (probeAnswers(…).answer) → 404 outside /trpc → readyGate(…).middleware → tRPC
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HostResolver } from '@pits/domain';
-import { readyGate, requestId, securityHeaders, setHeaders } from '@pits/http-edge';
+import { PROBE_PATHS, probeAnswers, readyGate, requestId, securityHeaders, setHeaders } from '@pits/http-edge';
 import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, systemHostResolver, urlHost } from '@pits/service-runtime';
 import type { Logger } from 'pino';
-import { type InternalApiState, PROBES, internalAccessLog } from './access-log.js';
+import { type InternalApiState, internalAccessLog } from './access-log.js';
 import type { InternalApiConfig } from './config.js';
 import { appRouter } from './router.js';
 import { createServiceTokenCheck } from './service-token.js';
@@ -60,18 +60,26 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** Seconds a client should wait before retrying a SERVICE_UNAVAILABLE (sent as Retry-After). */
 const RETRY_AFTER_SECONDS = 2;
 
+/** What every 503 of this edge carries. */
+const UNAVAILABLE_HEADERS: Readonly<Record<string, string>> = { 'retry-after': String(RETRY_AFTER_SECONDS) };
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json' };
+
 type InternalApiContext = Koa.ParameterizedContext<InternalApiState>;
 
 /** A JSON answer of the edge itself (a probe, a refusal); the security headers are already set. */
 function sendJson(ctx: InternalApiContext, status: number, body: unknown): void {
   ctx.status = status;
-  setHeaders(ctx, status === 503 ? { 'retry-after': String(RETRY_AFTER_SECONDS), 'content-type': 'application/json' } : { 'content-type': 'application/json' });
+  setHeaders(ctx, JSON_HEADERS);
   ctx.body = JSON.stringify(body);
 }
 
-/** An answer of this HTTP edge that is a refusal, logged under the tRPC code it stands for (no procedure ran). */
+/**
+ * An answer of this HTTP edge that is a refusal, logged under the tRPC code it stands for (no
+ * procedure ran); a 503 says when to retry (a probe's 503 has it from the edge).
+ */
 function refuse(ctx: InternalApiContext, status: number, errorCode: TRPC_ERROR_CODE_KEY, body: unknown): void {
   ctx.state.record.errorCode = errorCode;
+  if (status === 503) setHeaders(ctx, UNAVAILABLE_HEADERS);
   sendJson(ctx, status, body);
 }
 
@@ -129,15 +137,14 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
     refuse: (ctx) => refuse(ctx, 503, 'SERVICE_UNAVAILABLE', { status: 'starting', message: 'the database is not ready yet; retry after the Retry-After delay' }),
   });
 
-  async function probe(ctx: InternalApiContext): Promise<void> {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      setHeaders(ctx, { allow: 'GET, HEAD' });
-      return refuse(ctx, 405, 'METHOD_NOT_SUPPORTED', { status: 'method_not_allowed' });
-    }
-    if (ctx.path === '/healthz') return sendJson(ctx, 200, { status: 'ok' });
-    const up = gate.ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs));
-    sendJson(ctx, up ? 200 : 503, { status: up ? 'ready' : 'unavailable' });
-  }
+  const probes = probeAnswers<InternalApiState, { status: 'ok' }, { status: 'ready' | 'unavailable' }>({
+    isReady: async () => gate.ready && !http.closing && (await isDatabaseReachable(database, config.readyTimeoutMs)),
+    live: { status: 'ok' },
+    ready: (up) => ({ status: up ? 'ready' : 'unavailable' }),
+    unavailableHeaders: UNAVAILABLE_HEADERS,
+    send: sendJson,
+  });
+  const refuseMethod = (ctx: InternalApiContext) => refuse(ctx, 405, 'METHOD_NOT_SUPPORTED', { status: 'method_not_allowed' });
 
   const app = new Koa<InternalApiState>({ proxy: false });
   app
@@ -145,9 +152,9 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
     .use(securityHeaders())
     .use(accessLog.middleware)
     .use(async (ctx, next) => {
-      if (!PROBES.has(ctx.path)) return next();
+      if (!PROBE_PATHS.has(ctx.path)) return next();
       try {
-        await probe(ctx);
+        await probes.answer(ctx, refuseMethod);
       } catch (error) {
         logger.error({ err: error, path: ctx.path }, 'probe failed');
         if (!ctx.headerSent) refuse(ctx, 500, 'INTERNAL_SERVER_ERROR', { status: 'error' });

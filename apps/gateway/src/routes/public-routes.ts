@@ -1,29 +1,35 @@
 // Routes without authentication: liveness, readiness, the OpenAPI document and the reference page.
+// The probes are the edge's (@pits/http-edge probeAnswers), mounted as two routes so that the
+// document lists them and the access log names their operation; their bodies are the gateway's.
 import type Router from '@koa/router';
 import { z } from 'zod';
+import { LIVENESS_PATH, READINESS_PATH, probeAnswers } from '@pits/http-edge';
 import { type GatewayMiddleware, type GatewayState, RETRY_AFTER_SECONDS } from '../http/index.js';
 import type { PublicRoute } from '../docs/openapi-document.js';
 import { SCALAR_BUNDLE_PATH } from '../docs/docs-page.js';
 
+const HEALTH = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+const READINESS = z.object({ status: z.enum(['ok', 'unavailable']), database: z.enum(['ok', 'unreachable']) }).meta({ id: 'Readiness' });
+
 export const PUBLIC_ROUTES: readonly PublicRoute[] = [
   {
     method: 'GET',
-    path: '/healthz',
+    path: LIVENESS_PATH,
     summary: 'Liveness: the process is up',
     description: 'Answers while the process runs, whatever the database does; for liveness probes. Never counted against a rate limit.',
     contentType: 'application/json',
     probe: true,
-    schema: z.object({ status: z.literal('ok') }).meta({ id: 'Health' }),
+    schema: HEALTH,
     example: { status: 'ok' },
   },
   {
     method: 'GET',
-    path: '/readyz',
+    path: READINESS_PATH,
     summary: 'Readiness: the database answers within the readiness deadline (503 otherwise, and while starting or stopping)',
     description: 'For load balancers and readiness probes: 200 while this process can serve, 503 while the database is unreachable or slow, and while the process starts or stops. Never counted against a rate limit.',
     contentType: 'application/json',
     probe: true,
-    schema: z.object({ status: z.enum(['ok', 'unavailable']), database: z.enum(['ok', 'unreachable']) }).meta({ id: 'Readiness' }),
+    schema: READINESS,
     example: { status: 'ok', database: 'ok' },
   },
   {
@@ -49,16 +55,14 @@ export function mountPublicRoutes(
   deps: { isReady: () => Promise<boolean>; openApi: () => object; docsHtml: () => string; docsBundle: () => Buffer; limit?: GatewayMiddleware },
 ): void {
   const limit: GatewayMiddleware = deps.limit ?? ((_, next) => next());
-  router.get('public.healthz', '/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+  const probes = probeAnswers<GatewayState, z.infer<typeof HEALTH>, z.infer<typeof READINESS>>({
+    isReady: deps.isReady,
+    live: { status: 'ok' },
+    ready: (up) => ({ status: up ? 'ok' : 'unavailable', database: up ? 'ok' : 'unreachable' }),
+    unavailableHeaders: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
   });
-  router.get('public.readyz', '/readyz', async (ctx) => {
-    const up = await deps.isReady();
-    ctx.status = up ? 200 : 503;
-    // Not ready is temporary (starting, stopping, the database away): say when to ask again, as every 503 does.
-    if (!up) ctx.set('Retry-After', String(RETRY_AFTER_SECONDS));
-    ctx.body = { status: up ? 'ok' : 'unavailable', database: up ? 'ok' : 'unreachable' };
-  });
+  router.get('public.healthz', LIVENESS_PATH, probes.liveness);
+  router.get('public.readyz', READINESS_PATH, probes.readiness);
   router.get('public.openapi', '/openapi.json', limit, (ctx) => {
     ctx.body = deps.openApi();
   });
