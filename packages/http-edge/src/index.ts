@@ -7,6 +7,18 @@
 export { type EdgeMiddleware, type EdgeState, setHeaders } from './edge-state.js';
 export { requestId, type RequestIdOptions } from './request-id.js';
 export { securityHeaders, type SecurityHeadersOptions } from './security-headers.js';
+export {
+  type AccessLogLevel,
+  type AccessLogMiddlewareOptions,
+  type AccessLogOptions,
+  type LogLineWriter,
+  type LoggedRequest,
+  type RequestLog,
+  type RequestOutcome,
+  type RequestTiming,
+  accessLog,
+  requestLog,
+} from './access-log.js';
 export { requestDeadline, type RequestDeadlineOptions } from './request-deadline.js';
 export { type ReadyGate, type ReadyGateOptions, readyGate } from './ready-gate.js';
 export { LIVENESS_PATH, PROBE_PATHS, type ProbeOptions, type Probes, READINESS_PATH, probeAnswers } from './probes.js';
