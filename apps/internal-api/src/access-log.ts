@@ -1,14 +1,13 @@
-// The internal API's access log, in the log schema every app shares (@pits/service-runtime
-// log-fields.ts): one line and one observation per procedure call (a batch has several), each
-// under its procedure path with the tRPC code of a refusal; a request that ran no procedure (a
-// probe, an unknown path or procedure, a body refused before any call) is logged as itself, the
-// probes at debug (they come every few seconds). Never headers, tokens, query strings or bodies.
+// The internal API's access log: the edge's (@pits/http-edge requestLog, the log schema every app
+// shares, the metrics observed from the same timing), written once per procedure call (a batch
+// has several), each under its procedure path with the tRPC code of a refusal and the ids its
+// input names; a request that ran no procedure (a probe, an unknown path or procedure, a body
+// refused before any call) is logged as itself, the probes at debug (they come every few seconds).
 import type { IncomingMessage } from 'node:http';
-import { performance } from 'node:perf_hooks';
 import type Koa from 'koa';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
-import { type EdgeState, PROBE_PATHS } from '@pits/http-edge';
-import { type HttpMetrics, type RequestLogFields, type TraceContext, UNMATCHED_ROUTE, durationMs, parseTraceparent } from '@pits/service-runtime';
+import { type EdgeState, PROBE_PATHS, requestLog } from '@pits/http-edge';
+import { type HttpMetrics, UNMATCHED_ROUTE } from '@pits/service-runtime';
 import type { Logger } from 'pino';
 import type { CallRecorder } from './trpc.js';
 
@@ -33,50 +32,32 @@ export interface InternalAccessLog {
   recordOf(req: IncomingMessage): RequestRecord | undefined;
 }
 
+/** The ids a procedure's input names, for its line. */
+function idsOf(input: unknown): { partnerId: number | null; tenantId: string | null } {
+  const ids = (typeof input === 'object' && input !== null ? input : {}) as { tenantId?: unknown; partnerId?: unknown };
+  return { partnerId: typeof ids.partnerId === 'number' ? ids.partnerId : null, tenantId: typeof ids.tenantId === 'string' ? ids.tenantId : null };
+}
+
 /**
  * @example
  * const log = internalAccessLog({ logger, metrics: metrics.http });
  * app.use(requestId()).use(securityHeaders()).use(log.middleware);
  */
 export function internalAccessLog(options: { logger: Pick<Logger, 'info' | 'debug'>; metrics: HttpMetrics }): InternalAccessLog {
-  const { logger, metrics } = options;
+  const log = requestLog(options);
   const records = new WeakMap<IncomingMessage, RequestRecord>();
-
-  /** One line and one observation, in the schema every app shares. */
-  function record(requestId: string, trace: TraceContext | null, method: string, route: string, status: number, errorCode: TRPC_ERROR_CODE_KEY | null, elapsedMs: number, input: unknown, level: 'info' | 'debug'): void {
-    const ids = (typeof input === 'object' && input !== null ? input : {}) as { tenantId?: unknown; partnerId?: unknown };
-    const line: RequestLogFields = {
-      request_id: requestId,
-      method,
-      route,
-      status,
-      duration_ms: durationMs(0, elapsedMs),
-      partner_id: typeof ids.partnerId === 'number' ? ids.partnerId : null,
-      tenant_id: typeof ids.tenantId === 'string' ? ids.tenantId : null,
-      trace_id: trace?.traceId ?? null,
-      parent_span_id: trace?.parentSpanId ?? null,
-      error_code: errorCode,
-    };
-    metrics.observe(route, method, status, elapsedMs / 1000);
-    logger[level](line, 'request finished');
-  }
-
   return {
     middleware: (ctx, next) => {
-      const started = performance.now();
+      const timing = log.start(ctx);
       const { req, res } = ctx;
-      const { requestId } = ctx.state;
-      const trace = parseTraceparent(req.headers.traceparent);
-      const method = req.method ?? 'GET';
       const path = ctx.path;
-      const isProbe = PROBE_PATHS.has(path);
       const request: RequestRecord = {
         finished: 0,
         errorCode: null,
         calls: {
           finished(procedure, status, errorCode, elapsedMs, input) {
             request.finished += 1;
-            record(requestId, trace, method, procedure, status, errorCode, elapsedMs, input, 'info');
+            timing.finish({ route: procedure, status, ...idsOf(input), errorCode }, elapsedMs, 'info');
           },
         },
       };
@@ -85,7 +66,8 @@ export function internalAccessLog(options: { logger: Pick<Logger, 'info' | 'debu
       res.on('finish', () => {
         // Each procedure call was logged as it finished; a request that ran none is logged as itself.
         if (request.finished > 0) return;
-        record(requestId, trace, method, isProbe ? path : UNMATCHED_ROUTE, res.statusCode, request.errorCode, performance.now() - started, undefined, isProbe ? 'debug' : 'info');
+        const isProbe = PROBE_PATHS.has(path);
+        timing.finish({ route: isProbe ? path : UNMATCHED_ROUTE, status: res.statusCode, partnerId: null, tenantId: null, errorCode: request.errorCode }, timing.elapsedMs(), isProbe ? 'debug' : 'info');
       });
       return next();
     },

@@ -57,7 +57,7 @@ export {
 } from './envelope.js';
 export { RETRY_AFTER_SECONDS, errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
 export { methodNotAllowed, type AllowedMethodsSource } from './method-not-allowed.js';
-export { accessLog, type AccessLogLine, type AccessLogOptions } from './access-log.js';
+export { accessLog, type AccessLogOptions } from './access-log.js';
 export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, isJsonContentType, jsonBody, jsonBodyStep, type JsonBodyOptions } from './body-parser.js';
 export { authenticate, authenticationStep, parseAuthorization, tenantIdOf, type ParsedAuthorization, type ResolveApiKey, type ResolvedKey } from './authenticate.js';
 export { requireTenant, tenantStep } from './tenant-guard.js';
