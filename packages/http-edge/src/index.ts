@@ -1,9 +1,15 @@
-// Public surface of @pits/http-edge: the Koa middleware both HTTP apps put before their own
-// handlers. Each app mounts it in this order (apps/gateway/src/create-gateway.ts,
-// apps/internal-api/src/create-internal-api.ts), with its own access log and error shapes between:
+// Public surface of @pits/http-edge: the Koa middleware and answers both HTTP apps put before their
+// own handlers, each app supplying only what is its own (its route and caller for the access log,
+// its probe bodies, its error shapes). Each app mounts them in this order
+// (apps/gateway/src/create-gateway.ts, apps/internal-api/src/create-internal-api.ts):
 //
-//   requestId() → securityHeaders() → the app's access log (and, in the gateway, its error mapper
-//   and requestDeadline()) → readyGate(…).middleware → the app's routes or procedures
+//   gateway:      requestId() → securityHeaders() → accessLog(…) → its error mapper → requestDeadline()
+//                 → readyGate(…).middleware → its router, probeAnswers(…) liveness and readiness as two routes
+//   internal API: requestId() → securityHeaders() → requestLog(…) started per request (a line per
+//                 procedure call) → probeAnswers(…).answer → its 404 outside /trpc
+//                 → readyGate(…).middleware → tRPC
+//
+// The probes are exempt from the deadline and the ready gate (PROBE_PATHS) or answered before them.
 export { type EdgeMiddleware, type EdgeState, setHeaders } from './edge-state.js';
 export { requestId, type RequestIdOptions } from './request-id.js';
 export { securityHeaders, type SecurityHeadersOptions } from './security-headers.js';

@@ -1,13 +1,16 @@
 // The HTTP middleware of the partner gateway, in the order create-gateway.ts mounts it (requestId,
-// securityHeaders, requestDeadline and readyGate are the edge both HTTP apps share, @pits/http-edge;
-// the rest is here):
+// securityHeaders, requestDeadline, readyGate and the probes are the edge both HTTP apps share,
+// @pits/http-edge; accessLog is the edge's, told the gateway's route, operation, partner, tenant and
+// error code; the rest is here):
 //
 //   app:        requestId() → securityHeaders({ publicPages }) → accessLog({ logger, metrics }) → errorMapper({ logger })
 //               → requestDeadline({ timeoutMs }) → readyGate(…).middleware
 //               → router.routes() → methodNotAllowed(router)
 //   The access log sits outside the error mapper, so it logs the status (and error code) of the
 //   envelope every thrown refusal became; the deadline and the ready gate sit inside it, so their
-//   503s are envelopes too.
+//   503s are envelopes too. The probes (/healthz, /readyz: the edge's probeAnswers, with the
+//   gateway's bodies) are two routes of the router (routes/public-routes.ts), exempt from the
+//   deadline and the gate.
 //   each partner route, one middleware running its checks as steps (mountRoutes, runSteps):
 //               nameStep('inbound.list')
 //               → authenticationStep(resolveApiKey, { tenantScoped, guard })   (key and installation, every request;
