@@ -23,7 +23,7 @@ export interface RequestDeadlineOptions {
  * has its deadline (apps/internal-api/src/trpc.ts).
  *
  * @example
- * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger })).use(errorMapper({ logger })).use(requestDeadline({ timeoutMs: 10_000 }));
+ * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger, outcome })).use(errorMapper({ logger })).use(requestDeadline({ timeoutMs: 10_000 }));
  */
 export function requestDeadline<S extends EdgeState = EdgeState>(options: RequestDeadlineOptions): EdgeMiddleware<S> {
   const { timeoutMs, exempt } = options;

@@ -22,7 +22,7 @@ const HEADERS: Readonly<Record<string, string>> = {
  * First after `requestId()`, so error responses carry the headers too.
  *
  * @example
- * app.use(requestId()).use(securityHeaders({ publicPages: new Set(['/docs']) })).use(accessLog({ logger }));
+ * app.use(requestId()).use(securityHeaders({ publicPages: new Set(['/docs']) })).use(accessLog({ logger, outcome }));
  */
 export function securityHeaders<S extends EdgeState = EdgeState>(options: SecurityHeadersOptions = {}): EdgeMiddleware<S> {
   const publicPages = options.publicPages ?? new Set<string>();
