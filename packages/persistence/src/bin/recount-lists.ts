@@ -3,25 +3,16 @@
 // DATABASE_URL against a real count of its documents, and rebuilds those that differ. The database
 // keeps them (migration 014); this is the repair for the one way they can drift, a process of a
 // version before 014 writing after the migration (docs/operating-guarantees.md#upgrading).
-// Exit 0 when every total is right (after repair), 1 when the database could not be read or
-// written, 2 when the URL is unusable.
-import { createDatabase } from '../create-database.js';
-import { describeDatabase, parseDatabaseUrl } from '../database-config.js';
-import { migrateToLatest } from '../migrate.js';
+// Exit 0 when every total is right (after repair), 1 when the database could not be migrated,
+// read or written, 2 when the URL is unusable.
+import { describeDatabase } from '../database-config.js';
+import { migrateOrThrow } from '../migrate.js';
 import { repairListCounts } from '../repositories/list-count-repository.js';
+import { runDatabaseCommand } from './database-command.js';
 
-async function main(): Promise<number> {
-  let config;
+process.exitCode = await runDatabaseCommand(async (database, config) => {
   try {
-    config = parseDatabaseUrl(process.env.DATABASE_URL);
-  } catch (error) {
-    console.error(`DATABASE_URL: ${(error as Error).message}`);
-    return 2;
-  }
-  const database = createDatabase(config);
-  try {
-    const { error } = await migrateToLatest(database);
-    if (error) throw error;
+    await migrateOrThrow(database);
     const { tenants, repaired } = await repairListCounts(database);
     for (const r of repaired) console.log(`tenant ${r.tenantId}: ${r.mismatches.length} list total${r.mismatches.length === 1 ? '' : 's'} rebuilt`);
     console.log(`${tenants} tenant${tenants === 1 ? '' : 's'} checked, ${repaired.length} repaired, on ${describeDatabase(config)}`);
@@ -29,9 +20,5 @@ async function main(): Promise<number> {
   } catch (error) {
     console.error(`recount failed on ${describeDatabase(config)}: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
-  } finally {
-    await database.destroy();
   }
-}
-
-process.exitCode = await main();
+});
