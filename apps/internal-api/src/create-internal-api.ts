@@ -12,7 +12,7 @@ import Koa from 'koa';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import { createHTTPHandler } from '@trpc/server/adapters/standalone';
 import type { HostResolver } from '@pits/domain';
-import { PROBE_PATHS, probeAnswers, readyGate, requestId, securityHeaders, setHeaders } from '@pits/http-edge';
+import { PROBE_PATHS, RETRY_AFTER_SECONDS, probeAnswers, readyGate, requestId, securityHeaders, setHeaders } from '@pits/http-edge';
 import { type CredentialCipher, type Database, createCredentialCipher, createDatabase, isDatabaseReachable, DATABASE_ERROR_KINDS, classifyDatabaseError } from '@pits/persistence';
 import { type OperatorServer, type ProcessMetrics, createLimitedServer, createOperatorServer, createProcessLogger, createProcessMetrics, systemHostResolver, urlHost } from '@pits/service-runtime';
 import type { Logger } from 'pino';
@@ -56,9 +56,6 @@ export interface InternalApi {
 
 /** Request bodies larger than this are refused (PAYLOAD_TOO_LARGE). */
 const MAX_BODY_BYTES = 1024 * 1024;
-
-/** Seconds a client should wait before retrying a SERVICE_UNAVAILABLE (sent as Retry-After). */
-const RETRY_AFTER_SECONDS = 2;
 
 /** What every 503 of this edge carries. */
 const UNAVAILABLE_HEADERS: Readonly<Record<string, string>> = { 'retry-after': String(RETRY_AFTER_SECONDS) };

@@ -27,4 +27,4 @@ export {
 } from './access-log.js';
 export { requestDeadline, type RequestDeadlineOptions } from './request-deadline.js';
 export { type ReadyGate, type ReadyGateOptions, readyGate } from './ready-gate.js';
-export { LIVENESS_PATH, PROBE_PATHS, type ProbeOptions, type Probes, READINESS_PATH, probeAnswers } from './probes.js';
+export { LIVENESS_PATH, PROBE_PATHS, RETRY_AFTER_SECONDS, type ProbeOptions, type Probes, READINESS_PATH, probeAnswers } from './probes.js';

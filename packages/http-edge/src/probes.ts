@@ -5,6 +5,9 @@
 import type Koa from 'koa';
 import { type EdgeState, setHeaders } from './edge-state.js';
 
+/** Seconds a client should wait before retrying a 503, sent as Retry-After by every 503 of both apps. */
+export const RETRY_AFTER_SECONDS = 2;
+
 export const LIVENESS_PATH = '/healthz';
 export const READINESS_PATH = '/readyz';
 /** Both probes: exempt from the request deadline and the ready gate, logged apart. */

@@ -3,6 +3,7 @@
 // 4xx http-errors are mapped to the closed list; anything else is a generic 500, reported once.
 import { AppError, domainError, type DomainError, type ErrorKind } from '@pits/domain';
 import { isDatabaseUnavailable } from '@pits/persistence';
+import { RETRY_AFTER_SECONDS } from '@pits/http-edge';
 import { sendError } from './envelope.js';
 import type { GatewayAppMiddleware, GatewayLogger } from './gateway-state.js';
 
@@ -32,8 +33,8 @@ const UNAVAILABLE: DomainError = domainError('SERVICE_UNAVAILABLE', 'the service
   issue: 'the database did not answer in time; nothing was changed, retry after the Retry-After delay',
 });
 
-/** Seconds a client should wait before retrying a 503 (sent as Retry-After). */
-export const RETRY_AFTER_SECONDS = 2;
+/** Seconds a client should wait before retrying a 503 (sent as Retry-After): the edge's, one value for both apps. */
+export { RETRY_AFTER_SECONDS };
 
 /** An http-errors/Koa error meant for the client (`expose` and 4xx), as its status, message and headers. */
 function exposedClientError(
