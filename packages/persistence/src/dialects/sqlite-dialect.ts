@@ -56,6 +56,15 @@ const UNICODE_LOWER = 'pits_lower';
 const SQLITE_BUSY_WAIT_MS = 20;
 
 /**
+ * How many pages the write-ahead log holds before the commit that passes them copies them into the
+ * database file (a checkpoint: the pages' writes and two file syncs, inside that commit). SQLite's
+ * 1000 (4 MB) ran one every 70 or so approvals, each rewriting pages the next ones dirtied again;
+ * at 4000 (16 MB of log) a hot page is copied once for four times as many commits and the syncs are
+ * a quarter as many (docs/operating-guarantees.md#embedded-database-checkpoints).
+ */
+export const WAL_CHECKPOINT_PAGES = 4000;
+
+/**
  * Opens a better-sqlite3 handle with the pragmas every connection of this product uses. A
  * statement waits up to `busyTimeoutMs` (synchronously) for another connection's write lock, then
  * fails with SQLITE_BUSY.
@@ -67,6 +76,7 @@ export function openSqlite(location: string, busyTimeoutMs = DEFAULT_DATABASE_DE
   raw.pragma('foreign_keys = ON');
   raw.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   raw.pragma('synchronous = NORMAL');
+  raw.pragma(`wal_autocheckpoint = ${WAL_CHECKPOINT_PAGES}`);
   // SQLite's own lower() folds ASCII only; PostgreSQL's folds every script. This one matches it.
   raw.function(UNICODE_LOWER, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text) as string | null);
   return raw;
