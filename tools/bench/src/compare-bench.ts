@@ -17,7 +17,7 @@
 //
 // Environment: BENCH_COMPARE_ROUNDS (2: pairs of runs), BENCH_COMPARE_KEEP (1: leave the worktree,
 // which a later run at the same commit then reuses), BENCH_COMPARE_PAIRED (1: the paired mode,
-// reading BENCH_PAIRS, BENCH_SECONDS, BENCH_RATE, BENCH_DIALECTS and BENCH_CASES as paired-bench.ts does),
+// reading BENCH_PAIRS, BENCH_WARMUP_PAIRS, BENCH_SECONDS, BENCH_RATE, BENCH_DIALECTS and BENCH_CASES as paired-bench.ts does),
 // BENCH_COMPARE_INSTRUCTIONS (1: the instruction mode, reading what instruction-bench.ts reads), and what bench:inventory reads
 // (BENCH_SECONDS, BENCH_DIALECTS, BENCH_CASES, BENCH_ROUNDS, …), passed to both sides alike.
 // Without BENCH_CASES each side runs its own default cases; those only one side has are named.

@@ -9,28 +9,22 @@
 //
 // Environment: BENCH_DIALECTS (sqlite,postgres), BENCH_CASES (create,detail,list,approve,count:
 // cases both trees have), BENCH_SECONDS (3 per pair), BENCH_PAIRS (5, the first a warm-up),
-// BENCH_RATE (requests per second each side is sent, autocannon's overall rate; unset: as fast as
-// each answers — on two cores the two gateways, the load and the database then fight for the CPU,
-// and a build measured against itself drifts by up to 18 % per case; a rate both keep up with
-// measures each request's own work), BENCH_PG_URL (as bench:inventory).
+// BENCH_WARMUP_PAIRS (1: the first pairs left out of the median; both gateways still compile for
+// several pairs, each pair's CPU per request falling, so a larger count reads the settled cost a
+// long-running process pays), BENCH_RATE (requests per second each side is sent, autocannon's
+// overall rate; unset: as fast as each answers — on two cores the two gateways, the load and the
+// database then fight for the CPU, and a build measured against itself drifts by up to 18 % per
+// case; a rate both keep up with measures each request's own work), BENCH_PG_URL (as
+// bench:inventory).
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
-import { MEAN_CASES } from './compare-model.js';
-import { type PairedCase, pairedTable } from './paired-model.js';
+import { type PairedCase, pairedSettings, pairedTable } from './paired-model.js';
 import { type SeededSide, type SideName, seedSide } from './tree-bench.js';
 
 const [oldTree, oldLabel, mainLabel] = process.argv.slice(2);
 if (!oldTree || !oldLabel || !mainLabel) throw new Error('usage: paired-bench.ts <old tree> <old label> <main label>');
-const dialects = (process.env.BENCH_DIALECTS ?? 'sqlite,postgres').split(',').map((d) => d.trim()).filter(Boolean);
-const cases = (process.env.BENCH_CASES ?? MEAN_CASES.join(',')).split(',').map((c) => c.trim()).filter(Boolean);
-const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-const pairs = Number(process.env.BENCH_PAIRS ?? 5);
-const rate = process.env.BENCH_RATE === undefined ? undefined : Number(process.env.BENCH_RATE);
-if (rate !== undefined && !(Number.isSafeInteger(rate) && rate > 0)) throw new Error(`BENCH_RATE: a positive whole number of requests per second, got ${process.env.BENCH_RATE}`);
-const warmUp = 1;
-if (!Number.isSafeInteger(pairs) || pairs <= warmUp) throw new Error(`BENCH_PAIRS: more than ${warmUp}, got ${process.env.BENCH_PAIRS}`);
-const pgAdminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const { dialects, cases, seconds, pairs, warmUp, rate, pgAdminUrl } = pairedSettings(process.env);
 
 interface Side extends SeededSide {
   side: SideName;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { median, pairRatios, pairedTable } from './paired-model.js';
+import { median, pairRatios, pairedSettings, pairedTable } from './paired-model.js';
 
 describe('paired comparison', () => {
   it('takes the median, of an odd or an even count', () => {
@@ -25,5 +25,25 @@ describe('paired comparison', () => {
   it('prints no mean when a case of the five is missing', () => {
     const lines = pairedTable('PostgreSQL', [{ kind: 'detail', old: [1, 1], main: [1, 1] }], { main: 'main', old: 'abc1234' }, 1);
     expect(lines.some((l) => l.startsWith('| mean'))).toBe(false);
+  });
+
+  it('reads its settings from the environment: one warm-up pair unless told, never all of them', () => {
+    expect(pairedSettings({})).toEqual({
+      dialects: ['sqlite', 'postgres'],
+      cases: ['create', 'detail', 'list', 'approve', 'count'],
+      seconds: 3,
+      pairs: 5,
+      warmUp: 1,
+      rate: undefined,
+      pgAdminUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
+    });
+    const settled = pairedSettings({ BENCH_WARMUP_PAIRS: '4', BENCH_PAIRS: '12', BENCH_RATE: '200', BENCH_CASES: 'approve, count', BENCH_DIALECTS: 'sqlite' });
+    expect(settled).toMatchObject({ warmUp: 4, pairs: 12, rate: 200, cases: ['approve', 'count'], dialects: ['sqlite'] });
+    expect(pairedSettings({ BENCH_WARMUP_PAIRS: '0', BENCH_PAIRS: '1' }).warmUp).toBe(0);
+    expect(() => pairedSettings({ BENCH_WARMUP_PAIRS: '5', BENCH_PAIRS: '5' })).toThrow(/BENCH_PAIRS: more pairs than the 5 of the warm-up/);
+    expect(() => pairedSettings({ BENCH_WARMUP_PAIRS: '-1' })).toThrow(/BENCH_WARMUP_PAIRS/);
+    expect(() => pairedSettings({ BENCH_WARMUP_PAIRS: 'two' })).toThrow(/BENCH_WARMUP_PAIRS/);
+    expect(() => pairedSettings({ BENCH_RATE: '0' })).toThrow(/BENCH_RATE/);
+    expect(() => pairedSettings({ BENCH_SECONDS: 'x' })).toThrow(/BENCH_SECONDS/);
   });
 });

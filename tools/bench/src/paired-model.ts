@@ -4,6 +4,42 @@
 // per request, the first pairs left out as the warm-up of the processes.
 import { MEAN_CASES } from './compare-model.js';
 
+/** What one paired run measures, read from its environment (paired-bench.ts lists the variables). */
+export interface PairedSettings {
+  dialects: string[];
+  cases: string[];
+  /** Seconds each side is loaded per case and pair (after one second of its own warm-up). */
+  seconds: number;
+  pairs: number;
+  /** The first pairs, left out of the median while both gateways still compile. */
+  warmUp: number;
+  /** Requests per second each side is sent; undefined: as fast as each answers. */
+  rate: number | undefined;
+  pgAdminUrl: string;
+}
+
+const listOf = (text: string): string[] => text.split(',').map((item) => item.trim()).filter(Boolean);
+
+export function pairedSettings(env: Readonly<Record<string, string | undefined>>): PairedSettings {
+  const seconds = Number(env.BENCH_SECONDS ?? 3);
+  if (!(seconds > 0)) throw new Error(`BENCH_SECONDS: a positive number of seconds, got ${env.BENCH_SECONDS}`);
+  const rate = env.BENCH_RATE === undefined ? undefined : Number(env.BENCH_RATE);
+  if (rate !== undefined && !(Number.isSafeInteger(rate) && rate > 0)) throw new Error(`BENCH_RATE: a positive whole number of requests per second, got ${env.BENCH_RATE}`);
+  const warmUp = Number(env.BENCH_WARMUP_PAIRS ?? 1);
+  if (!(Number.isSafeInteger(warmUp) && warmUp >= 0)) throw new Error(`BENCH_WARMUP_PAIRS: a whole number of pairs, got ${env.BENCH_WARMUP_PAIRS}`);
+  const pairs = Number(env.BENCH_PAIRS ?? 5);
+  if (!(Number.isSafeInteger(pairs) && pairs > warmUp)) throw new Error(`BENCH_PAIRS: more pairs than the ${warmUp} of the warm-up, got ${env.BENCH_PAIRS}`);
+  return {
+    dialects: listOf(env.BENCH_DIALECTS ?? 'sqlite,postgres'),
+    cases: listOf(env.BENCH_CASES ?? MEAN_CASES.join(',')),
+    seconds,
+    pairs,
+    warmUp,
+    rate,
+    pgAdminUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  };
+}
+
 /** One case's gateway CPU per request (µs), pair by pair: `old[i]` and `main[i]` ran at the same time. */
 export interface PairedCase {
   kind: string;
