@@ -117,7 +117,7 @@ export function createInternalApi(config: InternalApiConfig, deps: InternalApiDe
       };
     },
     // A refusal a retry can get past says when: Retry-After on SERVICE_UNAVAILABLE.
-    responseMeta: ({ errors }) => (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } } : {}),
+    responseMeta: ({ errors }) => (errors.some((e) => e.code === 'SERVICE_UNAVAILABLE') ? { headers: UNAVAILABLE_HEADERS } : {}),
     onError({ error, ctx, path, req }) {
       // For the request's own line, written only when no procedure ran (an unknown procedure, an
       // unreadable body); a procedure's line has its code from recordCall.

@@ -5,7 +5,8 @@
 import { webhookEventType } from '@pits/contract';
 import { type ErrorKind, RESERVATION_EXPIRY, WEBHOOK_HEADERS, WEBHOOK_RETRY, nextRetryDelayMs } from '@pits/domain';
 import { DEMO_PRODUCTS } from '@pits/persistence';
-import { ERROR_STATUS, RETRY_AFTER_SECONDS } from '../http/index.js';
+import { RETRY_AFTER_SECONDS } from '@pits/http-edge';
+import { ERROR_STATUS } from '../http/index.js';
 
 /** When each error code is answered, as docs/errors.md#kinds-and-statuses states them. */
 export const ERROR_CONDITIONS: Readonly<Record<ErrorKind, string>> = {

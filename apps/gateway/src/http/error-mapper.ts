@@ -33,9 +33,6 @@ const UNAVAILABLE: DomainError = domainError('SERVICE_UNAVAILABLE', 'the service
   issue: 'the database did not answer in time; nothing was changed, retry after the Retry-After delay',
 });
 
-/** Seconds a client should wait before retrying a 503 (sent as Retry-After): the edge's, one value for both apps. */
-export { RETRY_AFTER_SECONDS };
-
 /** An http-errors/Koa error meant for the client (`expose` and 4xx), as its status, message and headers. */
 function exposedClientError(
   err: unknown,
@@ -54,17 +51,20 @@ function exposedClientError(
   return { status, message: err.message, headers };
 }
 
+/** The headers of a 503: a fresh object each time, as callers add their own. */
+const retryAfter = (): Record<string, string> => ({ 'Retry-After': String(RETRY_AFTER_SECONDS) });
+
 /**
  * Maps whatever was thrown to a `DomainError`; `unexpected` is true when it must be reported.
  * Exported for the idempotency layer and tests.
  */
 export function toDomainError(err: unknown): { error: DomainError; unexpected: boolean; headers: Record<string, string> } {
   if (err instanceof AppError) {
-    const headers: Record<string, string> = err.kind === 'SERVICE_UNAVAILABLE' ? { 'Retry-After': String(RETRY_AFTER_SECONDS) } : {};
+    const headers: Record<string, string> = err.kind === 'SERVICE_UNAVAILABLE' ? retryAfter() : {};
     return { error: err.error, unexpected: err.kind === 'INTERNAL_ERROR', headers };
   }
   if (isDatabaseUnavailable(err)) {
-    return { error: UNAVAILABLE, unexpected: false, headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
+    return { error: UNAVAILABLE, unexpected: false, headers: retryAfter() };
   }
   const client = exposedClientError(err);
   if (client) {

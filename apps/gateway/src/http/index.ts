@@ -58,7 +58,7 @@ export {
   type EnvelopeTarget,
   type ErrorEnvelope,
 } from './envelope.js';
-export { RETRY_AFTER_SECONDS, errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
+export { errorMapper, toDomainError, type ErrorMapperOptions } from './error-mapper.js';
 export { methodNotAllowed, type AllowedMethodsSource } from './method-not-allowed.js';
 export { accessLog, type AccessLogOptions } from './access-log.js';
 export { DEFAULT_BODY_LIMIT_BYTES, DEFAULT_MAX_ITEMS, isJsonContentType, jsonBody, jsonBodyStep, type JsonBodyOptions } from './body-parser.js';

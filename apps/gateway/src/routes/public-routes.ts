@@ -3,8 +3,8 @@
 // document lists them and the access log names their operation; their bodies are the gateway's.
 import type Router from '@koa/router';
 import { z } from 'zod';
-import { LIVENESS_PATH, READINESS_PATH, probeAnswers } from '@pits/http-edge';
-import { type GatewayMiddleware, type GatewayState, RETRY_AFTER_SECONDS } from '../http/index.js';
+import { LIVENESS_PATH, READINESS_PATH, RETRY_AFTER_SECONDS, probeAnswers } from '@pits/http-edge';
+import { type GatewayMiddleware, type GatewayState } from '../http/index.js';
 import type { PublicRoute } from '../docs/openapi-document.js';
 import { SCALAR_BUNDLE_PATH } from '../docs/docs-page.js';
 
