@@ -357,6 +357,26 @@ async function listAdjustments(ctx: Context, tenantId: string): Promise<void> {
   });
 }
 
+/**
+ * A write's ledger rows, then its stock rows naming the newest of them per bucket: one statement
+ * where the gateway sends one (`writeLedgerWithStock`), otherwise the ledger insert returning the
+ * ids, then the levels (stock-repository.ts `writeStockRows`).
+ */
+async function writeLedgerAndStock(
+  tx: Queries,
+  tenantId: string,
+  at: string,
+  ledger: ReturnType<typeof ledgerRow>[],
+  levels: { locationId: number; productId: number; good: number; damaged: number; reserved: number; reservedForOrders?: number }[],
+): Promise<void> {
+  if (sql.writeLedgerWithStock && ledger.length > 0) {
+    await tx.all(sql.writeLedgerWithStock({ ledger, levels: levels.map((l) => levelRow(tenantId, l, at)) }));
+    return;
+  }
+  const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: ledger }))) as WrittenLedgerRow[]);
+  await tx.all(sql.writeStock({ rows: levels.map((l) => levelRow(tenantId, l, at, newest.get(stockKey(l)))) }));
+}
+
 async function approveAdjustment(ctx: Context, partner: Partner, tenantId: string, number: string): Promise<void> {
   const at = new Date().toISOString();
   const actor = actorOf(partner);
@@ -382,8 +402,7 @@ async function approveAdjustment(ctx: Context, partner: Partner, tenantId: strin
       level[bucket] = after;
       return ledgerRow(tenantId, { locationId, productId: line.productId, bucket, delta: line.delta, before, after }, cause, at);
     });
-    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: ledger }))) as WrittenLedgerRow[]);
-    await tx.run(sql.writeStock({ rows: lines.map((line) => levelRow(tenantId, { locationId, productId: line.productId, ...levels.get(line.productId)! }, at, newest.get(stockKey({ locationId, productId: line.productId })))) }));
+    await writeLedgerAndStock(tx, tenantId, at, ledger, lines.map((line) => ({ locationId, productId: line.productId, ...levels.get(line.productId)! })));
     // The gateway's event fan-out reads the subscribed endpoints (once per transaction, first for
     // the stock.level_changed events of the write above); the benchmark registers none, so, as in
     // the gateway, nothing more is written.
@@ -457,8 +476,7 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
       return ledgerRow(tenantId, { locationId, productId: c.productId, bucket, delta: c.delta, before: c.before, after: c.counted }, cause, at);
     });
     const written = [...changed].sort((a, b) => a.productId - b.productId);
-    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: ledger }))) as WrittenLedgerRow[]);
-    await tx.run(sql.writeStock({ rows: written.map((c) => levelRow(tenantId, { locationId, productId: c.productId, ...c.level }, at, newest.get(stockKey({ locationId, productId: c.productId })))) }));
+    await writeLedgerAndStock(tx, tenantId, at, ledger, written.map((c) => ({ locationId, productId: c.productId, ...c.level })));
     await tx.all(sql.subscribedEndpoints({ tenantId }));
     return { row, location, items, levels };
   });
@@ -681,8 +699,7 @@ async function createHold(ctx: Context, partner: Partner, tenantId: string): Pro
       });
     });
     const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
-    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: ledgerRows.map((m) => ledgerRow(tenantId, m, cause, at)) }))) as WrittenLedgerRow[]);
-    await tx.all(sql.writeStock({ rows: parsed.map((l) => levelRow(tenantId, { locationId, productId: l.productId, ...levels.get(l.productId)! }, at, newest.get(stockKey({ locationId, productId: l.productId })))) }));
+    await writeLedgerAndStock(tx, tenantId, at, ledgerRows.map((m) => ledgerRow(tenantId, m, cause, at)), parsed.map((l) => ({ locationId, productId: l.productId, ...levels.get(l.productId)! })));
     return { ...created, allocations: lineLots };
   });
   ctx.status = 201;
@@ -742,8 +759,7 @@ async function consumeHold(ctx: Context, partner: Partner, tenantId: string, num
       await tx.run(lots.writeLotStock({ rows: [...touched.values()].map((lot) => lotStockRow(tenantId, lot, at)) }));
     }
     const cause = { type: 'reservation', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
-    const newest = newestLedgerIds((await tx.all(sql.insertLedger({ rows: movements.map((m) => ledgerRow(tenantId, { locationId, ...m }, cause, at)) }))) as WrittenLedgerRow[]);
-    await tx.all(sql.writeStock({ rows: lines.map((l) => levelRow(tenantId, { locationId, productId: Number(l.product_id), ...levels.get(Number(l.product_id))! }, at, newest.get(stockKey({ locationId, productId: Number(l.product_id) })))) }));
+    await writeLedgerAndStock(tx, tenantId, at, movements.map((m) => ledgerRow(tenantId, { locationId, ...m }, cause, at)), lines.map((l) => ({ locationId, productId: Number(l.product_id), ...levels.get(Number(l.product_id))! })));
     await tx.all(sql.subscribedEndpoints({ tenantId }));
     for (const l of lines) await tx.run(sql.setConsumedQuantity({ reservationId: Number(row.id), lineNo: Number(l.line_no), consumed: Number(l.quantity) }));
     await tx.run(sql.updateActiveReservation({ status: 'consumed', consumed_at: at, updated_at: at, id: Number(row.id) }));

@@ -46,8 +46,12 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
     newAdjustmentItemRow(1, i, { productId: k.productId, productName: 'p', sku: 's', type: 'increase', quantity: 1, unitCost: '0', totalCost: '0', notes: '' }),
   );
   const lock = s.lockStock({ rows: keys(lines).map((k) => emptyLevelRow(tenantId, k, AT)) });
-  const write = s.writeStock({ rows: keys(lines).map((k) => levelRow(tenantId, { ...k, good: 0, damaged: 0, reserved: 0 }, AT)) });
-  const ledger = s.insertLedger({ rows: keys(lines).map((k) => ledgerRow(tenantId, { ...k, bucket: 'good', delta: 1, before: 0, after: 1 }, CAUSE, AT)) });
+  const levelRows = keys(lines).map((k) => levelRow(tenantId, { ...k, good: 0, damaged: 0, reserved: 0 }, AT));
+  // The ledger rows, then the levels naming them: one statement where the dialect takes an insert
+  // in a WITH, two otherwise (stock-repository.ts `writeStockRows`).
+  const stockWrite = (ledgerRows: ReturnType<typeof ledgerRow>[]) =>
+    s.writeLedgerWithStock ? [s.writeLedgerWithStock({ ledger: ledgerRows, levels: levelRows })] : [s.insertLedger({ rows: ledgerRows }), s.writeStock({ rows: levelRows })];
+  const ledger = stockWrite(keys(lines).map((k) => ledgerRow(tenantId, { ...k, bucket: 'good', delta: 1, before: 0, after: 1 }, CAUSE, AT)));
   const list = (status: 'pending' | undefined) => {
     const params = { tenantId, status, locationId: undefined, type: undefined, limit: 10, offset: 0 };
     return [s.listPage(params)];
@@ -65,7 +69,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
   };
   const holdLines: NewReservationItem[] = keys(lines).map((k, i) => ({ reservation_id: 1, line_no: i + 1, product_id: k.productId, sku: 's', product_name: 'p', quantity: 1, consumed_quantity: 0 }));
   const reservedLedger = (rows: number) =>
-    s.insertLedger({ rows: Array.from({ length: rows }, (_, i) => ledgerRow(tenantId, { locationId: 1, productId: 1 + (i % Math.max(lines, 1)), bucket: 'reserved', delta: 1, before: 0, after: 1 }, { ...CAUSE, type: 'reservation' }, AT)) });
+    stockWrite(Array.from({ length: rows }, (_, i) => ledgerRow(tenantId, { locationId: 1, productId: 1 + (i % Math.max(lines, 1)), bucket: 'reserved', delta: 1, before: 0, after: 1 }, { ...CAUSE, type: 'reservation' }, AT)));
   const readHold = [s.reservationByNumber({ tenantId, number: 'RSV' }), s.reservationItems({ ids: [1] })];
   // Lots (reserve-lots): the lots of the lines' rows and today, read before the sold-out check and
   // again once the rows are locked; each line's one allocation, and its lot's units written.
@@ -100,8 +104,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
           writeLots,
         ]
       : []),
-    reservedLedger(lines),
-    write,
+    ...reservedLedger(lines),
   ];
   const holdConsume = (lots: boolean) => [
     // consume, whole: each line leaves reserved and good (two movements each)
@@ -111,8 +114,7 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
     lock,
     // the lots the lines took, their rows' lots, and the products' lot settings
     ...(lots ? [allocations, ...lotBook, l.policies({ ids: keys(lines).map((k) => k.productId) }), writeLots] : []),
-    reservedLedger(2 * lines),
-    write,
+    ...reservedLedger(2 * lines),
     s.subscribedEndpoints({ tenantId }),
     ...holdLines.map((line) => s.setConsumedQuantity({ reservationId: 1, lineNo: line.line_no, consumed: 1 })),
     s.updateActiveReservation({ status: 'consumed', consumed_at: AT, updated_at: AT, id: 1 }),
@@ -133,13 +135,12 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
         return [
           s.lockAdjustmentWithItems(byNumber),
           lock,
-          ledger,
-          write,
+          ...ledger,
           s.subscribedEndpoints({ tenantId }),
           s.markApproved({ id: 1, approvedAt: AT, approvedBy: JSON.stringify(ACTOR), updatedAt: AT }),
         ];
       case 'count':
-        return [...catalogue, lock, ...created, ledger, write, s.subscribedEndpoints({ tenantId })];
+        return [...catalogue, lock, ...created, ...ledger, s.subscribedEndpoints({ tenantId })];
       case 'reserve':
         return [...holdCreate(false), ...holdConsume(false)];
       case 'reserve-lots':

@@ -43,7 +43,7 @@ import {
   setConsumedQuantityQuery,
   updateActiveReservationQuery,
 } from '../repositories/reservation-repository.js';
-import { insertLedgerQuery, lockStockQuery, stockLevelsQuery, writeStockQuery } from '../repositories/stock-repository.js';
+import { insertLedgerQuery, lockStockQuery, stockLevelsQuery, writeLedgerWithStockQuery, writeStockQuery } from '../repositories/stock-repository.js';
 import { subscribedEndpointsQuery } from '../repositories/event-outbox-repository.js';
 import type { DB } from '../schema/index.js';
 
@@ -121,6 +121,12 @@ export function inventoryStatements(dialect: DialectName) {
     writeStock: bind(writeStockQuery),
     /** Inserts ledger rows, returning what `newestLedgerIds` needs; written before the levels that name them. */
     insertLedger: bind(insertLedgerQuery),
+    /**
+     * The ledger rows and the levels naming their newest ids in one statement (levels from
+     * `levelRow` without ids), where the gateway sends one (the dialect's `insertsInWith`);
+     * undefined where it sends `insertLedger` then `writeStock`.
+     */
+    writeLedgerWithStock: dialectNamed(dialect).insertsInWith ? bind(writeLedgerWithStockQuery) : undefined,
     markApproved: bind(markApprovedQuery),
     subscribedEndpoints: bind(subscribedEndpointsQuery),
     // Order holds: create and consume (reservation-operations.ts).

@@ -302,6 +302,7 @@ export const postgresDialect: SqlDialect<PostgresConfig> = {
   updateReturningAll: standardSql.updateReturningAll,
   insertIgnoringDuplicates: standardSql.insertIgnoringDuplicates,
   upsert: standardSql.upsert,
+  insertsInWith: true,
 
   containsLowerCase: standardSql.containsLowerCase,
   // lower() folds every script under the UTF-8 encoding this product's databases use.

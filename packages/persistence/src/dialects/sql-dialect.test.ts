@@ -169,6 +169,23 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
     expect(await dialect.updateReturningAll(t.database.db.updateTable('tenants').set({ name: 'x' }).where('id', '=', randomUUID())).execute()).toEqual([]);
   });
 
+  it('insertsInWith tells whether an insert runs in a WITH of the statement that reads its rows', async () => {
+    const tenantId = await tenantRow(t.database, 'with-insert');
+    const db = t.database.db;
+    const statement = db
+      .with('added', (qc) => dialect.insertReturning(qc.insertInto('document_sequences').values({ tenant_id: tenantId, prefix: 'WITH', last_value: 4 }), ['last_value']))
+      .selectFrom('added')
+      .select((eb) => eb(eb.ref('last_value'), '+', 1).as('next'));
+    if (dialect.insertsInWith) {
+      expect(await execute(t.database, statement)).toEqual([{ next: 5 }]);
+      expect(await execute(t.database, db.selectFrom('document_sequences').select('last_value').where('tenant_id', '=', tenantId))).toEqual([{ last_value: 4 }]);
+    } else {
+      // Refused, and nothing written: the stock writes must send the insert on its own.
+      await expect(execute(t.database, statement)).rejects.toThrow();
+      expect(await execute(t.database, db.selectFrom('document_sequences').select('last_value').where('tenant_id', '=', tenantId))).toEqual([]);
+    }
+  });
+
   it('insertIgnoringDuplicates skips a taken key; upsert updates the row that holds it', async () => {
     const tenantId = await tenantRow(t.database, 'sequences');
     const insert = (last: number) => t.database.db.insertInto('document_sequences').values({ tenant_id: tenantId, prefix: 'ADJ', last_value: last });

@@ -263,6 +263,14 @@ export interface SqlDialect<C extends DialectConfig = DialectConfig> {
     conflictColumns: readonly (keyof Tables[TB] & string)[],
     set: UpsertSet<Tables, TB>,
   ): InsertQueryBuilder<Tables, TB, InsertResult>;
+  /**
+   * True when an insert may run in a WITH of the statement that reads what it returns (a
+   * data-modifying WITH, `db.with(name, (db) => insert…returning(…))`). The stock writes then send a
+   * transaction's ledger rows and the levels that name them as one statement, a round trip fewer
+   * on every write (stock-repository.ts `writeStockRows`); false sends them as two, the ledger's ids
+   * read back in between. Where the database runs in the process, a round trip costs nothing.
+   */
+  readonly insertsInWith: boolean;
 
   // ---- search -------------------------------------------------------------------------------
 

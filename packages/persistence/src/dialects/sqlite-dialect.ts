@@ -203,6 +203,8 @@ export const sqliteDialect: SqlDialect<SqliteConfig> = {
   updateReturningAll: standardSql.updateReturningAll,
   insertIgnoringDuplicates: standardSql.insertIgnoringDuplicates,
   upsert: standardSql.upsert,
+  // SQLite takes no insert inside a WITH; the ledger and the levels stay two statements.
+  insertsInWith: false,
 
   containsLowerCase: standardSql.containsLowerCase,
   lowerCase: (text) => sql<string>`${sql.raw(UNICODE_LOWER)}(${text})`,

@@ -17,7 +17,8 @@ import {
 } from '@pits/domain';
 import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
-import type { StockChangeCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
+import type { DB, StockChangeCauseType, StockLedgerTable, StockLevelTable } from '../schema/index.js';
+import type { UpsertSet } from '../dialects/sql-dialect.js';
 import { execute } from '../execution/execute.js';
 
 /** Why stock moved: the document that caused it. */
@@ -201,26 +202,31 @@ export async function lockStockRows(tx: Tx, keys: readonly TenantStockKey[], now
 const WRITTEN_COLUMNS = [...LEVEL_COLUMNS, 'good_ledger_id', 'damaged_ledger_id', 'reserved_ledger_id'] as const;
 
 /**
- * Writes new levels of rows locked in this transaction, and the newest ledger row of each bucket
- * moved, all in one statement (the conflict path always applies), each row's version one higher;
- * returns the versions written.
+ * What a write sets on a stock row locked in this transaction (the conflict path always applies):
+ * the new levels, its version one higher, and the newest ledger row of each bucket moved.
+ */
+const WRITE_SET: UpsertSet<DB, 'stock_levels'> = (eb) => ({
+  good: eb.ref('excluded.good'),
+  damaged: eb.ref('excluded.damaged'),
+  reserved: eb.ref('excluded.reserved'),
+  reserved_for_orders: eb.ref('excluded.reserved_for_orders'),
+  version: eb(eb.ref('stock_levels.version'), '+', 1),
+  updated_at: eb.ref('excluded.updated_at'),
+  // A bucket this write left alone keeps the ledger row it had.
+  good_ledger_id: eb.fn.coalesce('excluded.good_ledger_id', 'stock_levels.good_ledger_id'),
+  damaged_ledger_id: eb.fn.coalesce('excluded.damaged_ledger_id', 'stock_levels.damaged_ledger_id'),
+  reserved_ledger_id: eb.fn.coalesce('excluded.reserved_ledger_id', 'stock_levels.reserved_ledger_id'),
+});
+
+/**
+ * Writes new levels of rows locked in this transaction (`WRITE_SET`) in one statement, the ids of
+ * the ledger rows given; returns the versions written.
  */
 const writeLevels = preparedQuery({
   shape: (p: { rows: (Insertable<StockLevelTable> & WrittenLevelIds)[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: (Insertable<StockLevelTable> & WrittenLevelIds)[] }>, count) =>
     scope.dialect.insertReturning(
-      scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, WRITTEN_COLUMNS)), ['location_id', 'product_id'], (eb) => ({
-        good: eb.ref('excluded.good'),
-        damaged: eb.ref('excluded.damaged'),
-        reserved: eb.ref('excluded.reserved'),
-        reserved_for_orders: eb.ref('excluded.reserved_for_orders'),
-        version: eb(eb.ref('stock_levels.version'), '+', 1),
-        updated_at: eb.ref('excluded.updated_at'),
-        // A bucket this write left alone keeps the ledger row it had.
-        good_ledger_id: eb.fn.coalesce('excluded.good_ledger_id', 'stock_levels.good_ledger_id'),
-        damaged_ledger_id: eb.fn.coalesce('excluded.damaged_ledger_id', 'stock_levels.damaged_ledger_id'),
-        reserved_ledger_id: eb.fn.coalesce('excluded.reserved_ledger_id', 'stock_levels.reserved_ledger_id'),
-      })),
+      scope.dialect.upsert(scope.db.insertInto('stock_levels').values(markedRows(param, 'rows', count, WRITTEN_COLUMNS)), ['location_id', 'product_id'], WRITE_SET),
       ['location_id', 'product_id', 'version'],
     ),
 });
@@ -241,11 +247,51 @@ const LEDGER_COLUMNS = [
   'lot_number',
 ] as const;
 
+const LEDGER_RETURNED = ['id', 'location_id', 'product_id', 'bucket'] as const;
+
 const insertLedgerRows = preparedQuery({
   shape: (p: { rows: Insertable<StockLedgerTable>[] }) => p.rows.length,
   build: (scope, param: ParamRef<{ rows: Insertable<StockLedgerTable>[] }>, count) =>
-    scope.dialect.insertReturning(scope.db.insertInto('stock_ledger').values(markedRows(param, 'rows', count, LEDGER_COLUMNS)), ['id', 'location_id', 'product_id', 'bucket']),
+    scope.dialect.insertReturning(scope.db.insertInto('stock_ledger').values(markedRows(param, 'rows', count, LEDGER_COLUMNS)), LEDGER_RETURNED),
 });
+
+/**
+ * The ledger rows and the levels that name them in one statement, where the dialect runs an insert
+ * in a WITH (`insertsInWith`): the ledger insert is the WITH `written`, and each level's
+ * `<bucket>_ledger_id` is the newest id `written` holds for its row and bucket (null where the
+ * write left the bucket alone: `WRITE_SET` keeps the one it had). Returns the versions written.
+ */
+const writeLedgerWithLevels = preparedQuery({
+  shape: (p: LedgerWithLevels) => ({ ledger: p.ledger.length, levels: p.levels.length }),
+  build: (scope, param: ParamRef<LedgerWithLevels>, { ledger: ledgerCount, levels: levelCount }) => {
+    const db = scope.db.with('written', (db) =>
+      scope.dialect.insertReturning(db.insertInto('stock_ledger').values(markedRows(param, 'ledger', ledgerCount, LEDGER_COLUMNS)), LEDGER_RETURNED),
+    );
+    const insert = db.insertInto('stock_levels').values((eb) =>
+      markedRows(param, 'levels', levelCount, LEVEL_COLUMNS).map((row, i) => {
+        // A subquery of the statement, not of the WITH: built on the expression builder.
+        const newest = (bucket: StockBucket) =>
+          eb
+            .selectFrom('written')
+            .select((e) => e.fn.max('id').as('id'))
+            .where('location_id', '=', param('levels', i, 'location_id'))
+            .where('product_id', '=', param('levels', i, 'product_id'))
+            .where('bucket', '=', bucket);
+        return { ...row, good_ledger_id: newest('good'), damaged_ledger_id: newest('damaged'), reserved_ledger_id: newest('reserved') };
+      }),
+    );
+    return scope.dialect.insertReturning(
+      scope.dialect.upsert(insert, ['location_id', 'product_id'], WRITE_SET as UpsertSet<DB & { written: WrittenLedgerRow }, 'stock_levels'>),
+      ['location_id', 'product_id', 'version'],
+    );
+  },
+});
+
+/** The parameters of `writeLedgerWithLevels`: the ledger rows and the levels they move (ids left to the statement). */
+export interface LedgerWithLevels {
+  ledger: Insertable<StockLedgerTable>[];
+  levels: Insertable<StockLevelTable>[];
+}
 
 /** One change of stock a transaction makes: the domain's outcome on one tenant's rows, and why. */
 export interface StockWrite {
@@ -307,7 +353,9 @@ export interface WrittenStockRow {
  * step however many changes touched it, and every change's ledger rows with its own cause. Each
  * change's outcome must have been computed from the levels the one before it left (the domain
  * chains them), on rows locked in this transaction (`lockStockLevels`). A level the database
- * refuses (a CHECK) throws and the caller's transaction rolls back whole. Returns each row
+ * refuses (a CHECK) throws and the caller's transaction rolls back whole. Ledger and levels go
+ * as one statement where the dialect takes an insert in a WITH (`writeLedgerWithLevels`), as two
+ * otherwise (and past one batch of either). Returns each row
  * written, in the order of the changes, for the stock.level_changed events the operation sends
  * (use-cases/stock-writes.ts).
  */
@@ -317,35 +365,34 @@ export async function writeStockRows(tx: Tx, changes: readonly StockWrite[], now
   for (const { tenantId, outcome, cause } of changes) {
     for (const [key, level] of outcome.levels) last.set(key, { tenantId, level, cause });
   }
-  // The ledger first: each stock row then records the newest ledger row of each bucket it moved.
   const rows = changes.flatMap((change) => ledgerRowsOf(change.tenantId, change, at));
-  const newest = new Map<string, NewestLedgerIds>();
-  for (let i = 0; i < rows.length; i += 300) {
-    newestLedgerIds(await execute(tx, insertLedgerRows.with({ rows: rows.slice(i, i + 300) })), newest);
-  }
-  const levels = [...last.entries()].map(([key, { tenantId, level }]) =>
-    levelRow(
-      tenantId,
-      {
-        locationId: level.locationId,
-        productId: level.productId,
-        good: toScaled(level.good),
-        damaged: toScaled(level.damaged),
-        reserved: toScaled(level.reserved),
-        reservedForOrders: toScaled(level.reservedForOrders),
-      },
-      at,
-      newest.get(key),
-    ),
-  );
+  const levelOf = (key: string, newest?: NewestLedgerIds) => {
+    const { tenantId, level } = last.get(key)!;
+    const scaled = { good: toScaled(level.good), damaged: toScaled(level.damaged), reserved: toScaled(level.reserved), reservedForOrders: toScaled(level.reservedForOrders) };
+    return levelRow(tenantId, { locationId: level.locationId, productId: level.productId, ...scaled }, at, newest);
+  };
   const versions = new Map<string, number>();
-  for (let i = 0; i < levels.length; i += 500) {
-    for (const row of await execute(tx, writeLevels.with({ rows: levels.slice(i, i + 500) }))) {
-      versions.set(stockKey({ locationId: row.location_id, productId: row.product_id }), Number(row.version));
+  const keep = (written: readonly { location_id: number; product_id: number; version: number }[]) => {
+    for (const row of written) versions.set(stockKey({ locationId: row.location_id, productId: row.product_id }), Number(row.version));
+  };
+  // No ledger row (a lot turning unsellable moves no bucket): the levels alone, one statement anyway.
+  if (tx.dialect.insertsInWith && rows.length > 0 && rows.length <= LEDGER_BATCH && last.size <= LEVEL_BATCH) {
+    keep(await execute(tx, writeLedgerWithLevels.with({ ledger: rows, levels: [...last.keys()].map((key) => levelOf(key)) })));
+  } else {
+    // The ledger first: each stock row then records the newest ledger row of each bucket it moved.
+    const newest = new Map<string, NewestLedgerIds>();
+    for (let i = 0; i < rows.length; i += LEDGER_BATCH) {
+      newestLedgerIds(await execute(tx, insertLedgerRows.with({ rows: rows.slice(i, i + LEDGER_BATCH) })), newest);
     }
+    const levels = [...last.keys()].map((key) => levelOf(key, newest.get(key)));
+    for (let i = 0; i < levels.length; i += LEVEL_BATCH) keep(await execute(tx, writeLevels.with({ rows: levels.slice(i, i + LEVEL_BATCH) })));
   }
   return [...last.entries()].map(([key, written]) => ({ ...written, version: versions.get(key) ?? 0 }));
 }
+
+/** Ledger rows and stock rows per statement: well under every database's limit of bound values. */
+const LEDGER_BATCH = 300;
+const LEVEL_BATCH = 500;
 
 /** One bucket of one stock row whose ledger does not sum to its balance. */
 export interface LedgerMismatch {
@@ -398,4 +445,10 @@ export async function findLedgerMismatches(scope: Scope, tenantId?: string): Pro
 }
 
 // For the benchmarks' bare routes (bench/bench-statements.ts).
-export { insertLedgerRows as insertLedgerQuery, levelsOf as stockLevelsQuery, lockLevels as lockStockQuery, writeLevels as writeStockQuery };
+export {
+  insertLedgerRows as insertLedgerQuery,
+  levelsOf as stockLevelsQuery,
+  lockLevels as lockStockQuery,
+  writeLevels as writeStockQuery,
+  writeLedgerWithLevels as writeLedgerWithStockQuery,
+};
