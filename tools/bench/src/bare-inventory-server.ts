@@ -37,7 +37,8 @@ import {
   compareFefo,
   isSellable,
   lotStatements,
-  newAdjustmentItemRow,
+  newAdjustmentLineRow,
+  type NewAdjustmentLine,
   newAdjustmentRow,
   newestLedgerIds,
   openSqlite,
@@ -269,6 +270,24 @@ async function locationAndProducts(tx: Queries, tenantId: string, locationId: nu
   return { location, byId };
 }
 
+/**
+ * A new adjustment and its lines: one statement where the gateway sends one
+ * (`insertAdjustmentWithLines`: one row per line, line columns prefixed `item_`), otherwise the
+ * adjustment, then its lines (adjustment-repository.ts `insertAdjustmentWithItems`). Returns the
+ * adjustment's row and the lines' rows in line order, with the prefix of their columns.
+ */
+async function insertAdjustmentWithLines(tx: Queries, adjustment: ReturnType<typeof newAdjustmentRow>, lines: NewAdjustmentLine[]): Promise<{ row: Row; items: Row[]; prefix: string }> {
+  if (sql.insertAdjustmentWithLines && lines.length > 0) {
+    const rows = await tx.all(sql.insertAdjustmentWithLines({ ...adjustment, lines }));
+    rows.sort((a, b) => Number(a.item_line_no) - Number(b.item_line_no));
+    return { row: rows[0]!, items: rows, prefix: 'item_' };
+  }
+  const row = (await tx.one(sql.insertAdjustment(adjustment)))!;
+  const items = await tx.all(sql.insertItems({ rows: lines.map((line) => ({ ...line, adjustment_id: Number(row.id) })) }));
+  items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
+  return { row, items, prefix: '' };
+}
+
 async function createAdjustment(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
   const body = await readJson(ctx.req);
   const lines = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
@@ -288,32 +307,28 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
     const sequence = await tx.one(sql.nextSequence({ tenantId, prefix: 'ADJ' }));
     const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
     const fields = { tenantId, partnerId: partner.partnerId, actor: actorOf(partner), number, locationId, type, reason: String(body.reason) };
-    const row = (await tx.one(
-      sql.insertAdjustment(newAdjustmentRow({ ...fields, stockSource: String(body.stock_source) as NewAdjustmentFields['stockSource'], totalAmount: plain(total, 8), itemCount: n, approval: null, at })),
-    ))!;
-    const items = await tx.all(
-      sql.insertItems({
-        rows: parsed.map((l, i) => {
-          const product = byId.get(l.productId)!;
-          return newAdjustmentItemRow(Number(row.id), i, {
-            productId: l.productId,
-            productName: String(product.name),
-            sku: String(product.sku),
-            type,
-            quantity: Number(l.quantity),
-            unitCost: l.unitCost,
-            totalCost: plain(l.totalCost, 8),
-            notes: l.notes,
-          });
-        }),
+    const { row, items, prefix } = await insertAdjustmentWithLines(
+      tx,
+      newAdjustmentRow({ ...fields, stockSource: String(body.stock_source) as NewAdjustmentFields['stockSource'], totalAmount: plain(total, 8), itemCount: n, approval: null, at }),
+      parsed.map((l, i) => {
+        const product = byId.get(l.productId)!;
+        return newAdjustmentLineRow(i, {
+          productId: l.productId,
+          productName: String(product.name),
+          sku: String(product.sku),
+          type,
+          quantity: Number(l.quantity),
+          unitCost: l.unitCost,
+          totalCost: plain(l.totalCost, 8),
+          notes: l.notes,
+        });
       }),
     );
-    items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
-    return { row, location, items };
+    return { row, location, items, prefix };
   });
   ctx.status = 201;
   ctx.body = envelope({
-    adjustment: { ...head(created.row, { id: created.location.id, code: created.location.code, name: created.location.name, address: created.location.address }), items: created.items.map((i) => item(i)) },
+    adjustment: { ...head(created.row, { id: created.location.id, code: created.location.code, name: created.location.name, address: created.location.address }), items: created.items.map((i) => item(i, created.prefix)) },
   });
 }
 
@@ -443,32 +458,26 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
     const type: AdjustmentType = net < 0 ? 'decrease' : 'increase';
     const sequence = await tx.one(sql.nextSequence({ tenantId, prefix: 'ADJ' }));
     const number = `ADJ-${at.slice(0, 10).replaceAll('-', '')}-${String(sequence!.last_value).padStart(6, '0')}`;
-    const row = (await tx.one(
-      sql.insertAdjustment(
-        newAdjustmentRow({
-          tenantId, partnerId: partner.partnerId, actor, number, locationId, type, stockSource: bucket, reason: 'stock count',
-          totalAmount: plain(total, 8), itemCount: changed.length, approval: { at, by: actor }, at,
-        }),
-      ),
-    ))!;
-    const items = await tx.all(
-      sql.insertItems({
-        rows: priced.map((c, i) => {
-          const product = byId.get(c.productId)!;
-          return newAdjustmentItemRow(Number(row.id), i, {
-            productId: c.productId,
-            productName: String(product.name),
-            sku: String(product.sku),
-            type: c.delta < 0 ? 'decrease' : 'increase',
-            quantity: Math.abs(c.delta),
-            unitCost: c.unitCost,
-            totalCost: plain(c.totalCost, 8),
-            notes: '',
-          });
-        }),
+    const { row, items, prefix } = await insertAdjustmentWithLines(
+      tx,
+      newAdjustmentRow({
+        tenantId, partnerId: partner.partnerId, actor, number, locationId, type, stockSource: bucket, reason: 'stock count',
+        totalAmount: plain(total, 8), itemCount: changed.length, approval: { at, by: actor }, at,
+      }),
+      priced.map((c, i) => {
+        const product = byId.get(c.productId)!;
+        return newAdjustmentLineRow(i, {
+          productId: c.productId,
+          productName: String(product.name),
+          sku: String(product.sku),
+          type: c.delta < 0 ? 'decrease' : 'increase',
+          quantity: Math.abs(c.delta),
+          unitCost: c.unitCost,
+          totalCost: plain(c.totalCost, 8),
+          notes: '',
+        });
       }),
     );
-    items.sort((a, b) => Number(a.line_no) - Number(b.line_no));
     const cause = { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
     const ledger = changed.map((c) => {
       if (c.counted < (bucket === 'good' ? c.level.reserved : 0)) throw new HttpError(422, 'INSUFFICIENT_STOCK');
@@ -478,13 +487,13 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
     const written = [...changed].sort((a, b) => a.productId - b.productId);
     await writeLedgerAndStock(tx, tenantId, at, ledger, written.map((c) => ({ locationId, productId: c.productId, ...c.level })));
     await tx.all(sql.subscribedEndpoints({ tenantId }));
-    return { row, location, items, levels };
+    return { row, location, items, prefix, levels };
   });
   ctx.status = 201;
   ctx.body = envelope({
     adjustment: {
       ...head(created.row, { id: created.location.id, code: created.location.code, name: created.location.name, address: created.location.address }),
-      items: created.items.map((i) => ({ ...item(i), current_stock: quantity(created.levels.get(Number(i.product_id))![bucket]) })),
+      items: created.items.map((i) => ({ ...item(i, created.prefix), current_stock: quantity(created.levels.get(Number(i[`${created.prefix}product_id`]))![bucket]) })),
     },
   });
 }

@@ -12,7 +12,7 @@ import {
   ledgerRow,
   levelRow,
   lotStatements,
-  newAdjustmentItemRow,
+  newAdjustmentLineRow,
   newAdjustmentRow,
 } from '@pits/persistence/bench';
 
@@ -42,8 +42,8 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
   const adjustment = newAdjustmentRow({
     tenantId, partnerId: 1, actor: ACTOR, number: 'ADJ', locationId: 1, type: 'increase', stockSource: 'good', reason: 'plan', totalAmount: '0', itemCount: lines, approval: null, at: AT,
   });
-  const items = keys(lines).map((k, i) =>
-    newAdjustmentItemRow(1, i, { productId: k.productId, productName: 'p', sku: 's', type: 'increase', quantity: 1, unitCost: '0', totalCost: '0', notes: '' }),
+  const itemLines = keys(lines).map((k, i) =>
+    newAdjustmentLineRow(i, { productId: k.productId, productName: 'p', sku: 's', type: 'increase', quantity: 1, unitCost: '0', totalCost: '0', notes: '' }),
   );
   const lock = s.lockStock({ rows: keys(lines).map((k) => emptyLevelRow(tenantId, k, AT)) });
   const levelRows = keys(lines).map((k) => levelRow(tenantId, { ...k, good: 0, damaged: 0, reserved: 0 }, AT));
@@ -57,10 +57,12 @@ export function plannedStatements(kind: InventoryCase, dialect: BenchDialect, li
     return [s.listPage(params)];
   };
   // A pending create and a count's approved one run the same statements: only the values differ.
+  // The adjustment and its lines: one statement where the dialect takes an insert in a WITH.
   const created = [
     s.nextSequence({ tenantId, prefix: 'ADJ' }),
-    s.insertAdjustment(adjustment),
-    s.insertItems({ rows: items }),
+    ...(s.insertAdjustmentWithLines
+      ? [s.insertAdjustmentWithLines({ ...adjustment, lines: itemLines })]
+      : [s.insertAdjustment(adjustment), s.insertItems({ rows: itemLines.map((line) => ({ ...line, adjustment_id: 1 })) })]),
   ];
   const catalogue = [s.locationWithProducts({ tenantId, locationId: 1, ids: keys(lines).map((k) => k.productId) })];
   const hold: NewReservation = {

@@ -15,6 +15,7 @@ import {
   adjustmentPageQuery,
   insertAdjustmentItemsQuery,
   insertAdjustmentQuery,
+  insertAdjustmentWithLinesQuery,
   lockAdjustmentWithItemsQuery,
   markApprovedQuery,
 } from '../repositories/adjustment-repository.js';
@@ -48,7 +49,8 @@ import { subscribedEndpointsQuery } from '../repositories/event-outbox-repositor
 import type { DB } from '../schema/index.js';
 
 // The row builders the operations use, so the bare routes write the same columns.
-export { newAdjustmentItemRow, newAdjustmentRow, type NewAdjustmentFields, type NewAdjustmentLineFields } from '../use-cases/adjustment-operations.js';
+export { newAdjustmentItemRow, newAdjustmentLineRow, newAdjustmentRow, type NewAdjustmentFields, type NewAdjustmentLineFields } from '../use-cases/adjustment-operations.js';
+export type { NewAdjustmentLine } from '../repositories/adjustment-repository.js';
 export { type WrittenLedgerRow, emptyLevelRow, ledgerActor, ledgerRow, levelRow, newestLedgerIds } from '../repositories/stock-repository.js';
 // The key `newestLedgerIds` maps a stock row by.
 export { stockKey } from '@pits/domain';
@@ -108,6 +110,12 @@ export function inventoryStatements(dialect: DialectName) {
     nextSequence: bind(nextDocumentSequenceQuery),
     insertAdjustment: bind(insertAdjustmentQuery),
     insertItems: bind(insertAdjustmentItemsQuery),
+    /**
+     * The adjustment and its lines (rows from `newAdjustmentLineRow`) in one statement, one row per
+     * line with line columns prefixed `item_`, where the gateway sends one (the dialect's
+     * `insertsInWith`); undefined where it sends `insertAdjustment` then `insertItems`.
+     */
+    insertAdjustmentWithLines: dialectNamed(dialect).insertsInWith ? bind(insertAdjustmentWithLinesQuery) : undefined,
     /** An adjustment with its lines, their lots and their products' stock rows: one row per line. */
     adjustmentDetail: bind(adjustmentDetailQuery),
     stockRead: bind(stockLevelsQuery),

@@ -4,7 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveAdjustment, createAdjustment, rejectAdjustment } from '../use-cases/adjustment-operations.js';
 import { type TestDatabase, countingScope, openTestDatabase, seedTenantWorld, testDialects } from '../testing/index.js';
-import { findAdjustment, findAdjustmentRecord, listAdjustments } from './adjustment-repository.js';
+import { newAdjustmentLineRow, newAdjustmentRow } from '../use-cases/adjustment-operations.js';
+import { type Tx, withTransaction } from '../transaction.js';
+import { findAdjustment, findAdjustmentRecord, insertAdjustmentWithItems, listAdjustments } from './adjustment-repository.js';
 
 const dialects = await testDialects();
 const NOW = new Date('2026-11-22T10:00:00.000Z');
@@ -16,6 +18,39 @@ describe.each(dialects)('[%s] adjustment projections', (dialect) => {
   });
   afterAll(() => t.cleanup());
 
+
+  it('inserts an adjustment with its lines in one statement where the dialect takes an insert in a WITH, answering what a read gives back', async () => {
+    const w = await seedTenantWorld(t.database, { products: 205, label: 'with-lines' });
+    const [location] = w.locations;
+    let sequence = 0;
+    const insert = async (lineCount: number) => {
+      sequence += 1;
+      const number = `ADJ-20261122-${String(sequence).padStart(6, '0')}`;
+      let statements = 0;
+      const lines = w.products.slice(0, lineCount).map((p, i) =>
+        newAdjustmentLineRow(i, { productId: p.id, productName: p.name, sku: p.sku, type: 'increase', quantity: 10_000 * (i + 1), unitCost: '2.5', totalCost: `${2.5 * (i + 1)}`, notes: `line ${i + 1}` }),
+      );
+      const row = newAdjustmentRow({
+        tenantId: w.tenant.id, partnerId: w.partner.id, actor: w.actor, number, locationId: location.id, type: 'increase', stockSource: 'good', reason: 'with lines',
+        totalAmount: '7.5', itemCount: lineCount, approval: null, at: NOW.toISOString(),
+      });
+      const created = await withTransaction(t.database, (tx) => {
+        const counted: Tx = { ...tx, runner: { run: (compiled) => ((statements += 1), tx.runner.run(compiled)) } };
+        return insertAdjustmentWithItems(counted, row, { id: location.id, code: location.code, name: location.name, address: location.address }, lines);
+      });
+      const { currentStock: _stock, ...stored } = (await findAdjustment(t.database, w.tenant.id, number))!;
+      return { created, stored, statements };
+    };
+    const small = await insert(3);
+    expect(small.statements).toBe(t.database.dialect.insertsInWith ? 1 : 2);
+    expect(small.created).toEqual(small.stored);
+    expect(small.created.items.map((i) => [i.lineNo, i.notes])).toEqual([[1, 'line 1'], [2, 'line 2'], [3, 'line 3']]);
+    // Past one batch of lines: the adjustment, then its lines in two statements, on every dialect.
+    const large = await insert(205);
+    expect(large.statements).toBe(3);
+    expect(large.created).toEqual(large.stored);
+    expect(large.created.items).toHaveLength(205);
+  });
 
   it('a list page holds every field of the detail record but the actors, which it never parses', async () => {
     const w = await seedTenantWorld(t.database, { openingGood: '10', label: 'projections' });

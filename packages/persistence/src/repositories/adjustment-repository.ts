@@ -336,12 +336,92 @@ const insertItemRows = preparedQuery({
 /** Inserts an adjustment's lines and returns them in line order. */
 export async function insertAdjustmentItems(tx: Tx, rows: readonly NewAdjustmentItem[]): Promise<AdjustmentItemRecord[]> {
   const inserted: AdjustmentItemRow[] = [];
-  for (let i = 0; i < rows.length; i += 200) {
-    inserted.push(...(await execute(tx, insertItemRows.with({ rows: rows.slice(i, i + 200) }))));
+  for (let i = 0; i < rows.length; i += LINES_PER_INSERT) {
+    inserted.push(...(await execute(tx, insertItemRows.with({ rows: rows.slice(i, i + LINES_PER_INSERT) }))));
   }
   // RETURNING promises no order.
   inserted.sort((a, b) => a.line_no - b.line_no);
   return withLots(tx, inserted.map(toAdjustmentItemRecord));
+}
+
+/** A line of an adjustment not inserted yet: its row without the adjustment's id. */
+export type NewAdjustmentLine = Omit<NewAdjustmentItem, 'adjustment_id'>;
+const LINE_COLUMNS_OF_NEW = ITEM_COLUMNS.filter((c): c is Exclude<(typeof ITEM_COLUMNS)[number], 'adjustment_id'> => c !== 'adjustment_id');
+
+/** The parameters of `insertWithLines`: the adjustment's row and its lines'. */
+export type NewAdjustmentWithLines = NewAdjustment & { lines: NewAdjustmentLine[] };
+
+const ADDED_LINE_COLUMNS = [
+  'added_lines.id as item_id',
+  'added_lines.line_no as item_line_no',
+  'added_lines.product_id as item_product_id',
+  'added_lines.product_name as item_product_name',
+  'added_lines.sku as item_sku',
+  'added_lines.type as item_type',
+  'added_lines.quantity as item_quantity',
+  'added_lines.unit_cost as item_unit_cost',
+  'added_lines.total_cost as item_total_cost',
+  'added_lines.notes as item_notes',
+  'added_lines.lot_id as item_lot_id',
+] as const;
+
+/**
+ * The adjustment and its lines in one statement, where the dialect runs an insert in a WITH
+ * (`insertsInWith`): the adjustment is the WITH `added`, each line takes its id from it, and the
+ * statement returns one row per line with the adjustment's columns (line columns prefixed `item_`).
+ */
+const insertWithLines = preparedQuery({
+  shape: (p: NewAdjustmentWithLines) => p.lines.length,
+  build: (scope, param: ParamRef<NewAdjustmentWithLines>, count) =>
+    scope.db
+      .with('added', (db) => scope.dialect.insertReturningAll(db.insertInto('adjustments').values(markedColumns(param, ADJUSTMENT_COLUMNS))))
+      .with('added_lines', (db) =>
+        scope.dialect.insertReturningAll(
+          db.insertInto('adjustment_items').values((eb) =>
+            markedRows(param, 'lines', count, LINE_COLUMNS_OF_NEW).map((row) => ({ ...row, adjustment_id: eb.selectFrom('added').select('id') })),
+          ),
+        ),
+      )
+      .selectFrom('added')
+      .innerJoin('added_lines', 'added_lines.adjustment_id', 'added.id')
+      .selectAll('added')
+      .select(ADDED_LINE_COLUMNS),
+});
+
+/** Lines of an adjustment per statement when they go in on their own. */
+const LINES_PER_INSERT = 200;
+
+/**
+ * Inserts a new adjustment (in any status: a stock count inserts one approved) and its lines;
+ * returns the record at `location` with its lines in line order. One statement where the dialect
+ * takes an insert in a WITH (up to one batch of lines), the adjustment then its lines otherwise.
+ */
+export async function insertAdjustmentWithItems(tx: Tx, row: NewAdjustment, location: AdjustmentLocation, lines: readonly NewAdjustmentLine[]): Promise<AdjustmentWithItems> {
+  if (!tx.dialect.insertsInWith || lines.length === 0 || lines.length > LINES_PER_INSERT) {
+    const record = await insertAdjustment(tx, row, location);
+    return { ...record, items: await insertAdjustmentItems(tx, lines.map((line) => ({ ...line, adjustment_id: record.id }))) };
+  }
+  const rows = await execute(tx, insertWithLines.with({ ...row, lines: [...lines] }));
+  if (rows[0] === undefined) throw new Error('insert into adjustments returned no row');
+  const items = rows
+    .map((r) =>
+      toAdjustmentItemRecord({
+        id: r.item_id,
+        adjustment_id: r.id,
+        line_no: r.item_line_no,
+        product_id: r.item_product_id,
+        product_name: r.item_product_name,
+        sku: r.item_sku,
+        type: r.item_type,
+        quantity: r.item_quantity,
+        unit_cost: r.item_unit_cost,
+        total_cost: r.item_total_cost,
+        notes: r.item_notes,
+        lot_id: r.item_lot_id,
+      }),
+    )
+    .sort((a, b) => a.lineNo - b.lineNo);
+  return { ...toAdjustmentRecord(rows[0], location), items: await withLots(tx, items) };
 }
 
 /** The columns a decision sets; the ones it does not decide stay as they were. */
@@ -482,6 +562,7 @@ export {
   lockWithLinesByNumber as lockAdjustmentWithItemsQuery,
   insertAdjustmentRow as insertAdjustmentQuery,
   insertItemRows as insertAdjustmentItemsQuery,
+  insertWithLines as insertAdjustmentWithLinesQuery,
   markApproved as markApprovedQuery,
   pageFiltered as adjustmentPageQuery,
 };

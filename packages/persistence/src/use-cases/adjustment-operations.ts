@@ -37,8 +37,8 @@ import {
   type AdjustmentWithItems,
   type NewAdjustment,
   type NewAdjustmentItem,
-  insertAdjustment,
-  insertAdjustmentItems,
+  type NewAdjustmentLine,
+  insertAdjustmentWithItems,
   lockAdjustment,
   lockAdjustmentWithItems,
   recordAdjustmentDecision,
@@ -86,7 +86,7 @@ export interface NewAdjustmentFields {
  * The adjustment row a create (pending, `approval` null) or a stock count (approved at once)
  * writes. The benchmarks' bare routes build their rows with it too (bench/bench-statements.ts).
  *
- * @example insertAdjustment(tx, newAdjustmentRow({ ...input, number, locationId, totalAmount: '12.5', itemCount: 1, approval: null, at }), location)
+ * @example insertAdjustmentWithItems(tx, newAdjustmentRow({ ...input, number, locationId, totalAmount: '12.5', itemCount: 1, approval: null, at }), location, lines)
  */
 export function newAdjustmentRow(a: NewAdjustmentFields): Omit<NewAdjustment, 'id'> {
   return {
@@ -128,13 +128,12 @@ export interface NewAdjustmentLineFields {
 }
 
 /**
- * The row of line `index` (0-based) of adjustment `adjustmentId`.
+ * The row of line `index` (0-based) of a new adjustment, before the adjustment has its id.
  *
- * @example newAdjustmentItemRow(record.id, 0, { productId, productName, sku, type: 'increase', quantity: 10_000, unitCost: '5', totalCost: '5', notes: '' })
+ * @example newAdjustmentLineRow(0, { productId, productName, sku, type: 'increase', quantity: 10_000, unitCost: '5', totalCost: '5', notes: '' })
  */
-export function newAdjustmentItemRow(adjustmentId: number, index: number, line: NewAdjustmentLineFields): NewAdjustmentItem {
+export function newAdjustmentLineRow(index: number, line: NewAdjustmentLineFields): NewAdjustmentLine {
   return {
-    adjustment_id: adjustmentId,
     line_no: index + 1,
     product_id: line.productId,
     product_name: line.productName,
@@ -148,17 +147,19 @@ export function newAdjustmentItemRow(adjustmentId: number, index: number, line: 
   };
 }
 
-/** Inserts the adjustment row of `a` at `location`. */
+/** The row of line `index` (0-based) of adjustment `adjustmentId`. */
+export function newAdjustmentItemRow(adjustmentId: number, index: number, line: NewAdjustmentLineFields): NewAdjustmentItem {
+  return { adjustment_id: adjustmentId, ...newAdjustmentLineRow(index, line) };
+}
+
+/** Inserts the adjustment of `a` at `location` with its lines. */
 function insertNewAdjustment(
   tx: Tx,
   a: Omit<NewAdjustmentFields, 'locationId' | 'totalAmount'> & { location: AdjustmentLocation; totalAmount: Dec },
-): Promise<AdjustmentRecord> {
-  return insertAdjustment(tx, newAdjustmentRow({ ...a, locationId: a.location.id, totalAmount: toPlainString(a.totalAmount) }), {
-    id: a.location.id,
-    code: a.location.code,
-    name: a.location.name,
-    address: a.location.address,
-  });
+  lines: readonly NewAdjustmentLine[],
+): Promise<AdjustmentWithItems> {
+  const { id, code, name, address } = a.location;
+  return insertAdjustmentWithItems(tx, newAdjustmentRow({ ...a, locationId: id, totalAmount: toPlainString(a.totalAmount) }), { id, code, name, address }, lines);
 }
 
 /** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
@@ -170,20 +171,12 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
     const { location, products } = await requireLocationAndLineProducts(tx, input.tenantId, input.locationId, 'location_id', lines);
     const lots = await resolveLots(tx, input.tenantId, lines.map((line, index) => ({ productId: products[index]!.id, policy: products[index]!.policy, lot: line, path: `items[${index}]` })), now);
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
-    const record = await insertNewAdjustment(tx, {
-      ...input,
-      number,
-      location,
-      totalAmount: totals.totalAmount,
-      itemCount: totals.itemCount,
-      approval: null,
-      at,
-    });
-    // The inserted lines come back from the insert itself (no second read).
-    const items = await insertAdjustmentItems(
+    return insertNewAdjustment(
       tx,
+      { ...input, number, location, totalAmount: totals.totalAmount, itemCount: totals.itemCount, approval: null, at },
+      // The inserted lines come back from the insert itself (no second read).
       lines.map((line, index) =>
-        newAdjustmentItemRow(record.id, index, {
+        newAdjustmentLineRow(index, {
           productId: products[index]!.id,
           productName: products[index]!.name,
           sku: products[index]!.sku,
@@ -196,7 +189,6 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
         }),
       ),
     );
-    return { ...record, items };
   });
 }
 
@@ -365,21 +357,21 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
     });
     const shortDated = book ? await commitLots(tx, input.tenantId, book, lotChanges, new Map(products.map((p) => [p.id, p.policy])), now, lots.flatMap((l) => (l ? [l] : []))) : new Map<string, Dec>();
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
-    const record = await insertNewAdjustment(tx, {
-      ...input,
-      number,
-      location,
-      type: decided.type,
-      reason: STOCK_COUNT_REASON,
-      totalAmount: decided.totalAmount,
-      itemCount: decided.differences.length,
-      approval: { at: decided.next.approvedAt.toISOString(), by: decided.next.approvedBy },
-      at,
-    });
-    const items = await insertAdjustmentItems(
+    const adjustment = await insertNewAdjustment(
       tx,
+      {
+        ...input,
+        number,
+        location,
+        type: decided.type,
+        reason: STOCK_COUNT_REASON,
+        totalAmount: decided.totalAmount,
+        itemCount: decided.differences.length,
+        approval: { at: decided.next.approvedAt.toISOString(), by: decided.next.approvedBy },
+        at,
+      },
       decided.differences.map((line, index) =>
-        newAdjustmentItemRow(record.id, index, {
+        newAdjustmentLineRow(index, {
           productId: line.productId,
           productName: products[line.line]!.name,
           sku: products[line.line]!.sku,
@@ -397,6 +389,6 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
     await statusChanged(tx, input.tenantId, number, 'pending', 'approved', now);
     const after = new Map<string, StockLevel>(levels);
     for (const [key, level] of stock.levels) after.set(key, level);
-    return { adjustment: { ...record, items }, levels: new Map(keys.map((k) => [stockKey(k), after.get(stockKey(k))!])) };
+    return { adjustment, levels: new Map(keys.map((k) => [stockKey(k), after.get(stockKey(k))!])) };
   });
 }
