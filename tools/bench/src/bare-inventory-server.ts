@@ -288,6 +288,12 @@ async function insertAdjustmentWithLines(tx: Queries, adjustment: ReturnType<typ
   return { row, items, prefix: '' };
 }
 
+/** A new adjustment's line `index`, named as its product's catalogue row names it. */
+function lineRow(index: number, product: Row, line: { productId: number; type: AdjustmentType; quantity: number; unitCost: string; totalCost: bigint; notes: string }): NewAdjustmentLine {
+  const { productId, type, quantity, unitCost, totalCost, notes } = line;
+  return newAdjustmentLineRow(index, { productId, productName: String(product.name), sku: String(product.sku), type, quantity, unitCost, totalCost: plain(totalCost, 8), notes });
+}
+
 async function createAdjustment(ctx: Context, partner: Partner, tenantId: string): Promise<void> {
   const body = await readJson(ctx.req);
   const lines = Array.isArray(body.items) ? (body.items as Record<string, unknown>[]) : [];
@@ -310,19 +316,7 @@ async function createAdjustment(ctx: Context, partner: Partner, tenantId: string
     const { row, items, prefix } = await insertAdjustmentWithLines(
       tx,
       newAdjustmentRow({ ...fields, stockSource: String(body.stock_source) as NewAdjustmentFields['stockSource'], totalAmount: plain(total, 8), itemCount: n, approval: null, at }),
-      parsed.map((l, i) => {
-        const product = byId.get(l.productId)!;
-        return newAdjustmentLineRow(i, {
-          productId: l.productId,
-          productName: String(product.name),
-          sku: String(product.sku),
-          type,
-          quantity: Number(l.quantity),
-          unitCost: l.unitCost,
-          totalCost: plain(l.totalCost, 8),
-          notes: l.notes,
-        });
-      }),
+      parsed.map((l, i) => lineRow(i, byId.get(l.productId)!, { productId: l.productId, type, quantity: Number(l.quantity), unitCost: l.unitCost, totalCost: l.totalCost, notes: l.notes })),
     );
     return { row, location, items, prefix };
   });
@@ -464,19 +458,9 @@ async function stockCount(ctx: Context, partner: Partner, tenantId: string): Pro
         tenantId, partnerId: partner.partnerId, actor, number, locationId, type, stockSource: bucket, reason: 'stock count',
         totalAmount: plain(total, 8), itemCount: changed.length, approval: { at, by: actor }, at,
       }),
-      priced.map((c, i) => {
-        const product = byId.get(c.productId)!;
-        return newAdjustmentLineRow(i, {
-          productId: c.productId,
-          productName: String(product.name),
-          sku: String(product.sku),
-          type: c.delta < 0 ? 'decrease' : 'increase',
-          quantity: Math.abs(c.delta),
-          unitCost: c.unitCost,
-          totalCost: plain(c.totalCost, 8),
-          notes: '',
-        });
-      }),
+      priced.map((c, i) =>
+        lineRow(i, byId.get(c.productId)!, { productId: c.productId, type: c.delta < 0 ? 'decrease' : 'increase', quantity: Math.abs(c.delta), unitCost: c.unitCost, totalCost: c.totalCost, notes: '' }),
+      ),
     );
     const cause = { type: 'adjustment', id: number, documentNumber: number, actor: ledgerActor(actor) } as const;
     const ledger = changed.map((c) => {
