@@ -203,31 +203,32 @@ function withLines(scope: Scope, param: ParamRef<{ tenantId: string; number: str
 
 type LinesRow = InferResult<ReturnType<typeof withLines>>[number];
 
+/** A line's columns as a joined read returns them, each prefixed `item_` (the adjustment's own columns beside them). */
+type PrefixedLine = { [C in Exclude<keyof AdjustmentItemRow, 'adjustment_id'> as `item_${C}`]: AdjustmentItemRow[C] };
+
+/** The line of adjustment `adjustmentId` in `row`'s `item_` columns (its lot's number and date left null). */
+function prefixedLine(row: PrefixedLine, adjustmentId: number): AdjustmentItemRecord {
+  return toAdjustmentItemRecord({
+    id: row.item_id,
+    adjustment_id: adjustmentId,
+    line_no: row.item_line_no,
+    product_id: row.item_product_id,
+    product_name: row.item_product_name,
+    sku: row.item_sku,
+    type: row.item_type,
+    quantity: row.item_quantity,
+    unit_cost: row.item_unit_cost,
+    total_cost: row.item_total_cost,
+    notes: row.item_notes,
+    lot_id: row.item_lot_id,
+  });
+}
+
 /** The record and its lines from `withLines` rows (an adjustment always has lines; none read as none). */
 function fromLines(rows: readonly LinesRow[]): AdjustmentWithItems {
   const items = rows.flatMap((row): AdjustmentItemRecord[] =>
-    row.item_id === null
-      ? []
-      : [
-          {
-            ...toAdjustmentItemRecord({
-              id: row.item_id,
-              adjustment_id: row.id,
-              line_no: row.item_line_no!,
-              product_id: row.item_product_id!,
-              product_name: row.item_product_name!,
-              sku: row.item_sku!,
-              type: row.item_type!,
-              quantity: row.item_quantity!,
-              unit_cost: row.item_unit_cost!,
-              total_cost: row.item_total_cost!,
-              notes: row.item_notes!,
-              lot_id: row.item_lot_id,
-            }),
-            lotNumber: row.item_lot_number,
-            expiryDate: row.item_expiry_date,
-          },
-        ],
+    // A left join: a row with a line has every line column.
+    row.item_id === null ? [] : [{ ...prefixedLine(row as LinesRow & PrefixedLine, row.id), lotNumber: row.item_lot_number, expiryDate: row.item_expiry_date }],
   );
   return { ...fromJoined(rows[0]!), items };
 }
@@ -333,6 +334,9 @@ const insertItemRows = preparedQuery({
     scope.dialect.insertReturningAll(scope.db.insertInto('adjustment_items').values(markedRows(param, 'rows', count, ITEM_COLUMNS))),
 });
 
+/** Lines of an adjustment per statement when they go in on their own. */
+const LINES_PER_INSERT = 200;
+
 /** Inserts an adjustment's lines and returns them in line order. */
 export async function insertAdjustmentItems(tx: Tx, rows: readonly NewAdjustmentItem[]): Promise<AdjustmentItemRecord[]> {
   const inserted: AdjustmentItemRow[] = [];
@@ -349,7 +353,7 @@ export type NewAdjustmentLine = Omit<NewAdjustmentItem, 'adjustment_id'>;
 const LINE_COLUMNS_OF_NEW = ITEM_COLUMNS.filter((c): c is Exclude<(typeof ITEM_COLUMNS)[number], 'adjustment_id'> => c !== 'adjustment_id');
 
 /** The parameters of `insertWithLines`: the adjustment's row and its lines'. */
-export type NewAdjustmentWithLines = NewAdjustment & { lines: NewAdjustmentLine[] };
+export type NewAdjustmentWithLines = NewAdjustment & { lines: readonly NewAdjustmentLine[] };
 
 const ADDED_LINE_COLUMNS = [
   'added_lines.id as item_id',
@@ -388,9 +392,6 @@ const insertWithLines = preparedQuery({
       .select(ADDED_LINE_COLUMNS),
 });
 
-/** Lines of an adjustment per statement when they go in on their own. */
-const LINES_PER_INSERT = 200;
-
 /**
  * Inserts a new adjustment (in any status: a stock count inserts one approved) and its lines;
  * returns the record at `location` with its lines in line order. One statement where the dialect
@@ -401,26 +402,9 @@ export async function insertAdjustmentWithItems(tx: Tx, row: NewAdjustment, loca
     const record = await insertAdjustment(tx, row, location);
     return { ...record, items: await insertAdjustmentItems(tx, lines.map((line) => ({ ...line, adjustment_id: record.id }))) };
   }
-  const rows = await execute(tx, insertWithLines.with({ ...row, lines: [...lines] }));
+  const rows = await execute(tx, insertWithLines.with({ ...row, lines }));
   if (rows[0] === undefined) throw new Error('insert into adjustments returned no row');
-  const items = rows
-    .map((r) =>
-      toAdjustmentItemRecord({
-        id: r.item_id,
-        adjustment_id: r.id,
-        line_no: r.item_line_no,
-        product_id: r.item_product_id,
-        product_name: r.item_product_name,
-        sku: r.item_sku,
-        type: r.item_type,
-        quantity: r.item_quantity,
-        unit_cost: r.item_unit_cost,
-        total_cost: r.item_total_cost,
-        notes: r.item_notes,
-        lot_id: r.item_lot_id,
-      }),
-    )
-    .sort((a, b) => a.lineNo - b.lineNo);
+  const items = rows.map((r) => prefixedLine(r, r.id)).sort((a, b) => a.lineNo - b.lineNo);
   return { ...toAdjustmentRecord(rows[0], location), items: await withLots(tx, items) };
 }
 

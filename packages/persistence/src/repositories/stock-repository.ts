@@ -293,6 +293,10 @@ export interface LedgerWithLevels {
   levels: Insertable<StockLevelTable>[];
 }
 
+/** Ledger rows and stock rows per statement: well under every database's limit of bound values. */
+const LEDGER_BATCH = 300;
+const LEVEL_BATCH = 500;
+
 /** One change of stock a transaction makes: the domain's outcome on one tenant's rows, and why. */
 export interface StockWrite {
   tenantId: string;
@@ -389,10 +393,6 @@ export async function writeStockRows(tx: Tx, changes: readonly StockWrite[], now
   }
   return [...last.entries()].map(([key, written]) => ({ ...written, version: versions.get(key) ?? 0 }));
 }
-
-/** Ledger rows and stock rows per statement: well under every database's limit of bound values. */
-const LEDGER_BATCH = 300;
-const LEVEL_BATCH = 500;
 
 /** One bucket of one stock row whose ledger does not sum to its balance. */
 export interface LedgerMismatch {
