@@ -36,6 +36,7 @@ describe('paired comparison', () => {
       warmUp: 1,
       rate: undefined,
       pgAdminUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
+      sideEnv: { old: {}, main: {} },
     });
     const settled = pairedSettings({ BENCH_WARMUP_PAIRS: '4', BENCH_PAIRS: '12', BENCH_RATE: '200', BENCH_CASES: 'approve, count', BENCH_DIALECTS: 'sqlite' });
     expect(settled).toMatchObject({ warmUp: 4, pairs: 12, rate: 200, cases: ['approve', 'count'], dialects: ['sqlite'] });
@@ -45,5 +46,14 @@ describe('paired comparison', () => {
     expect(() => pairedSettings({ BENCH_WARMUP_PAIRS: 'two' })).toThrow(/BENCH_WARMUP_PAIRS/);
     expect(() => pairedSettings({ BENCH_RATE: '0' })).toThrow(/BENCH_RATE/);
     expect(() => pairedSettings({ BENCH_SECONDS: 'x' })).toThrow(/BENCH_SECONDS/);
+  });
+
+  it('gives each side its own gateway settings when told', () => {
+    expect(pairedSettings({ BENCH_PAIRED_MAIN_ENV: ' GATEWAY_HEAP_GROWING_PERCENT=50  LOG_LEVEL=warn', BENCH_PAIRED_OLD_ENV: 'X=a=b Y=' }).sideEnv).toEqual({
+      old: { X: 'a=b', Y: '' },
+      main: { GATEWAY_HEAP_GROWING_PERCENT: '50', LOG_LEVEL: 'warn' },
+    });
+    expect(() => pairedSettings({ BENCH_PAIRED_MAIN_ENV: 'GATEWAY_HEAP_GROWING_PERCENT' })).toThrow(/BENCH_PAIRED_MAIN_ENV: NAME=value/);
+    expect(() => pairedSettings({ BENCH_PAIRED_OLD_ENV: '=1' })).toThrow(/BENCH_PAIRED_OLD_ENV/);
   });
 });

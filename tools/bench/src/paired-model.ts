@@ -16,6 +16,11 @@ export interface PairedSettings {
   /** Requests per second each side is sent; undefined: as fast as each answers. */
   rate: number | undefined;
   pgAdminUrl: string;
+  /**
+   * Gateway settings for one side only (`BENCH_PAIRED_OLD_ENV`, `BENCH_PAIRED_MAIN_ENV`: `NAME=value`
+   * pairs separated by spaces), to measure a setting against itself with the same tree on both sides.
+   */
+  sideEnv: { old: Record<string, string>; main: Record<string, string> };
 }
 
 const listOf = (text: string): string[] => text.split(',').map((item) => item.trim()).filter(Boolean);
@@ -37,7 +42,19 @@ export function pairedSettings(env: Readonly<Record<string, string | undefined>>
     warmUp,
     rate,
     pgAdminUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    sideEnv: { old: settingsOf('BENCH_PAIRED_OLD_ENV', env.BENCH_PAIRED_OLD_ENV), main: settingsOf('BENCH_PAIRED_MAIN_ENV', env.BENCH_PAIRED_MAIN_ENV) },
   };
+}
+
+/** `A=1 B=two` as { A: '1', B: 'two' }; a word without `=` or with an empty name is refused. */
+function settingsOf(variable: string, text: string | undefined): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const word of (text ?? '').split(/\s+/).filter(Boolean)) {
+    const at = word.indexOf('=');
+    if (at < 1) throw new Error(`${variable}: NAME=value pairs separated by spaces, got ${JSON.stringify(word)}`);
+    settings[word.slice(0, at)] = word.slice(at + 1);
+  }
+  return settings;
 }
 
 /** One case's gateway CPU per request (µs), pair by pair: `old[i]` and `main[i]` ran at the same time. */
