@@ -164,6 +164,21 @@ describe('toScaled / fromScaled', () => {
     expect(fromScaled(-0).toFixed()).toBe('0');
   });
 
+  it('stores every value of up to four places as the multiplication by 10^4 does, at every magnitude and sign', () => {
+    const samples = ['0', '-0', '0.1', '-0.0001', '1e3', '2.5e-3', '-7.10', '000123.4500'];
+    for (let i = 0; i < 2000; i += 1) {
+      const whole = String(Math.floor(Math.random() * 10 ** (i % 12)));
+      const places = i % 5;
+      const fraction = places === 0 ? '' : `.${String(Math.floor(Math.random() * 10 ** places)).padStart(places, '0')}`;
+      samples.push(`${i % 2 === 0 ? '-' : ''}${whole}${fraction}`);
+    }
+    for (const text of samples) {
+      const multiplied = Number(new Dec(text).times(10_000).toFixed());
+      expect(toScaled(text), text).toBe(multiplied);
+      expect(toScaled(new Dec(text)), text).toBe(multiplied);
+    }
+  });
+
   it('round trips values through storage', () => {
     for (const v of ['0', '0.0001', '1', '19.99', '-3.1415', '123456.7891', '900719925474.0991', '-900719925474.0991']) {
       expect(fromScaled(toScaled(v)).toFixed()).toBe(dec(v).toFixed());

@@ -47,18 +47,28 @@ export function hasAtMostDecimals(value: DecimalInput, places: number): boolean 
 
 /**
  * The storage form of a quantity: an integer of value x 10^4. Throws on more than 4 decimals or
- * beyond the safe integer range, which validation refuses long before.
+ * beyond the safe integer range, which validation refuses long before. Read off the exact value's
+ * plain digits (one conversion, no decimal arithmetic): the point moved four places right.
  *
  * @example toScaled('1.5') === 15000
  */
 export function toScaled(value: DecimalInput): number {
-  const scaled = dec(value).times(SCALE_FACTOR);
-  // Count places on the exact input: `times` rounds to 40 significant digits and could hide a 41st.
-  if (!hasAtMostDecimals(value, QUANTITY_SCALE)) throw new RangeError(`quantity ${dec(value).toString()} has more than ${QUANTITY_SCALE} decimals`);
-  const n = scaled.toNumber();
-  if (!Number.isSafeInteger(n)) throw new RangeError(`quantity ${dec(value).toString()} is out of range`);
+  const d = dec(value);
+  if (!d.isFinite()) throw new RangeError(`quantity ${d.toString()} is out of range`);
+  const text = d.toFixed();
+  const point = text.indexOf('.');
+  const places = point < 0 ? 0 : text.length - point - 1;
+  if (places > QUANTITY_SCALE) throw new RangeError(`quantity ${text} has more than ${QUANTITY_SCALE} decimals`);
+  // The digits with the point left out and zeros made up to four places; a sign stays in front.
+  const digits = point < 0 ? text : text.slice(0, point) + text.slice(point + 1);
+  const n = Number(digits + ZERO_PLACES[QUANTITY_SCALE - places]);
+  // A digit string past 2^53 parses to a number at least 2^53: never a safe integer.
+  if (!Number.isSafeInteger(n)) throw new RangeError(`quantity ${text} is out of range`);
   return n;
 }
+
+/** '', '0', '00', … up to QUANTITY_SCALE zeros, by count. */
+const ZERO_PLACES = Array.from({ length: QUANTITY_SCALE + 1 }, (_, count) => '0'.repeat(count));
 
 const SCALE_DIGITS = 10 ** QUANTITY_SCALE;
 
