@@ -5,7 +5,11 @@
 // that tree's own `runCase` (25 connections each), case by case, pair after pair: a machine whose
 // speed drifts from one run to the next (a shared virtual machine) moves both sides of a pair
 // alike. Printed per database: main ÷ old of the gateway's CPU per request, the median of the
-// pairs after the warm-up (paired-model.ts).
+// pairs after the warm-up (paired-model.ts). This script reads both sides' CPU itself, the same way
+// for both trees: every thread's run time to the nanosecond over each side's measured run
+// (`threadCpuNanoseconds`; the trees' own figure counts 10 ms ticks, a few percent of a pair), and
+// prints a second table for the main thread alone (what the JavaScript costs, without V8's collector
+// and compiler threads).
 //
 // Environment: BENCH_DIALECTS (sqlite,postgres), BENCH_CASES (create,detail,list,approve,count:
 // cases both trees have), BENCH_SECONDS (3 per pair), BENCH_PAIRS (5, the first a warm-up),
@@ -21,7 +25,7 @@
 // when it stops; summarise with cpu-profile-summary.ts).
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { type Child, ROOT, freePort, startNode } from './bench-harness.js';
+import { type Child, ROOT, type ThreadCpu, freePort, startNode, threadCpuNanoseconds } from './bench-harness.js';
 import { type PairedCase, pairedSettings, pairedTable } from './paired-model.js';
 import { type SeededSide, type SideName, seedSide } from './tree-bench.js';
 
@@ -51,20 +55,32 @@ async function startSide(side: SideName, tree: string, dialect: string, children
 for (const dialect of dialects) {
   const children: Child[] = [];
   const sides: Side[] = [];
-  const cpu = new Map(cases.map((kind) => [kind, { kind, old: [] as number[], main: [] as number[] }]));
+  const series = () => new Map(cases.map((kind) => [kind, { kind, old: [] as number[], main: [] as number[] }]));
+  const cpu = series();
+  const mainThread = series();
   try {
     sides.push(await startSide('old', oldTree, dialect, children), await startSide('main', ROOT, dialect, children));
     for (let pair = 0; pair < pairs; pair += 1) {
       for (const kind of cases) {
         const measured = await Promise.all(
-          sides.map((s) =>
-            s.bench.load.runCase(
-              { kind, url: s.url, pids: [s.pid], tenants: s.tenants, writer: s.writer, seconds, warmupSeconds: 1, connections: 25, approvePerSecond: 4000, poolSeed: 11 + pair, ...(rate ? { rate } : {}) },
+          sides.map(async (s) => {
+            // Each side's measured run, read by this script the same way for both trees: every
+            // thread's CPU to the nanosecond (the trees' own figure counts whole ticks).
+            const read: { before: ThreadCpu | null; after: ThreadCpu | null } = { before: null, after: null };
+            const around = { before: async () => void (read.before = threadCpuNanoseconds(s.pid)), after: async () => void (read.after = threadCpuNanoseconds(s.pid)) };
+            const { measured: m } = await s.bench.load.runCase(
+              { kind, url: s.url, pids: [s.pid], tenants: s.tenants, writer: s.writer, seconds, warmupSeconds: 1, connections: 25, approvePerSecond: 4000, poolSeed: 11 + pair, around, ...(rate ? { rate } : {}) },
               `${s.side} ${kind}`,
-            ),
-          ),
+            );
+            return { ticksUs: m.cpuUs ?? 0, sent: m.sent, ...read };
+          }),
         );
-        sides.forEach((s, i) => cpu.get(kind)![s.side].push(Math.round(measured[i]!.measured.cpuUs ?? 0)));
+        sides.forEach((s, i) => {
+          const { ticksUs, sent, before, after } = measured[i]!;
+          const perRequestUs = (ns: number) => (sent === 0 ? 0 : Math.round(ns / 1000 / sent));
+          cpu.get(kind)![s.side].push(before && after ? perRequestUs(after.main + after.others - before.main - before.others) : Math.round(ticksUs));
+          mainThread.get(kind)![s.side].push(before && after ? perRequestUs(after.main - before.main) : 0);
+        });
       }
       console.log(`[${dialect}] pair ${pair + 1}/${pairs} done, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     }
@@ -74,5 +90,9 @@ for (const dialect of dialects) {
     for (const s of sides) await s.cleanup().catch((error: unknown) => console.log(`[${dialect}] cleanup of ${s.side}: ${(error as Error).message}`));
   }
   const label = dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
-  console.log(`\n${pairedTable(label, [...cpu.values()] as PairedCase[], { main: mainLabel, old: oldLabel }, warmUp).join('\n')}\n`);
+  const labels = { main: mainLabel, old: oldLabel };
+  console.log(`\n${pairedTable(label, [...cpu.values()] as PairedCase[], labels, warmUp).join('\n')}\n`);
+  if ([...mainThread.values()].every((c) => c.old.every((v) => v > 0) && c.main.every((v) => v > 0))) {
+    console.log(`${pairedTable(label, [...mainThread.values()] as PairedCase[], labels, warmUp, "the gateway's main thread").join('\n')}\n`);
+  }
 }

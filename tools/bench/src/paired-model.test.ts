@@ -17,6 +17,7 @@ describe('paired comparison', () => {
     const cases = ['create', 'detail', 'list', 'approve', 'count'].map((kind, i) => ({ kind, old: [1000, 100, 100, 100], main: [5, 100 + 10 * i, 110 + 10 * i, 90 + 10 * i] }));
     const lines = pairedTable('SQLite', cases, { main: 'main', old: '70fc51f' }, 1);
     expect(lines[0]).toBe('SQLite: gateway CPU per request, main ÷ 70fc51f, both loaded at the same time; median of the pairs after 1 warm-up pair');
+    expect(pairedTable('SQLite', cases, { main: 'main', old: '70fc51f' }, 1, "the gateway's main thread")[0]).toMatch(/^SQLite: the gateway's main thread CPU per request, main ÷ 70fc51f/);
     expect(lines).toContain('| detail | 1.100 | 1.10 1.20 1.00 | 5 110 120 100 | 1000 100 100 100 |');
     // Medians 1.0, 1.1, 1.2, 1.3, 1.4: their mean.
     expect(lines.at(-1)).toBe('| mean of create, detail, list, approve, count | 1.200 | | | |');

@@ -83,9 +83,9 @@ const fixed = (value: number | null, digits: number) => (value === null ? '-' : 
  * The printed table of one database: per case the median ratio, every pair's ratio, and each
  * side's runs; then the mean of the medians of create, detail, list, approve and count.
  */
-export function pairedTable(dialect: string, cases: readonly PairedCase[], labels: { main: string; old: string }, warmUp: number): string[] {
+export function pairedTable(dialect: string, cases: readonly PairedCase[], labels: { main: string; old: string }, warmUp: number, what = 'gateway'): string[] {
   const lines = [
-    `${dialect}: gateway CPU per request, main ÷ ${labels.old}, both loaded at the same time; median of the pairs after ${warmUp} warm-up pair${warmUp === 1 ? '' : 's'}`,
+    `${dialect}: ${what} CPU per request, main ÷ ${labels.old}, both loaded at the same time; median of the pairs after ${warmUp} warm-up pair${warmUp === 1 ? '' : 's'}`,
     '',
     `| case | main ÷ ${labels.old} | each pair | CPU µs/req ${labels.main} | CPU µs/req ${labels.old} |`,
     '|---|---|---|---|---|',

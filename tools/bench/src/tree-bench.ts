@@ -14,7 +14,7 @@ export interface TreeBench {
   load: {
     CREDENTIALS_KEY: string;
     seedForLoad(db: object, writer: object, label: string): Promise<unknown[]>;
-    runCase(run: object, label: string): Promise<{ measured: { cpuUs: number | null } }>;
+    runCase(run: object, label: string): Promise<{ measured: { cpuUs: number | null; sent: number } }>;
     requestsFor(kind: string, tenants: unknown[], pool: { entries: unknown[]; next: number }): autocannon.Request[];
     createPostgresDatabase(adminUrl: string, name: string): Promise<string>;
     dropPostgresDatabase(adminUrl: string, name: string): Promise<void>;
