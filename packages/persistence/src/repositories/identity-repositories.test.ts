@@ -187,7 +187,9 @@ describe.each(dialects)('[%s] identity repositories', (dialect) => {
 
   describe('logistic preferences', () => {
     const cipher = createCredentialCipher('cd'.repeat(32));
-    const credentials = { username: 'user-alpha', password: 'pass-bravo-42', apiKey: 'key-charlie', apiSecret: 'abc' };
+    // Each credential holds a character no id, timestamp or ciphertext of the row can (a UUID is hex,
+    // a ciphertext base64url): a 3-letter secret such as 'abc' turned up inside a random tenant id.
+    const credentials = { username: 'user!alpha', password: 'pass!bravo-42', apiKey: 'key!charlie', apiSecret: 'q!z' };
 
     it('encrypts credentials at rest and shows them masked, all but the last 4 characters', async () => {
       const view = await createLogisticPreference(
