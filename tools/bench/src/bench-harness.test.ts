@@ -4,31 +4,55 @@ import { cpuSeconds, threadCpuNanoseconds } from './bench-harness.js';
 
 const linux = process.platform === 'linux';
 
-/** Busy for `ms` of wall time on the calling thread. */
-function spin(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
+/** Gives up a spin after this much wall time. */
+const SPIN_LIMIT_MS = 20_000;
+
+/**
+ * Busy on this thread until the process has used `seconds` more CPU by /proc/<pid>/stat's ticks (a
+ * source apart from the one under test): CPU, not wall time, so a loaded machine only makes it slower.
+ */
+function spinCpu(seconds: number): void {
+  const start = cpuSeconds(process.pid)!;
+  const giveUp = Date.now() + SPIN_LIMIT_MS;
+  while (cpuSeconds(process.pid)! - start < seconds) if (Date.now() > giveUp) throw new Error(`no CPU for ${SPIN_LIMIT_MS} ms`);
 }
+
+/** The same spin on a worker thread, which reads the ticks itself (it cannot load this file). */
+const WORKER_SPIN = `
+  const { readFileSync } = require('node:fs');
+  const { parentPort, workerData: { pid, seconds, limitMs } } = require('node:worker_threads');
+  const cpu = () => { const s = readFileSync('/proc/' + pid + '/stat', 'utf8'); const f = s.slice(s.lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
+  const start = cpu();
+  const giveUp = Date.now() + limitMs;
+  while (cpu() - start < seconds) if (Date.now() > giveUp) throw new Error('no CPU for ' + limitMs + ' ms');
+  parentPort.postMessage('done');
+  // Stays alive until terminated: an ended thread leaves /proc/<pid>/task, and its time with it.
+  setInterval(() => {}, 1000);
+`;
 
 describe.skipIf(!linux)('threadCpuNanoseconds', () => {
   it('counts the main thread apart from the others, to the nanosecond, as the ticks do in all', async () => {
     const before = threadCpuNanoseconds(process.pid)!;
     const ticksBefore = cpuSeconds(process.pid)!;
-    spin(120);
-    // A second thread's work counts as the others'.
-    const worker = new Worker('const end = performance.now() + 120; while (performance.now() < end); require("node:worker_threads").parentPort.postMessage("done");', { eval: true });
-    await new Promise((resolve) => worker.once('message', resolve));
+    spinCpu(0.12);
+    const middle = threadCpuNanoseconds(process.pid)!;
+    // A second thread's work counts as the others' (this thread waits meanwhile).
+    const worker = new Worker(WORKER_SPIN, { eval: true, workerData: { pid: process.pid, seconds: 0.12, limitMs: SPIN_LIMIT_MS } });
+    await new Promise((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
     const after = threadCpuNanoseconds(process.pid)!;
     const ticksAfter = cpuSeconds(process.pid)!;
     await worker.terminate();
-    const mainMs = (after.main - before.main) / 1e6;
-    const othersMs = (after.others - before.others) / 1e6;
-    expect(mainMs).toBeGreaterThanOrEqual(100);
-    expect(othersMs).toBeGreaterThanOrEqual(100);
+    // The ticks round to 10 ms and count every thread: each side got at least 120 ms less a tick or two.
+    expect((middle.main - before.main) / 1e6).toBeGreaterThanOrEqual(90);
+    expect((after.others - middle.others) / 1e6).toBeGreaterThanOrEqual(90);
     // Not a whole number of 10 ms ticks, as /proc/<pid>/stat would give.
     expect((after.main - before.main) % 10_000_000).not.toBe(0);
     // Both count the same time, the ticks to within a few of them.
-    expect(Math.abs((ticksAfter - ticksBefore) * 1000 - (mainMs + othersMs))).toBeLessThan(60);
+    const nsMs = (after.main + after.others - before.main - before.others) / 1e6;
+    expect(Math.abs((ticksAfter - ticksBefore) * 1000 - nsMs)).toBeLessThan(60);
   });
 
   it('gives null for a process that is not there', () => {
