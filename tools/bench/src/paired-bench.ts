@@ -21,6 +21,8 @@
 // case; a rate both keep up with measures each request's own work), BENCH_PG_URL (as
 // bench:inventory), BENCH_PAIRED_OLD_ENV and BENCH_PAIRED_MAIN_ENV (gateway settings of one side,
 // `NAME=value` pairs separated by spaces: with this tree as the old one too, a setting against itself),
+// BENCH_PAIRED_OLD_NODE_ARGS and BENCH_PAIRED_MAIN_NODE_ARGS (Node and V8 flags of one side's gateway
+// process, separated by spaces: what V8 reads only at start, such as --single-threaded-gc),
 // BENCH_PROFILE_DIR (each gateway under --cpu-prof, its profile written to <dir>/old or <dir>/main
 // when it stops; summarise with cpu-profile-summary.ts).
 import { loadavg } from 'node:os';
@@ -31,7 +33,7 @@ import { type SeededSide, type SideName, seedSide } from './tree-bench.js';
 
 const [oldTree, oldLabel, mainLabel] = process.argv.slice(2);
 if (!oldTree || !oldLabel || !mainLabel) throw new Error('usage: paired-bench.ts <old tree> <old label> <main label>');
-const { dialects, cases, seconds, pairs, warmUp, rate, pgAdminUrl, sideEnv } = pairedSettings(process.env);
+const { dialects, cases, seconds, pairs, warmUp, rate, pgAdminUrl, sideEnv, sideNodeArgs } = pairedSettings(process.env);
 const profileDir = process.env.BENCH_PROFILE_DIR;
 
 interface Side extends SeededSide {
@@ -44,7 +46,7 @@ async function startSide(side: SideName, tree: string, dialect: string, children
   const seeded = await seedSide('paired', side, tree, dialect, pgAdminUrl);
   const port = await freePort();
   const child = await startNode(
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, side)}`] : []), join(tree, 'apps/gateway/dist/main.js')],
+    [...sideNodeArgs[side], ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, side)}`] : []), join(tree, 'apps/gateway/dist/main.js')],
     { DATABASE_URL: seeded.databaseUrl, CREDENTIALS_KEY: seeded.bench.load.CREDENTIALS_KEY, LOG_LEVEL: 'warn', GATEWAY_HOST: '127.0.0.1', GATEWAY_PORT: String(port), RATE_LIMIT_SMALL: '1000000', ...sideEnv[side] },
     port,
   );

@@ -38,6 +38,7 @@ describe('paired comparison', () => {
       rate: undefined,
       pgAdminUrl: 'postgres://postgres@127.0.0.1:5432/postgres',
       sideEnv: { old: {}, main: {} },
+      sideNodeArgs: { old: [], main: [] },
     });
     const settled = pairedSettings({ BENCH_WARMUP_PAIRS: '4', BENCH_PAIRS: '12', BENCH_RATE: '200', BENCH_CASES: 'approve, count', BENCH_DIALECTS: 'sqlite' });
     expect(settled).toMatchObject({ warmUp: 4, pairs: 12, rate: 200, cases: ['approve', 'count'], dialects: ['sqlite'] });
@@ -56,5 +57,15 @@ describe('paired comparison', () => {
     });
     expect(() => pairedSettings({ BENCH_PAIRED_MAIN_ENV: 'GATEWAY_HEAP_GROWING_PERCENT' })).toThrow(/BENCH_PAIRED_MAIN_ENV: NAME=value/);
     expect(() => pairedSettings({ BENCH_PAIRED_OLD_ENV: '=1' })).toThrow(/BENCH_PAIRED_OLD_ENV/);
+  });
+
+  it('gives each side its own Node flags when told, and nothing that is not a flag', () => {
+    expect(pairedSettings({ BENCH_PAIRED_MAIN_NODE_ARGS: ' --single-threaded-gc  --max-semi-space-size=32 ' }).sideNodeArgs).toEqual({
+      old: [],
+      main: ['--single-threaded-gc', '--max-semi-space-size=32'],
+    });
+    expect(pairedSettings({ BENCH_PAIRED_OLD_NODE_ARGS: '--no-flush-bytecode' }).sideNodeArgs.old).toEqual(['--no-flush-bytecode']);
+    expect(() => pairedSettings({ BENCH_PAIRED_MAIN_NODE_ARGS: 'other.js' })).toThrow(/BENCH_PAIRED_MAIN_NODE_ARGS: flags/);
+    expect(() => pairedSettings({ BENCH_PAIRED_OLD_NODE_ARGS: '--a -' })).toThrow(/BENCH_PAIRED_OLD_NODE_ARGS/);
   });
 });

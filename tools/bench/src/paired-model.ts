@@ -21,6 +21,12 @@ export interface PairedSettings {
    * pairs separated by spaces), to measure a setting against itself with the same tree on both sides.
    */
   sideEnv: { old: Record<string, string>; main: Record<string, string> };
+  /**
+   * Node and V8 flags for one side's gateway process (`BENCH_PAIRED_OLD_NODE_ARGS`,
+   * `BENCH_PAIRED_MAIN_NODE_ARGS`: flags separated by spaces), for what V8 reads only at start
+   * (`--max-semi-space-size=32`, `--single-threaded-gc`).
+   */
+  sideNodeArgs: { old: string[]; main: string[] };
 }
 
 const listOf = (text: string): string[] => text.split(',').map((item) => item.trim()).filter(Boolean);
@@ -43,6 +49,7 @@ export function pairedSettings(env: Readonly<Record<string, string | undefined>>
     rate,
     pgAdminUrl: env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     sideEnv: { old: settingsOf('BENCH_PAIRED_OLD_ENV', env.BENCH_PAIRED_OLD_ENV), main: settingsOf('BENCH_PAIRED_MAIN_ENV', env.BENCH_PAIRED_MAIN_ENV) },
+    sideNodeArgs: { old: flagsOf('BENCH_PAIRED_OLD_NODE_ARGS', env.BENCH_PAIRED_OLD_NODE_ARGS), main: flagsOf('BENCH_PAIRED_MAIN_NODE_ARGS', env.BENCH_PAIRED_MAIN_NODE_ARGS) },
   };
 }
 
@@ -55,6 +62,14 @@ function settingsOf(variable: string, text: string | undefined): Record<string, 
     settings[word.slice(0, at)] = word.slice(at + 1);
   }
   return settings;
+}
+
+/** `--a --b=1` as ['--a', '--b=1']; a word that is not a flag (it would be taken as the script) is refused. */
+function flagsOf(variable: string, text: string | undefined): string[] {
+  const flags = (text ?? '').split(/\s+/).filter(Boolean);
+  const stray = flags.find((flag) => !/^--[a-z]/.test(flag));
+  if (stray !== undefined) throw new Error(`${variable}: flags such as --single-threaded-gc separated by spaces, got ${JSON.stringify(stray)}`);
+  return flags;
 }
 
 /** One case's gateway CPU per request (µs), pair by pair: `old[i]` and `main[i]` ran at the same time. */
