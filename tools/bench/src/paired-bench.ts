@@ -24,7 +24,8 @@
 // BENCH_PAIRED_OLD_NODE_ARGS and BENCH_PAIRED_MAIN_NODE_ARGS (Node and V8 flags of one side's gateway
 // process, separated by spaces: what V8 reads only at start, such as --single-threaded-gc),
 // BENCH_PROFILE_DIR (each gateway under --cpu-prof, its profile written to <dir>/old or <dir>/main
-// when it stops; summarise with cpu-profile-summary.ts).
+// when it stops; summarise one with cpu-profile-summary.ts, set the two side by side with
+// cpu-profile-compare.ts).
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { type Child, ROOT, type ThreadCpu, freePort, startNode, threadCpuNanoseconds } from './bench-harness.js';
