@@ -17,18 +17,37 @@ function spinCpu(seconds: number): void {
   while (cpuSeconds(process.pid)! - start < seconds) if (Date.now() > giveUp) throw new Error(`no CPU for ${SPIN_LIMIT_MS} ms`);
 }
 
-/** The same spin on a worker thread, which reads the ticks itself (it cannot load this file). */
+/**
+ * A worker that spins until told to stop through shared memory (a busy thread reads no messages),
+ * then stays alive until terminated: an ended thread leaves /proc/<pid>/task, and its time with it.
+ */
 const WORKER_SPIN = `
-  const { readFileSync } = require('node:fs');
-  const { parentPort, workerData: { pid, seconds, limitMs } } = require('node:worker_threads');
-  const cpu = () => { const s = readFileSync('/proc/' + pid + '/stat', 'utf8'); const f = s.slice(s.lastIndexOf(')') + 2).split(' '); return (Number(f[11]) + Number(f[12])) / 100; };
-  const start = cpu();
-  const giveUp = Date.now() + limitMs;
-  while (cpu() - start < seconds) if (Date.now() > giveUp) throw new Error('no CPU for ' + limitMs + ' ms');
-  parentPort.postMessage('done');
-  // Stays alive until terminated: an ended thread leaves /proc/<pid>/task, and its time with it.
+  const { workerData: stop } = require('node:worker_threads');
+  while (Atomics.load(stop, 0) === 0);
   setInterval(() => {}, 1000);
 `;
+
+/** Runs `WORKER_SPIN` until the process has used `seconds` more CPU by the ticks, as `spinCpu` does on this thread. */
+async function spinWorker(seconds: number): Promise<Worker> {
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(WORKER_SPIN, { eval: true, workerData: stop });
+  const start = cpuSeconds(process.pid)!;
+  const giveUp = Date.now() + SPIN_LIMIT_MS;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.once('error', reject);
+      const poll = setInterval(() => {
+        if (cpuSeconds(process.pid)! - start >= seconds) resolve();
+        else if (Date.now() > giveUp) reject(new Error(`no CPU for ${SPIN_LIMIT_MS} ms`));
+        else return;
+        clearInterval(poll);
+      }, 5);
+    });
+  } finally {
+    Atomics.store(stop, 0, 1);
+  }
+  return worker;
+}
 
 describe.skipIf(!linux)('threadCpuNanoseconds', () => {
   it('counts the main thread apart from the others, to the nanosecond, as the ticks do in all', async () => {
@@ -37,11 +56,7 @@ describe.skipIf(!linux)('threadCpuNanoseconds', () => {
     spinCpu(0.12);
     const middle = threadCpuNanoseconds(process.pid)!;
     // A second thread's work counts as the others' (this thread waits meanwhile).
-    const worker = new Worker(WORKER_SPIN, { eval: true, workerData: { pid: process.pid, seconds: 0.12, limitMs: SPIN_LIMIT_MS } });
-    await new Promise((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
+    const worker = await spinWorker(0.12);
     const after = threadCpuNanoseconds(process.pid)!;
     const ticksAfter = cpuSeconds(process.pid)!;
     await worker.terminate();
