@@ -134,6 +134,7 @@ describe.each(dialects)('[%s] metrics and logs', (dialect) => {
     expect(metricSample(gateway, 'pits_reservations_due', g)).toBe(0);
     expect(metricSample(gateway, 'pits_reservations_oldest_due_age_seconds', g)).toBe(0);
     expect(metricSample(gateway, 'pits_reservation_expiry_set_aside_total', g)).toBe(0);
+    expect(metricSample(gateway, 'pits_event_loop_busy_seconds_total', g)).toBeGreaterThan(0);
     // No raw path (with its ids) ever becomes a label.
     expect(gateway).not.toContain(`/api/partner/v1/inbound/${shipment.id}`);
 
@@ -143,6 +144,7 @@ describe.each(dialects)('[%s] metrics and logs', (dialect) => {
     expect(metricSample(internal, 'pits_http_request_duration_seconds_count', { ...i, route: 'products.create', method: 'POST', status: '200' })).toBeGreaterThanOrEqual(1);
     expect(metricSample(internal, 'pits_db_pool_connections', { ...i, state: 'total' })).toBeGreaterThanOrEqual(1);
     expect(metricSample(internal, 'pits_db_query_errors_total', { ...i, kind: 'other' })).toBeGreaterThanOrEqual(0);
+    expect(metricSample(internal, 'pits_event_loop_busy_seconds_total', i)).toBeGreaterThan(0);
 
     const workerText = await pollUntil('the worker to count the delivery', 10_000, async () => {
       const text = await scrape(`http://127.0.0.1:${ports.worker}/metrics`);
@@ -154,6 +156,7 @@ describe.each(dialects)('[%s] metrics and logs', (dialect) => {
     expect(metricSample(workerText, 'pits_webhook_delivery_duration_seconds_count', { ...w, outcome: 'delivered' })).toBe(1);
     expect(metricSample(workerText, 'pits_webhook_backlog', w)).toBe(0);
     expect(metricSample(workerText, 'pits_db_pool_connections', { ...w, state: 'total' })).toBeGreaterThanOrEqual(1);
+    expect(metricSample(workerText, 'pits_event_loop_busy_seconds_total', w)).toBeGreaterThan(0);
 
     // One log schema: the gateway's line for the traced request, the internal API's per call, the worker's per delivery.
     const gatewayLine = jsonLines(stack.gateway.output()).find((l) => l.request_id === tracedRequestId);

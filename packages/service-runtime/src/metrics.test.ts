@@ -1,3 +1,6 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { metricSample } from './metric-sample.js';
 import { Counter, createProcessMetrics } from './metrics.js';
@@ -57,6 +60,43 @@ describe('process metrics', () => {
     expect(sample(after, 'pits_db_query_errors_total', { kind: 'constraint' })).toBe(0);
     expect(sample(after, 'pits_db_query_errors_total', { kind: 'unavailable' })).toBe(0);
   });
+});
+
+describe('event loop metrics', () => {
+  it('count the time the loop was busy, read at each scrape', async () => {
+    const metrics = createProcessMetrics('gateway', classification);
+    const before = sample(await metrics.metrics(), 'pits_event_loop_busy_seconds_total', { app: 'gateway' })!;
+    // Busy for 60 ms of the clock, however fast the machine is.
+    const until = performance.now() + 60;
+    while (performance.now() < until);
+    const after = sample(await metrics.metrics(), 'pits_event_loop_busy_seconds_total', { app: 'gateway' })!;
+    expect(before).toBeGreaterThan(0);
+    expect(after - before).toBeGreaterThanOrEqual(0.06);
+  });
+
+  // The main thread's voluntary context switches (/proc, Linux) count how often its loop went to
+  // sleep and woke: a timer at 10 ms gives about 100 in a second. A busy machine runs timers late,
+  // so fewer, never more.
+  it.runIf(existsSync('/proc/self/task'))('let an idle process sleep: the delay monitor wakes it ten times a second, not a hundred', async () => {
+    const script = `
+      import { readFileSync } from 'node:fs';
+      const { createProcessMetrics } = await import(${JSON.stringify(new URL('./metrics.ts', import.meta.url).pathname)});
+      createProcessMetrics('gateway', { kinds: ['other'], classify: () => 'other' });
+      const switches = () => Number(/voluntary_ctxt_switches:\\s+(\\d+)/.exec(readFileSync('/proc/self/task/' + process.pid + '/status', 'utf8'))[1]);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const first = switches();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      console.log(switches() - first);
+    `;
+    const child = spawn(process.execPath, ['--conditions=@pits/source', '--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+    const wakeups = Number(out.trim());
+    expect(wakeups).toBeGreaterThan(0);
+    expect(wakeups).toBeLessThan(40);
+  }, 30_000);
 });
 
 describe('database metrics', () => {
