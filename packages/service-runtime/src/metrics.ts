@@ -32,8 +32,8 @@ export interface ConnectionsReporter {
 /**
  * How often Node's event-loop delay monitor (prom-client's `nodejs_eventloop_lag_*`) samples the
  * loop. Each sample wakes a waiting loop: at prom-client's 10 ms, a hundred wakeups a second cost
- * a gateway that served nothing about 8 ms of CPU a second, and a SQLite request at 150 a second
- * about 8 % of its CPU. At 100 ms a stall of 100 ms or more is always measured, a shorter one in
+ * a gateway that served nothing about 8 ms of CPU a second, and up to 8 % of a request's CPU at 150
+ * requests a second. At 100 ms a stall of 100 ms or more is always measured, a shorter one in
  * proportion to its length; `pits_event_loop_busy_seconds_total` counts every busy moment without
  * waking the loop (docs/benchmarks.md#the-event-loop-monitors-wakeups).
  */
