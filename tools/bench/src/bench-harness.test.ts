@@ -43,6 +43,10 @@ async function spinWorker(seconds: number): Promise<Worker> {
         clearInterval(poll);
       }, 5);
     });
+  } catch (error) {
+    // Not left spinning (nor kept alive by its interval) behind a failed test.
+    await worker.terminate();
+    throw error;
   } finally {
     Atomics.store(stop, 0, 1);
   }

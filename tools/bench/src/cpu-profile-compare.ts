@@ -4,16 +4,14 @@
 // each served. Meant for the paired mode's profiles (BENCH_PROFILE_DIR writes <dir>/old and
 // <dir>/main), where both sides served the same requests at the same time; docs/benchmarks.md
 // ("The SQLite approval, statement by statement") shows a use.
-import { readFileSync } from 'node:fs';
-import { type CpuProfile, type ProfileDifference, profileDifferences, summariseProfile } from './cpu-profile.js';
+import { type ProfileDifference, profileDifferences, readProfileSummary } from './cpu-profile.js';
 
 const [oldFile, mainFile, topArg] = process.argv.slice(2);
 if (!oldFile || !mainFile) throw new Error('usage: cpu-profile-compare.ts <old.cpuprofile> <main.cpuprofile> [top]');
 const top = Number(topArg ?? 25);
 const requests = process.env.BENCH_REQUESTS === undefined ? null : Number(process.env.BENCH_REQUESTS);
 if (requests !== null && !(Number.isSafeInteger(requests) && requests > 0)) throw new Error(`BENCH_REQUESTS: a positive whole number, got ${process.env.BENCH_REQUESTS}`);
-const read = (file: string) => summariseProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
-const [old, main] = [read(oldFile), read(mainFile)];
+const [old, main] = [readProfileSummary(oldFile), readProfileSummary(mainFile)];
 
 const ms = (us: number) => `${(us / 1000).toFixed(0).padStart(7)} ms`;
 const perRequest = (us: number) => (requests === null ? '' : `${(us / requests).toFixed(1).padStart(8)} µs/req`);

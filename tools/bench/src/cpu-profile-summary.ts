@@ -2,13 +2,12 @@
 // self time by function, self time by package (node_modules/<name>, packages/<name>, apps/<name>,
 // node internals), and inclusive time of the workspace's own functions. Profiles come from
 // `node --cpu-prof` (the inventory benchmark writes them with BENCH_PROFILE_DIR).
-import { readFileSync } from 'node:fs';
-import { type CpuProfile, summariseProfile } from './cpu-profile.js';
+import { readProfileSummary } from './cpu-profile.js';
 
 const [file, topArg] = process.argv.slice(2);
 if (!file) throw new Error('usage: cpu-profile-summary.ts <file.cpuprofile> [top]');
 const top = Number(topArg ?? 25);
-const { total, selfByFunction, selfByPackage, inclusive } = summariseProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
+const { total, selfByFunction, selfByPackage, inclusive } = readProfileSummary(file);
 
 const ms = (us: number) => `${(us / 1000).toFixed(0).padStart(7)} ms ${((us / total) * 100).toFixed(1).padStart(5)}%`;
 const print = (title: string, entries: Map<string, number>, count: number) => {

@@ -2,6 +2,7 @@
 // went, by function, by package and, for the workspace's own functions, inclusively. Paths are
 // cut to what two trees share (`packages/persistence/dist/...`, `koa/lib/...`), so a profile of
 // an older tree's gateway compares function by function with this tree's (cpu-profile-compare.ts).
+import { readFileSync } from 'node:fs';
 
 export interface ProfileNode {
   id: number;
@@ -44,6 +45,11 @@ export function functionLabel(node: ProfileNode): string {
 }
 
 const add = (map: Map<string, number>, key: string, value: number) => map.set(key, (map.get(key) ?? 0) + value);
+
+/** The summary of the profile in `file` (a `.cpuprofile`). */
+export function readProfileSummary(file: string): ProfileSummary {
+  return summariseProfile(JSON.parse(readFileSync(file, 'utf8')) as CpuProfile);
+}
 
 export function summariseProfile(profile: CpuProfile): ProfileSummary {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
