@@ -21,8 +21,26 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl('/tmp/a.sqlite')).toEqual({ dialect: 'sqlite', location: '/tmp/a.sqlite' });
   });
 
+  it('reads file: URLs as the file they name, never as a folder called "file:"', () => {
+    const sqliteAt = (location: string) => ({ dialect: 'sqlite', location });
+    expect(parseDatabaseUrl('file:/tmp/x.sqlite', '/w')).toEqual(sqliteAt('/tmp/x.sqlite'));
+    expect(parseDatabaseUrl('file:///tmp/x.sqlite', '/w')).toEqual(sqliteAt('/tmp/x.sqlite'));
+    expect(parseDatabaseUrl('FILE://localhost/tmp/x.sqlite', '/w')).toEqual(sqliteAt('/tmp/x.sqlite'));
+    expect(parseDatabaseUrl('file:data/x.sqlite', '/w')).toEqual(sqliteAt('/w/data/x.sqlite'));
+    expect(parseDatabaseUrl('file:./data/x.sqlite', '/w')).toEqual(sqliteAt('/w/data/x.sqlite'));
+    expect(parseDatabaseUrl('file:///srv/my%20data/x.sqlite', '/w')).toEqual(sqliteAt('/srv/my data/x.sqlite'));
+  });
+
+  it('refuses what a file: URL cannot mean here, naming the problem', () => {
+    expect(() => parseDatabaseUrl('file://db.internal/x.sqlite')).toThrow(/host "db.internal".*this machine/);
+    expect(() => parseDatabaseUrl('file:/tmp/x.sqlite?mode=ro')).toThrow(/no query/);
+    expect(() => parseDatabaseUrl('file:')).toThrow(/names no file/);
+    expect(() => parseDatabaseUrl('file:/tmp/%zz.sqlite')).toThrow(/percent escape/);
+    expect(DATABASE_URL_FORMS).toContain('file:<path>');
+  });
+
   it('is read by exactly one registered dialect, whatever form it takes', () => {
-    const forms = ['', 'sqlite:./x.db', 'sqlite:///var/x.db', 'sqlite::memory:', '/tmp/a.sqlite', 'data/x.db', 'postgres://u@h/db', 'POSTGRESQL://h/db'];
+    const forms = ['', 'sqlite:./x.db', 'sqlite:///var/x.db', 'sqlite::memory:', 'file:/var/x.db', 'file:///var/x.db', '/tmp/a.sqlite', 'data/x.db', 'postgres://u@h/db', 'POSTGRESQL://h/db'];
     for (const text of forms) {
       const readers = REGISTERED_DIALECTS.filter((dialect) => dialect.url.parse(text, '/w') !== undefined).map((dialect) => dialect.name);
       expect(readers, `"${text}"`).toHaveLength(1);

@@ -27,17 +27,50 @@ export interface SqliteConfig extends DatabaseSettings {
 export const DEFAULT_SQLITE_LOCATION = './data/pits.sqlite';
 
 /**
- * `sqlite:` URLs (`sqlite:./data/x.db`, `sqlite:///abs/x.db`, `sqlite::memory:`), a plain file
- * path, or nothing at all (the default file). Another scheme (`x://`) is another dialect's.
+ * A `file:` URL's path, as SQLite's own URI filenames and most SQLite tools write it: `file:x.db`
+ * and `file:./data/x.db` (relative), `file:/abs/x.db`, `file:///abs/x.db`, `file://localhost/abs/x.db`,
+ * percent escapes decoded. Taken as a plain path, `file:/tmp/x.db` opened `./file:/tmp/x.db`, a
+ * new empty database under the working directory. What a path cannot say is refused: another host,
+ * or query parameters (SQLite's `?mode=ro` and the like, which this service does not pass on).
+ */
+function fileUrlPath(text: string): string {
+  let rest = text.replace(/^file:/i, '');
+  if (rest.includes('?') || rest.includes('#')) {
+    throw new Error(`DATABASE_URL "${text}": a file: URL takes no query or fragment here; name the file alone`);
+  }
+  if (rest.startsWith('//')) {
+    const slash = rest.indexOf('/', 2);
+    const host = rest.slice(2, slash === -1 ? rest.length : slash);
+    if (host !== '' && host.toLowerCase() !== 'localhost') {
+      throw new Error(`DATABASE_URL "${text}" names the host "${host}": a SQLite file must be on this machine`);
+    }
+    rest = slash === -1 ? '' : rest.slice(slash);
+  }
+  let path: string;
+  try {
+    path = decodeURIComponent(rest);
+  } catch {
+    throw new Error(`DATABASE_URL "${text}" has a malformed percent escape`);
+  }
+  if (path === '') throw new Error(`DATABASE_URL "${text}" names no file`);
+  return path;
+}
+
+/**
+ * `sqlite:` URLs (`sqlite:./data/x.db`, `sqlite:///abs/x.db`, `sqlite::memory:`), `file:` URLs
+ * (`fileUrlPath`), a plain file path, or nothing at all (the default file). Another scheme (`x://`)
+ * is another dialect's.
  */
 const sqliteUrl: DatabaseUrlForm<SqliteConfig> = {
-  forms: `sqlite:<path>, a file path or sqlite::memory: (default ${DEFAULT_SQLITE_LOCATION})`,
+  forms: `sqlite:<path>, file:<path>, a file path or sqlite::memory: (default ${DEFAULT_SQLITE_LOCATION})`,
   parse(text, cwd) {
     if (text === '') return { dialect: 'sqlite', location: resolve(cwd, DEFAULT_SQLITE_LOCATION) };
     let location = text;
     if (/^sqlite:/i.test(text)) {
       location = text.replace(/^sqlite:(\/\/)?/i, '');
       if (location === '') throw new Error('DATABASE_URL "sqlite:" names no file');
+    } else if (/^file:/i.test(text)) {
+      location = fileUrlPath(text);
     } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
       return undefined;
     }
