@@ -29,6 +29,7 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl('file:data/x.sqlite', '/w')).toEqual(sqliteAt('/w/data/x.sqlite'));
     expect(parseDatabaseUrl('file:./data/x.sqlite', '/w')).toEqual(sqliteAt('/w/data/x.sqlite'));
     expect(parseDatabaseUrl('file:///srv/my%20data/x.sqlite', '/w')).toEqual(sqliteAt('/srv/my data/x.sqlite'));
+    expect(parseDatabaseUrl('file::memory:', '/w')).toEqual(sqliteAt(':memory:'));
   });
 
   it('refuses what a file: URL cannot mean here, naming the problem', () => {
