@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { cpuSeconds, threadCpuNanoseconds } from './bench-harness.js';
+import { abandonedBenchDatabases, cpuSeconds, processRunning, threadCpuNanoseconds } from './bench-harness.js';
 
 const linux = process.platform === 'linux';
 
@@ -77,5 +77,20 @@ describe.skipIf(!linux)('threadCpuNanoseconds', () => {
   it('gives null for a process that is not there', () => {
     expect(threadCpuNanoseconds(2 ** 22 + 7)).toBeNull();
     expect(threadCpuNanoseconds(undefined)).toBeNull();
+  });
+});
+
+describe('abandonedBenchDatabases', () => {
+  it("names only the mode's databases whose run is gone, never a running one's or another mode's", () => {
+    const names = ['pits_paired_old_100', 'pits_paired_main_100', 'pits_paired_old_200', 'pits_instructions_old_100', 'pits_paired_extra_100', 'pits_paired_old_x', 'test'];
+    const running = (pid: number) => pid === 200;
+    expect(abandonedBenchDatabases(names, 'paired', running)).toEqual(['pits_paired_old_100', 'pits_paired_main_100']);
+    expect(abandonedBenchDatabases(names, 'instructions', running)).toEqual(['pits_instructions_old_100']);
+    expect(abandonedBenchDatabases(names, 'paired', () => true)).toEqual([]);
+  });
+
+  it('asks the machine whether a process runs', () => {
+    expect(processRunning(process.pid)).toBe(true);
+    expect(processRunning(2 ** 22 + 1)).toBe(false);
   });
 });

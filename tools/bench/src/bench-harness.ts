@@ -36,6 +36,47 @@ export async function dropPostgresDatabase(adminUrl: string, name: string): Prom
   }
 }
 
+/**
+ * The databases a run of `mode` left behind when it was stopped before its cleanup (Ctrl-C, a
+ * kill): of `names`, those named `pits_<mode>_<side>_<pid>` whose process `isRunning` says is gone.
+ * A run still going keeps its own.
+ */
+export function abandonedBenchDatabases(names: readonly string[], mode: string, isRunning: (pid: number) => boolean): string[] {
+  const pattern = new RegExp(`^pits_${mode}_(?:old|main)_(\\d+)$`);
+  return names.filter((name) => {
+    const pid = pattern.exec(name)?.[1];
+    return pid !== undefined && !isRunning(Number(pid));
+  });
+}
+
+/** Whether a process with this pid exists on this machine (one of another user's counts). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops the databases earlier runs of `mode` left behind (`abandonedBenchDatabases`); returns the names it dropped. */
+export async function dropAbandonedBenchDatabases(adminUrl: string, mode: string): Promise<string[]> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`pits_${mode}_%`]);
+    const dropped: string[] = [];
+    for (const name of abandonedBenchDatabases(rows.map((row) => row.datname), mode, processRunning)) {
+      // Both sides of a run sweep; a name the other dropped first is simply gone.
+      const gone = await admin.query(`drop database if exists ${name} with (force)`).then(() => true, () => false);
+      if (gone) dropped.push(name);
+    }
+    return dropped;
+  } finally {
+    await admin.end();
+  }
+}
+
 /** Null when the PostgreSQL server of `url` accepts a connection within 2 s, else why not. */
 export async function postgresReachable(url: string): Promise<string | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type autocannon from 'autocannon';
+import { dropAbandonedBenchDatabases } from './bench-harness.js';
 
 export type SideName = 'old' | 'main';
 
@@ -49,6 +50,9 @@ export async function seedSide(mode: string, side: SideName, tree: string, diale
   const bench = await treeBench(tree);
   const dir = mkdtempSync(join(tmpdir(), `pits-${mode}-${side}-`));
   const pgName = `pits_${mode}_${side}_${process.pid}`;
+  if (dialect === 'postgres') {
+    for (const name of await dropAbandonedBenchDatabases(pgAdminUrl, mode)) console.log(`[${mode}] dropped ${name}, left by a run that was stopped before its cleanup`);
+  }
   const target = dialect === 'sqlite' ? { dialect: 'sqlite', location: join(dir, 'bench.sqlite') } : { dialect: 'postgres', url: await bench.load.createPostgresDatabase(pgAdminUrl, pgName) };
   const database = bench.persistence.createDatabase(target);
   await bench.persistence.migrateOrThrow(database);
