@@ -45,7 +45,10 @@ export interface SeededSide {
   cleanup(): Promise<void>;
 }
 
-/** `mode` names the databases and folders (pits_<mode>_<side>_<pid>), so runs of two modes never meet. */
+/**
+ * `mode` names the databases and folders (pits_<mode>_<side>_<pid>), so runs of two modes never meet;
+ * on PostgreSQL, the databases of this mode whose run is gone are dropped first.
+ */
 export async function seedSide(mode: string, side: SideName, tree: string, dialect: string, pgAdminUrl: string): Promise<SeededSide> {
   const bench = await treeBench(tree);
   const dir = mkdtempSync(join(tmpdir(), `pits-${mode}-${side}-`));
