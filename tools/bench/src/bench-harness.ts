@@ -63,18 +63,19 @@ export function processRunning(pid: number): boolean {
 export async function dropAbandonedBenchDatabases(adminUrl: string, mode: string): Promise<string[]> {
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
+  let names: string[];
   try {
     const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [`pits_${mode}_%`]);
-    const dropped: string[] = [];
-    for (const name of abandonedBenchDatabases(rows.map((row) => row.datname), mode, processRunning)) {
-      // Both sides of a run sweep; a name the other dropped first is simply gone.
-      const gone = await admin.query(`drop database if exists ${name} with (force)`).then(() => true, () => false);
-      if (gone) dropped.push(name);
-    }
-    return dropped;
+    names = rows.map((row) => row.datname);
   } finally {
     await admin.end();
   }
+  const dropped: string[] = [];
+  for (const name of abandonedBenchDatabases(names, mode, processRunning)) {
+    // Both sides of a run sweep; a name the other dropped first is simply gone.
+    if (await dropPostgresDatabase(adminUrl, name).then(() => true, () => false)) dropped.push(name);
+  }
+  return dropped;
 }
 
 /** Null when the PostgreSQL server of `url` accepts a connection within 2 s, else why not. */
