@@ -54,6 +54,21 @@ function safeInteger(text: string): number {
   return n;
 }
 
+// The text a session in UTC gives a timestamptz: date, time, up to six fraction digits, "+00".
+const UTC_TIMESTAMPTZ = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * A timestamptz as an ISO string with milliseconds and Z. The server's UTC form is rewritten as
+ * text (the fraction cut to milliseconds, as Date does), which skips the date parser and the
+ * formatter on every timestamp of every row; any other offset, era or value goes through Date.
+ */
+function isoTimestamp(text: string): string {
+  const utc = UTC_TIMESTAMPTZ.exec(text);
+  if (utc === null) return new Date(text).toISOString();
+  const [, date, time, fraction = ''] = utc;
+  return `${date}T${time}.${`${fraction}000`.slice(0, 3)}Z`;
+}
+
 /**
  * Type parsers for a pg pool so that PostgreSQL returns the value types every dialect returns
  * (see sql-dialect.ts): bigint as a safe number, numeric and json as text, timestamps as ISO
@@ -64,8 +79,8 @@ export function postgresTypeParsers(): pg.CustomTypesConfig {
   const overrides = new Map<number, (value: string) => unknown>([
     [types.builtins.INT8, safeInteger],
     [types.builtins.NUMERIC, (v) => v],
-    [types.builtins.TIMESTAMPTZ, (v) => new Date(v).toISOString()],
-    [types.builtins.TIMESTAMP, (v) => new Date(`${v}Z`).toISOString()],
+    [types.builtins.TIMESTAMPTZ, isoTimestamp],
+    [types.builtins.TIMESTAMP, (v) => isoTimestamp(`${v}+00`)],
     [types.builtins.DATE, (v) => v],
     [types.builtins.BOOL, (v) => (v === 't' ? 1 : 0)],
     [types.builtins.JSON, (v) => v],

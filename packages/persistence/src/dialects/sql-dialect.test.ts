@@ -119,6 +119,16 @@ describe.each(dialects)('[%s] dialect operations', (name) => {
     await db.schema.dropTable('dialect_values').execute();
   });
 
+  it('gives timestamps back as the ISO strings they were written as, whatever their fraction', async () => {
+    const db = t.database.db as unknown as Kysely<unknown>;
+    await db.schema.createTable('dialect_times').addColumn('ts', dialect.migrations.columnTypes.timestamp).execute();
+    const written = ['2026-01-31T08:15:30.000Z', '2026-01-31T08:15:30.100Z', '2026-01-31T08:15:30.120Z', '2026-12-31T23:59:59.999Z', '1999-02-28T00:00:00.001Z'];
+    for (const ts of written) await sql`insert into dialect_times (ts) values (${ts})`.execute(db);
+    const { rows } = await sql<{ ts: unknown }>`select ts from dialect_times order by ts`.execute(db);
+    expect(rows.map((r) => r.ts)).toEqual([...written].sort());
+    await db.schema.dropTable('dialect_times').execute();
+  });
+
   it('lockRows: a row one transaction locked is read under lock by another only after the first ends', async () => {
     const id = await tenantRow(t.database, 'locked');
     const lockTenant = (scope: Scope) => executeTakeFirst(scope, scope.dialect.lockRows(scope.db.selectFrom('tenants').select('name').where('id', '=', id)));
