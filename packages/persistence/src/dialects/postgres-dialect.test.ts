@@ -9,10 +9,11 @@ const timestamp = parser(pg.types.builtins.TIMESTAMP);
 
 /** A small seeded generator, so a failure names values that come back on the next run. */
 function seeded(seed: number): () => number {
-  let state = seed;
+  let state = seed >>> 0;
   return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
+    // A 32-bit linear congruential step, in integer arithmetic (a plain product would pass 2^53).
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
   };
 }
 
