@@ -70,12 +70,9 @@ export async function dropAbandonedBenchDatabases(adminUrl: string, mode: string
   } finally {
     await admin.end();
   }
-  const dropped: string[] = [];
-  for (const name of abandonedBenchDatabases(names, mode, processRunning)) {
-    // Both sides of a run sweep; a name the other dropped first is simply gone.
-    if (await dropPostgresDatabase(adminUrl, name).then(() => true, () => false)) dropped.push(name);
-  }
-  return dropped;
+  const abandoned = abandonedBenchDatabases(names, mode, processRunning);
+  for (const name of abandoned) await dropPostgresDatabase(adminUrl, name);
+  return abandoned;
 }
 
 /** Null when the PostgreSQL server of `url` accepts a connection within 2 s, else why not. */

@@ -45,6 +45,19 @@ export interface SeededSide {
   cleanup(): Promise<void>;
 }
 
+/** One sweep per mode and process: the sides of an instruction run are seeded at the same time. */
+const sweeps = new Map<string, Promise<void>>();
+function sweepOnce(mode: string, pgAdminUrl: string): Promise<void> {
+  let sweep = sweeps.get(mode);
+  if (!sweep) {
+    sweep = dropAbandonedBenchDatabases(pgAdminUrl, mode).then((dropped) => {
+      for (const name of dropped) console.log(`[${mode}] dropped ${name}, left by a run that was stopped before its cleanup`);
+    });
+    sweeps.set(mode, sweep);
+  }
+  return sweep;
+}
+
 /**
  * `mode` names the databases and folders (pits_<mode>_<side>_<pid>), so runs of two modes never meet;
  * on PostgreSQL, the databases of this mode whose run is gone are dropped first.
@@ -53,9 +66,7 @@ export async function seedSide(mode: string, side: SideName, tree: string, diale
   const bench = await treeBench(tree);
   const dir = mkdtempSync(join(tmpdir(), `pits-${mode}-${side}-`));
   const pgName = `pits_${mode}_${side}_${process.pid}`;
-  if (dialect === 'postgres') {
-    for (const name of await dropAbandonedBenchDatabases(pgAdminUrl, mode)) console.log(`[${mode}] dropped ${name}, left by a run that was stopped before its cleanup`);
-  }
+  if (dialect === 'postgres') await sweepOnce(mode, pgAdminUrl);
   const target = dialect === 'sqlite' ? { dialect: 'sqlite', location: join(dir, 'bench.sqlite') } : { dialect: 'postgres', url: await bench.load.createPostgresDatabase(pgAdminUrl, pgName) };
   const database = bench.persistence.createDatabase(target);
   await bench.persistence.migrateOrThrow(database);
