@@ -19,3 +19,4 @@ export * from './wib-calendar.js';
 export * from './lot.js';
 export * from './lot-allocation.js';
 export * from './lot-stock.js';
+export * from './object-fields.js';
