@@ -64,7 +64,8 @@ export function applyLotChanges(current: LotBalances, changes: readonly LotChang
     const key = lotStockKey(change);
     const lot = lots.get(key) ??
       current.get(key) ?? { locationId: change.locationId, productId: change.productId, lotNumber: change.lotNumber, expiryDate: change.expiryDate, good: ZERO, damaged: ZERO, reserved: ZERO };
-    const next: LotBalance = { ...lot, [change.bucket]: lot[change.bucket].plus(change.delta) };
+    const next: LotBalance = { ...lot };
+    next[change.bucket] = lot[change.bucket].plus(change.delta);
     if (next[change.bucket].isNegative() || next.reserved.greaterThan(next.good)) return fail(insufficient(change, lot));
     lots.set(key, next);
   }

@@ -1,5 +1,6 @@
 // Page arithmetic with Laravel paginator semantics, and the pagination object of every variant the
 // contract uses. `page` and `per_page` are validated before they get here (page >= 1, per_page >= 1).
+import { withFields } from './object-fields.js';
 
 export interface PageRequest {
   page: number;
@@ -49,12 +50,12 @@ export function simplePagination(facts: PageFacts) {
 
 /** Inbound list: the simple object plus `from` and `to`. */
 export function rangePagination(facts: PageFacts) {
-  return { ...simplePagination(facts), from: facts.from, to: facts.to };
+  return withFields(simplePagination(facts), { from: facts.from, to: facts.to });
 }
 
 /** Tenants, locations, logistics, areas: the range object plus `has_more_pages`. */
 export function morePagination(facts: PageFacts) {
-  return { ...rangePagination(facts), has_more_pages: facts.has_more_pages };
+  return withFields(rangePagination(facts), { has_more_pages: facts.has_more_pages });
 }
 
 /** The spec's generic convention: `total_pages`, `total_items`, `has_next`, `has_prev`. */

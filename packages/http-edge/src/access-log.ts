@@ -8,6 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type Koa from 'koa';
 import { type HttpMetrics, type RequestLogFields, type TraceContext, durationMs, parseTraceparent } from '@pits/service-runtime';
 import type { EdgeMiddleware, EdgeState } from './edge-state.js';
+import { withFields } from '@pits/domain';
 
 /** The level of an access-log line: `info`, or `debug` for requests that come every few seconds (probes). */
 export type AccessLogLevel = 'info' | 'debug';
@@ -66,11 +67,7 @@ function lineWriter<L extends AccessLogLevel>(options: AccessLogOptions<L>): Lin
   const { logger, metrics } = options;
   return (requestId, method, trace, outcome, elapsedMs, level) => {
     const { route, status } = outcome;
-    const line: RequestLogFields = {
-      request_id: requestId,
-      method,
-      route,
-      ...outcome.fields,
+    const line: RequestLogFields = withFields({ request_id: requestId, method, route, ...outcome.fields }, {
       status,
       duration_ms: durationMs(0, elapsedMs),
       partner_id: outcome.partnerId,
@@ -78,7 +75,7 @@ function lineWriter<L extends AccessLogLevel>(options: AccessLogOptions<L>): Lin
       trace_id: trace?.traceId ?? null,
       parent_span_id: trace?.parentSpanId ?? null,
       error_code: outcome.errorCode,
-    };
+    });
     metrics?.observe(route, method, status, elapsedMs / 1000);
     logger[level](line, 'request finished');
   };

@@ -22,8 +22,8 @@ export type { AccessLogOptions };
  * app.use(requestId()).use(securityHeaders()).use(accessLog({ logger, metrics: metrics.http })).use(errorMapper({ logger }));
  */
 export function accessLog(options: AccessLogOptions): GatewayAppMiddleware {
+  // `options` last: it has no `outcome` of its own (AccessLogOptions).
   return edgeAccessLog<GatewayState>({
-    ...options,
     outcome: (ctx, status) => ({
       route: matchedRoutePattern(ctx) ?? UNMATCHED_ROUTE,
       fields: { operation: operationName(ctx) ?? null },
@@ -33,5 +33,6 @@ export function accessLog(options: AccessLogOptions): GatewayAppMiddleware {
       // Left by `sendError` when it wrote the envelope: a field read, not the body parsed.
       errorCode: ctx.state.errorCode ?? null,
     }),
+    ...options,
   });
 }

@@ -3,7 +3,7 @@
 // repeat with a different fingerprint is 422 IDEMPOTENCY_KEY_REUSED. Keys are per partner.
 import { createHash, randomUUID } from 'node:crypto';
 import { setTimeout as sleepMs } from 'node:timers/promises';
-import { AppError, type ErrorKind, domainError } from '@pits/domain';
+import { AppError, type ErrorKind, domainError, withFields } from '@pits/domain';
 import { errorBody, ERROR_STATUS } from './envelope.js';
 import type { Scope } from '@pits/persistence';
 import type { GatewayLogger, GatewayMiddleware } from './gateway-state.js';
@@ -172,7 +172,7 @@ function storedErrorCode(body: unknown): ErrorKind | undefined {
 
 function replayBody(body: unknown, requestId: string): unknown {
   if (typeof body === 'object' && body !== null && !Array.isArray(body) && 'request_id' in body) {
-    return { ...body, request_id: requestId };
+    return withFields(body, { request_id: requestId });
   }
   return body;
 }

@@ -15,7 +15,7 @@ import {
   simplePageExample,
 } from '@pits/contract';
 import type * as contract from '@pits/contract';
-import { type Dec, pageFacts, simplePagination, toJsonNumber, ZERO } from '@pits/domain';
+import { type Dec, pageFacts, simplePagination, toJsonNumber, withFields, ZERO } from '@pits/domain';
 import {
   type AdjustmentItemRecord,
   type AdjustmentRecord,
@@ -209,12 +209,12 @@ function adjustmentHead(a: AdjustmentRecord): Omit<z.input<typeof contract.adjus
 
 /** Create response: detail form, items without current_stock. */
 function presentCreatedAdjustment(a: AdjustmentWithItems): z.input<typeof contract.adjustmentCreated> {
-  return { ...adjustmentHead(a), items: a.items.map(adjustmentItem) };
+  return withFields(adjustmentHead(a), { items: a.items.map(adjustmentItem) });
 }
 
 /** Detail: items with the live quantity of their bucket (`currentStock(productId)`). */
 export function presentAdjustmentDetail(a: AdjustmentWithItems, currentStock: (productId: number) => Dec): z.input<typeof contract.adjustmentDetail> {
-  return { ...adjustmentHead(a), items: a.items.map((i) => ({ ...adjustmentItem(i), current_stock: toJsonNumber(currentStock(i.productId)) })) };
+  return withFields(adjustmentHead(a), { items: a.items.map((i) => withFields(adjustmentItem(i), { current_stock: toJsonNumber(currentStock(i.productId)) })) });
 }
 
 function presentAdjustmentListEntry(a: AdjustmentSummary): z.input<typeof contract.adjustmentListEntry> {

@@ -3,7 +3,7 @@
 // `areas.search`. The presenters give an area the contract's shape.
 import { areaDetailQuery, areaDetailResponse, areaExample, areaSearchQuery, areaSearchResponse, morePageExample } from '@pits/contract';
 import type * as contract from '@pits/contract';
-import { AppError, domainError, morePagination, pageFacts, toFixedString } from '@pits/domain';
+import { AppError, domainError, morePagination, pageFacts, toFixedString, withFields } from '@pits/domain';
 import { type AreaRecord, findArea, searchAreas } from '@pits/persistence';
 import { pageOf } from './route-helpers.js';
 import { type Route, defineRoute } from './route-spec.js';
@@ -50,7 +50,7 @@ export function areaRoutes(): Route[] {
       response: areaDetailResponse,
       errors: ['VALIDATION_ERROR', 'NOT_FOUND'],
       queryExample: { subdistrict_code: '31.73.01.1001' },
-      responseExample: { ...areaExample, created_at: '2026-11-22T09:29:58.004Z', updated_at: '2026-11-22T09:29:58.004Z' },
+      responseExample: withFields(areaExample, { created_at: '2026-11-22T09:29:58.004Z', updated_at: '2026-11-22T09:29:58.004Z' }),
       handler: async ({ db, query }) => {
         const row = await findArea(db, query.subdistrict_code);
         if (!row) throw new AppError(domainError('NOT_FOUND', `area ${query.subdistrict_code} does not exist`, { field: 'subdistrict_code' }));
@@ -90,5 +90,5 @@ function presentArea(area: AreaRecord): z.input<typeof contract.area> {
 
 /** `data` of the detail: the area with its timestamps. */
 function presentAreaDetail(area: AreaRecord): z.input<typeof contract.areaDetail> {
-  return { ...presentArea(area), created_at: area.createdAt, updated_at: area.updatedAt };
+  return withFields(presentArea(area), { created_at: area.createdAt, updated_at: area.updatedAt });
 }

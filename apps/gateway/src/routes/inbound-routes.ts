@@ -12,7 +12,7 @@ import {
   receiveInboundResponse,
 } from '@pits/contract';
 import type * as contract from '@pits/contract';
-import { isoMicros, pageFacts, pendingQuantity, rangePagination, toJsonNumber } from '@pits/domain';
+import { isoMicros, pageFacts, pendingQuantity, rangePagination, toJsonNumber, withFields } from '@pits/domain';
 import { type InboundDetailRecord, type InboundRecord, type LocationRecord, findInbound, listInbounds, receiveInbound } from '@pits/persistence';
 import { presentProduct } from './product-routes.js';
 import { actorOf, lotOf, notFound, numericId, pageOf } from './route-helpers.js';
@@ -131,14 +131,13 @@ export function inboundRoutes(): Route[] {
 
 /** The tenant-location object plus the fields only the inbound embedding carries. */
 function inboundLocation(l: LocationRecord): z.input<typeof contract.inboundLocation> {
-  return {
-    ...presentTenantLocation(l),
+  return withFields(presentTenantLocation(l), {
     is_return: l.isReturn,
     updated_by: l.updatedBy,
     deleted_by: l.deletedBy,
     deleted_at: l.deletedAt,
     updated_at: l.updatedAt,
-  };
+  });
 }
 
 const received = (line: InboundDetailRecord) => line.receivedGood.plus(line.receivedDamaged);

@@ -28,7 +28,7 @@ import {
   validateBodyStep,
   validateQueryStep,
 } from '../http/index.js';
-import { AppError, domainError } from '@pits/domain';
+import { AppError, domainError, withFields } from '@pits/domain';
 import { type Database, type Scope, scopeOf, withSession, withTransaction } from '@pits/persistence';
 import type { HttpMethod, Route } from './route-spec.js';
 import type { GatewayMetrics } from '../http/gateway-metrics.js';
@@ -79,7 +79,7 @@ function handle(spec: Route, database: Database, now: () => Date): GatewayMiddle
     };
     if (spec.beforeTransaction) await spec.beforeTransaction(input);
     const respond = async (db: Scope): Promise<void> => {
-      const data = await spec.handler({ ...input, db });
+      const data = await spec.handler(withFields(input, { db }));
       if (spec.envelope === 'A') sendEnvelopeA(ctx, data, spec.status);
       else sendEnvelopeB(ctx, data, spec.status);
     };

@@ -19,7 +19,7 @@ import {
   transferListResponse,
 } from '@pits/contract';
 import type * as contract from '@pits/contract';
-import { type Dec, ZERO, availableQuantity, pageFacts, simplePagination, toJsonNumber } from '@pits/domain';
+import { type Dec, ZERO, availableQuantity, pageFacts, simplePagination, toJsonNumber, withFields } from '@pits/domain';
 import {
   type Scope,
   type TransferRecord,
@@ -215,7 +215,6 @@ export function transferRoutes(): Route[] {
       },
     }),
     defineRoute({
-      ...actionSpec('ship'),
       name: 'transfers.ship',
       summary: 'Ship an approved transfer (extension)',
       description: 'The reserved quantities leave the source: reserved and good stock both go down. Status becomes in_transit.',
@@ -224,9 +223,10 @@ export function transferRoutes(): Route[] {
       handler: async ({ db, partner, tenantId, params, now }) => {
         return { transfer: presentTransferShipment(await shipTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
+      // Last: the action's common facts; none of them is set above.
+      ...actionSpec('ship'),
     }),
     defineRoute({
-      ...actionSpec('receive'),
       name: 'transfers.receive',
       summary: 'Receive a transfer in transit (extension)',
       description: "The shipped quantities arrive as good stock at the destination. Status becomes completed and actual_arrival_date is set.",
@@ -235,6 +235,8 @@ export function transferRoutes(): Route[] {
       handler: async ({ db, partner, tenantId, params, now }) => {
         return { transfer: presentTransferReceipt(await receiveTransfer(db, { tenantId, number: params.id ?? '', actor: actorOf(partner) }, now)) };
       },
+      // Last: the action's common facts; none of them is set above.
+      ...actionSpec('receive'),
     }),
   ];
 }
@@ -278,13 +280,12 @@ const shortLocation = (l: TransferRecord['fromLocation']) => ({ id: l.id, code: 
 /** Create: the full form, locations with their address only; `available(productId)` as in the detail. */
 function presentCreatedTransfer(t: TransferWithItems, available: (productId: number) => Dec): z.input<typeof contract.transferCreated> {
   const { from_location: from, to_location: to, ...rest } = presentTransferDetail(t, available);
-  return { ...rest, from_location: addressedLocation(from), to_location: addressedLocation(to) };
+  return withFields(rest, { from_location: addressedLocation(from), to_location: addressedLocation(to) });
 }
 
 /** Detail: full form, locations with contact person and phone; `available(productId)` is the live available quantity at the source. */
 function presentTransferDetail(t: TransferWithItems, available: (productId: number) => Dec): z.input<typeof contract.transferDetail> {
-  return {
-    ...transferHead(t),
+  return withFields(transferHead(t), {
     from_location: fullLocation(t.fromLocation),
     to_location: fullLocation(t.toLocation),
     total_value: toJsonNumber(t.totalValue),
@@ -300,11 +301,11 @@ function presentTransferDetail(t: TransferWithItems, available: (productId: numb
       total_value: toJsonNumber(i.totalValue),
       notes: i.notes,
     })),
-  };
+  });
 }
 
 function presentTransferListEntry(t: TransferRecord): z.input<typeof contract.transferListEntry> {
-  return { ...transferHead(t), from_location: shortLocation(t.fromLocation), to_location: shortLocation(t.toLocation) };
+  return withFields(transferHead(t), { from_location: shortLocation(t.fromLocation), to_location: shortLocation(t.toLocation) });
 }
 
 /**

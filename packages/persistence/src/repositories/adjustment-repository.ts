@@ -10,6 +10,7 @@ import {
   dec,
   fromScaled,
   pageOffset,
+  withFields,
 } from '@pits/domain';
 import { type ParamRef, markedColumns, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
@@ -104,7 +105,7 @@ async function withLots(scope: Scope, items: AdjustmentItemRecord[]): Promise<Ad
   const ids = items.flatMap((i) => (i.lotId === null ? [] : [i.lotId]));
   if (ids.length === 0) return items;
   const lots = new Map((await execute(scope, scope.db.selectFrom('lots').select(['id', 'lot_number', 'expiry_date']).where('id', 'in', ids))).map((l) => [Number(l.id), l]));
-  return items.map((i) => (i.lotId === null ? i : { ...i, lotNumber: lots.get(i.lotId)?.lot_number ?? null, expiryDate: lots.get(i.lotId)?.expiry_date ?? null }));
+  return items.map((i) => (i.lotId === null ? i : withFields(i, { lotNumber: lots.get(i.lotId)?.lot_number ?? null, expiryDate: lots.get(i.lotId)?.expiry_date ?? null })));
 }
 
 /** The list's projection of a row: no JSON parsed. */
@@ -129,12 +130,11 @@ export function toAdjustmentSummary(row: AdjustmentRow, location: AdjustmentLoca
 }
 
 export function toAdjustmentRecord(row: AdjustmentRow, location: AdjustmentLocation): AdjustmentRecord {
-  return {
-    ...toAdjustmentSummary(row, location),
+  return withFields(toAdjustmentSummary(row, location), {
     createdBy: parseActor(row.created_by),
     approvedBy: parseActor(row.approved_by),
     rejectedBy: parseActor(row.rejected_by),
-  };
+  });
 }
 
 // `adjustments.*` rather than the 19 columns by name: the same row, and Kysely builds and compiles
@@ -228,9 +228,9 @@ function prefixedLine(row: PrefixedLine, adjustmentId: number): AdjustmentItemRe
 function fromLines(rows: readonly LinesRow[]): AdjustmentWithItems {
   const items = rows.flatMap((row): AdjustmentItemRecord[] =>
     // A left join: a row with a line has every line column.
-    row.item_id === null ? [] : [{ ...prefixedLine(row as LinesRow & PrefixedLine, row.id), lotNumber: row.item_lot_number, expiryDate: row.item_expiry_date }],
+    row.item_id === null ? [] : [withFields(prefixedLine(row as LinesRow & PrefixedLine, row.id), { lotNumber: row.item_lot_number, expiryDate: row.item_expiry_date })],
   );
-  return { ...fromJoined(rows[0]!), items };
+  return withFields(fromJoined(rows[0]!), { items });
 }
 
 /**
@@ -260,7 +260,7 @@ export async function findAdjustment(scope: Scope, tenantId: string, number: str
     const held = adjustment.stockSource === 'damaged' ? row.stock_damaged : row.stock_good;
     if (row.item_id !== null && held !== null) currentStock.set(Number(row.item_product_id), fromScaled(held));
   }
-  return { ...adjustment, currentStock };
+  return withFields(adjustment, { currentStock });
 }
 
 /** `lockAdjustment` with the lines (and their lots) read in the same statement: what an approval needs. */
@@ -382,7 +382,7 @@ const insertWithLines = preparedQuery({
       .with('added_lines', (db) =>
         scope.dialect.insertReturningAll(
           db.insertInto('adjustment_items').values((eb) =>
-            markedRows(param, 'lines', count, LINE_COLUMNS_OF_NEW).map((row) => ({ ...row, adjustment_id: eb.selectFrom('added').select('id') })),
+            markedRows(param, 'lines', count, LINE_COLUMNS_OF_NEW).map((row) => withFields(row, { adjustment_id: eb.selectFrom('added').select('id') })),
           ),
         ),
       )
@@ -400,12 +400,12 @@ const insertWithLines = preparedQuery({
 export async function insertAdjustmentWithItems(tx: Tx, row: NewAdjustment, location: AdjustmentLocation, lines: readonly NewAdjustmentLine[]): Promise<AdjustmentWithItems> {
   if (!tx.dialect.insertsInWith || lines.length === 0 || lines.length > LINES_PER_INSERT) {
     const record = await insertAdjustment(tx, row, location);
-    return { ...record, items: await insertAdjustmentItems(tx, lines.map((line) => ({ ...line, adjustment_id: record.id }))) };
+    return withFields(record, { items: await insertAdjustmentItems(tx, lines.map((line) => withFields(line, { adjustment_id: record.id }))) });
   }
-  const rows = await execute(tx, insertWithLines.with({ ...row, lines }));
+  const rows = await execute(tx, insertWithLines.with(withFields(row, { lines })));
   if (rows[0] === undefined) throw new Error('insert into adjustments returned no row');
   const items = rows.map((r) => prefixedLine(r, r.id)).sort((a, b) => a.lineNo - b.lineNo);
-  return { ...toAdjustmentRecord(rows[0], location), items: await withLots(tx, items) };
+  return withFields(toAdjustmentRecord(rows[0], location), { items: await withLots(tx, items) });
 }
 
 /** The columns a decision sets; the ones it does not decide stay as they were. */
@@ -449,15 +449,14 @@ export async function recordAdjustmentDecision(tx: Tx, record: AdjustmentRecord,
         }));
   if (result.affectedRows !== 1) throw new Error(`adjustment ${record.number} was not pending when its decision was written`);
   return decision.status === 'approved'
-    ? { ...record, status: 'approved', approvedAt: decision.approvedAt, approvedBy: decision.approvedBy, updatedAt: decision.updatedAt }
-    : {
-        ...record,
-        status: 'rejected',
+    ? withFields(record, { status: 'approved' as const, approvedAt: decision.approvedAt, approvedBy: decision.approvedBy, updatedAt: decision.updatedAt })
+    : withFields(record, {
+        status: 'rejected' as const,
         rejectedAt: decision.rejectedAt,
         rejectedBy: decision.rejectedBy,
         rejectionReason: decision.rejectionReason,
         updatedAt: decision.updatedAt,
-      };
+      });
 }
 
 export interface AdjustmentFilters {

@@ -2,7 +2,7 @@
 // reports the status a hold has by the database's clock: an active hold past its expiry reads as
 // expired before the sweep has written it so (docs/holds.md#states-and-expiry).
 import type { Expression, ExpressionBuilder, Insertable, Selectable, SqlBool, Updateable } from 'kysely';
-import { type Actor, type Dec, type LotAllocation, type PageRequest, type ReservationStatus, fromScaled, pageOffset } from '@pits/domain';
+import { type Actor, type Dec, type LotAllocation, type PageRequest, type ReservationStatus, fromScaled, pageOffset, withFields } from '@pits/domain';
 import { listAllocations } from './lot-repository.js';
 import type { DB, ReservationItemTable, ReservationTable } from '../schema/index.js';
 import type { Scope, Tx } from '../transaction.js';
@@ -311,7 +311,7 @@ const updateActive = preparedQuery({
 
 /** Ends or extends a reservation locked by this transaction; only a row still active is changed. */
 export async function updateActiveReservation(tx: Tx, row: ReservationRow, set: ReservationChange): Promise<void> {
-  const result = await executeWrite(tx, updateActive.with({ ...set, id: row.id }));
+  const result = await executeWrite(tx, updateActive.with(withFields(set, { id: row.id })));
   if (result.affectedRows !== 1) throw new Error(`reservation ${row.number} was not active when its change was written`);
 }
 

@@ -14,6 +14,7 @@ import {
   stockKey,
   toScaled,
   ZERO,
+  withFields,
 } from '@pits/domain';
 import { type ParamRef, markedRows, preparedQuery } from '../parameterised-query.js';
 import type { Scope, Tx } from '../transaction.js';
@@ -277,7 +278,7 @@ const writeLedgerWithLevels = preparedQuery({
             .where('location_id', '=', param('levels', i, 'location_id'))
             .where('product_id', '=', param('levels', i, 'product_id'))
             .where('bucket', '=', bucket);
-        return { ...row, good_ledger_id: newest('good'), damaged_ledger_id: newest('damaged'), reserved_ledger_id: newest('reserved') };
+        return withFields(row, { good_ledger_id: newest('good'), damaged_ledger_id: newest('damaged'), reserved_ledger_id: newest('reserved') });
       }),
     );
     return scope.dialect.insertReturning(
@@ -391,7 +392,7 @@ export async function writeStockRows(tx: Tx, changes: readonly StockWrite[], now
     const levels = [...last.keys()].map((key) => levelOf(key, newest.get(key)));
     for (let i = 0; i < levels.length; i += LEVEL_BATCH) keep(await execute(tx, writeLevels.with({ rows: levels.slice(i, i + LEVEL_BATCH) })));
   }
-  return [...last.entries()].map(([key, written]) => ({ ...written, version: versions.get(key) ?? 0 }));
+  return [...last.entries()].map(([key, written]) => withFields(written, { version: versions.get(key) ?? 0 }));
 }
 
 /** One bucket of one stock row whose ledger does not sum to its balance. */

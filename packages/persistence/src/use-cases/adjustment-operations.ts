@@ -30,6 +30,7 @@ import {
   toPlainString,
   toScaled,
   unwrap,
+  withFields,
 } from '@pits/domain';
 import {
   type AdjustmentLocation,
@@ -159,12 +160,12 @@ function insertNewAdjustment(
   lines: readonly NewAdjustmentLine[],
 ): Promise<AdjustmentWithItems> {
   const { id, code, name, address } = a.location;
-  return insertAdjustmentWithItems(tx, newAdjustmentRow({ ...a, locationId: id, totalAmount: toPlainString(a.totalAmount) }), { id, code, name, address }, lines);
+  return insertAdjustmentWithItems(tx, newAdjustmentRow(withFields(a, { locationId: id, totalAmount: toPlainString(a.totalAmount) })), { id, code, name, address }, lines);
 }
 
 /** Creates a pending adjustment with its next ADJ number. Returns it in detail form. */
 export async function createAdjustment(scope: Scope, input: CreateAdjustmentInput, now: Date): Promise<AdjustmentWithItems> {
-  const lines = input.items.map((item) => ({ ...item, quantity: dec(item.quantity), unitCost: dec(item.unitCost) }));
+  const lines = input.items.map((item) => withFields(item, { quantity: dec(item.quantity), unitCost: dec(item.unitCost) }));
   const totals = adjustmentTotals(lines);
   const at = now.toISOString();
   return withTransaction(scope, async (tx) => {
@@ -173,7 +174,7 @@ export async function createAdjustment(scope: Scope, input: CreateAdjustmentInpu
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
     return insertNewAdjustment(
       tx,
-      { ...input, number, location, totalAmount: totals.totalAmount, itemCount: totals.itemCount, approval: null, at },
+      withFields(input, { number, location, totalAmount: totals.totalAmount, itemCount: totals.itemCount, approval: null, at }),
       // The inserted lines come back from the insert itself (no second read).
       lines.map((line, index) =>
         newAdjustmentLineRow(index, {
@@ -254,7 +255,7 @@ export async function approveAdjustment(
     const approval = unwrap(decide(adjustment, levels, now, input.actor));
     // Each line of a lot-tracked product moves its own lot the same way (docs/lots.md#lines-name-their-lot).
     const lotChanges = items.flatMap((item, index): LotChange[] =>
-      item.lotNumber === null ? [] : [{ ...changes[index]!, lotNumber: item.lotNumber, expiryDate: item.expiryDate }],
+      item.lotNumber === null ? [] : [withFields(changes[index]!, { lotNumber: item.lotNumber, expiryDate: item.expiryDate })],
     );
     const shortDated = await writeLots(tx, input.tenantId, lotChanges, items.flatMap((i) => (i.lotId === null ? [] : [{ id: i.lotId, productId: i.productId, lotNumber: i.lotNumber!, expiryDate: i.expiryDate, productionDate: null }])), now);
     await writeStockChanges(tx, [{ tenantId: input.tenantId, outcome: approval.stock, cause: { type: 'adjustment', id: record.number, documentNumber: record.number, actor: ledgerActor(input.actor) }, lots: lotChanges }], now, shortDated);
@@ -306,7 +307,7 @@ function countedLevels(levels: StockLevels, book: LotBook, keys: readonly StockK
   keys.forEach((key, index) => {
     const lot = lots[index];
     if (!lot) return;
-    const units = book.levels.get(lotStockKey({ ...key, lotNumber: lot.lotNumber }));
+    const units = book.levels.get(lotStockKey(withFields(key, { lotNumber: lot.lotNumber })));
     view.set(stockKey(key), { good: units?.good ?? ZERO, damaged: units?.damaged ?? ZERO, reserved: units?.reserved ?? ZERO, reservedForOrders: ZERO });
   });
   return view;
@@ -353,14 +354,13 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
     const stock = book ? unwrap(applyStockChanges(levels, changes)) : decided.stock;
     const lotChanges = decided.differences.flatMap((d, index): LotChange[] => {
       const lot = lots[d.line];
-      return lot ? [{ ...changes[index]!, lotNumber: lot.lotNumber, expiryDate: lot.expiryDate }] : [];
+      return lot ? [withFields(changes[index]!, { lotNumber: lot.lotNumber, expiryDate: lot.expiryDate })] : [];
     });
     const shortDated = book ? await commitLots(tx, input.tenantId, book, lotChanges, new Map(products.map((p) => [p.id, p.policy])), now, lots.flatMap((l) => (l ? [l] : []))) : new Map<string, Dec>();
     const number = formatDocumentNumber('ADJ', now, await nextDocumentSequence(tx, input.tenantId, 'ADJ'));
     const adjustment = await insertNewAdjustment(
       tx,
-      {
-        ...input,
+      withFields(input, {
         number,
         location,
         type: decided.type,
@@ -369,7 +369,7 @@ export async function recordStockCount(scope: Scope, input: StockCountInput, now
         itemCount: decided.differences.length,
         approval: { at: decided.next.approvedAt.toISOString(), by: decided.next.approvedBy },
         at,
-      },
+      }),
       decided.differences.map((line, index) =>
         newAdjustmentLineRow(index, {
           productId: line.productId,

@@ -23,6 +23,7 @@ import {
   rowLotFigures,
   stockKey,
   unwrap,
+  withFields,
 } from '@pits/domain';
 import {
   type LotLevelRecord,
@@ -72,7 +73,7 @@ export async function resolveLots(tx: Tx, tenantId: string, lines: readonly LotL
   });
   if (issues.length > 0) throw invalid(issues);
   const fresh = resolved.flatMap((r, index) =>
-    r?.isNew ? [{ productId: lines[index]!.productId, ...r.lot, outboundExpired: lines[index]!.policy.outboundExpired }] : [],
+    r?.isNew ? [withFields({ productId: lines[index]!.productId, ...r.lot }, { outboundExpired: lines[index]!.policy.outboundExpired })] : [],
   );
   const created = await createLots(tx, tenantId, fresh, now);
   return resolved.map((r, index) => {
@@ -129,7 +130,7 @@ export async function commitLots(
   await writeLotLevels(tx, tenantId, outcome, ids, now);
   for (const [key, lot] of outcome.lots) {
     const before = book.levels.get(key);
-    book.levels.set(key, { ...lot, lotId: ids.get(lotKey(lot.productId, lot.lotNumber))!, productionDate: before?.productionDate ?? null });
+    book.levels.set(key, withFields(lot, { lotId: ids.get(lotKey(lot.productId, lot.lotNumber))!, productionDate: before?.productionDate ?? null }));
   }
   const touched = new Set(changes.map((c) => stockKey(c)));
   const shortDated = new Map<string, Dec>();

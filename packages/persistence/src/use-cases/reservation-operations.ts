@@ -33,6 +33,7 @@ import {
   releaseHold,
   toScaled,
   unwrap,
+  withFields,
 } from '@pits/domain';
 import type { Selectable } from 'kysely';
 import { claimDocumentSequence } from '../repositories/document-sequence-repository.js';
@@ -157,8 +158,8 @@ function lotsEnding(row: ReservationRow, lines: readonly Selectable<ReservationI
     const field = `items[${index}].quantity`;
     return unwrap(consumeAllocations(taken, consumed?.[index] ?? ZERO, field)).flatMap((part): LotChange[] => {
       const at = { locationId: row.location_id, productId: line.product_id, lotNumber: part.lotNumber, expiryDate: part.expiryDate, field };
-      const release: LotChange = { ...at, bucket: 'reserved', delta: part.allocated.negated() };
-      return part.consumed.isZero() ? [release] : [release, { ...at, bucket: 'good', delta: part.consumed.negated() }];
+      const release: LotChange = withFields(at, { bucket: 'reserved' as const, delta: part.allocated.negated() });
+      return part.consumed.isZero() ? [release] : [release, withFields(at, { bucket: 'good' as const, delta: part.consumed.negated() })];
     });
   });
 }
